@@ -1,0 +1,72 @@
+package io.nodegate.cli;
+
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point: parses the command line and maps exceptions to exit codes (see {@link ExitCodes}). */
+@Command(name = "nodegate",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+                "Evidence before you touch a Kubernetes node.",
+                "A Node object is only the kubelet's last report; nodegate shows where Node objects and hosts",
+                "disagree, gates node removal on evidence, and reads every etcd endpoint and API view."},
+        subcommands = {
+                AuditCommand.class,
+                CollectCommand.class,
+                BaselineCommand.class,
+                GateCommand.class,
+                RemoveCommand.class,
+                VerifyGoneCommand.class,
+                ReadmitCommand.class,
+                PolicyCommand.class,
+                EtcdCommand.class,
+                ViewsCommand.class,
+                RedundancyCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"",
+                "Exit codes: 0 ok/PASS, 1 findings at warning or above, 2 usage or input error,",
+                "            3 collection failed/INVALID, 4 HOLD, 5 FAIL."})
+public final class Nodegate implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command. See 'nodegate --help'.");
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line and returns its exit code; used by main and by tests. */
+    public static int execute(String... args) {
+        return newCommandLine().execute(args);
+    }
+
+    public static CommandLine newCommandLine() {
+        CommandLine cl = new CommandLine(new Nodegate());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            Throwable e = ex;
+            if (e instanceof NodegateException ne) {
+                commandLine.getErr().println("nodegate: " + ne.getMessage());
+                return ne.exitCode();
+            }
+            if (e instanceof InputException) {
+                commandLine.getErr().println("nodegate: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            if (e instanceof CollectionException) {
+                commandLine.getErr().println("nodegate: collection failed: " + e.getMessage());
+                return ExitCodes.COLLECTION;
+            }
+            throw ex;
+        });
+        cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE : 70);
+        return cl;
+    }
+}

@@ -1,0 +1,77 @@
+package io.nodegate.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One immutable snapshot of what nodegate read about a cluster, whatever the source (live API, kubectl
+ * dumps, etcd). Detectors read only this. Lists are sorted by name so that equal inputs give equal output.
+ *
+ * @param now           the clock ages are computed against (collection time, or --now offline)
+ * @param source        human description of where this came from
+ * @param context       kubeconfig context name, if known
+ * @param server        API server URL, if known
+ * @param serverVersion apiserver gitVersion (e.g. v1.34.1+rke2r1), null when unknown
+ * @param notes         things the reader should know: optional APIs absent, objects skipped
+ */
+public record ClusterState(
+        Instant now,
+        String source,
+        String context,
+        String server,
+        String serverVersion,
+        List<NodeInfo> nodes,
+        List<LeaseInfo> nodeLeases,
+        List<SecretMeta> nodePasswordSecrets,
+        Collected<CsiNodeInfo> csiNodes,
+        ApiEndpoints apiEndpoints,
+        List<DaemonSetInfo> daemonSets,
+        Collected<JobInfo> cattleJobs,
+        List<LeaseInfo> controlPlaneLeases,
+        Collected<PodInfo> pods,
+        List<EtcdEndpointReport> etcd,
+        List<String> notes) {
+
+    public ClusterState {
+        nodes = List.copyOf(nodes);
+        nodeLeases = List.copyOf(nodeLeases);
+        nodePasswordSecrets = List.copyOf(nodePasswordSecrets);
+        csiNodes = csiNodes == null ? Collected.absent() : csiNodes;
+        apiEndpoints = apiEndpoints == null ? ApiEndpoints.NONE : apiEndpoints;
+        daemonSets = List.copyOf(daemonSets);
+        cattleJobs = cattleJobs == null ? Collected.absent() : cattleJobs;
+        controlPlaneLeases = controlPlaneLeases == null ? List.of() : List.copyOf(controlPlaneLeases);
+        pods = pods == null ? Collected.absent() : pods;
+        etcd = etcd == null ? List.of() : List.copyOf(etcd);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    public Optional<NodeInfo> node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
+    }
+
+    /** The kubelet heartbeat Lease of a node (kube-node-lease/&lt;node&gt;). */
+    public Optional<LeaseInfo> leaseOf(String nodeName) {
+        return nodeLeases.stream().filter(l -> l.name().equals(nodeName)).findFirst();
+    }
+
+    public Map<String, NodeInfo> nodesByName() {
+        return nodes.stream().collect(Collectors.toMap(NodeInfo::name, Function.identity()));
+    }
+
+    public ClusterState withEtcd(List<EtcdEndpointReport> reports) {
+        return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
+                nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
+                reports, notes);
+    }
+
+    public ClusterState withNow(Instant newNow) {
+        return new ClusterState(newNow, source, context, server, serverVersion, nodes, nodeLeases,
+                nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
+                etcd, notes);
+    }
+}

@@ -1,0 +1,4 @@
+package io.nodegate.model;
+
+public record DaemonSetInfo(String namespace, String name, int desired, int current, int ready) {
+}

@@ -1,0 +1,83 @@
+package io.nodegate.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.SortedSet;
+
+/**
+ * What a Node object says: the kubelet's last report, nothing more. Fields the object lacks are null
+ * (or empty collections); a Node without status is still a Node.
+ */
+public record NodeInfo(
+        String name,
+        String uid,
+        String resourceVersion,
+        Instant created,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        List<Taint> taints,
+        boolean unschedulable,
+        String podCidr,
+        List<NodeAddress> addresses,
+        List<Condition> conditions,
+        NodeSystemInfo systemInfo,
+        Map<String, String> capacity) {
+
+    public static final String ROLE_PREFIX = "node-role.kubernetes.io/";
+    public static final List<String> SERVER_ROLES = List.of("control-plane", "etcd", "master");
+
+    public NodeInfo {
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+        taints = taints == null ? List.of() : List.copyOf(taints);
+        addresses = addresses == null ? List.of() : List.copyOf(addresses);
+        conditions = conditions == null ? List.of() : List.copyOf(conditions);
+        systemInfo = systemInfo == null ? NodeSystemInfo.EMPTY : systemInfo;
+        capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
+    }
+
+    /** Role names from node-role.kubernetes.io/* labels, sorted. */
+    public SortedSet<String> roles() {
+        SortedSet<String> roles = new TreeSet<>();
+        labels.keySet().stream().filter(k -> k.startsWith(ROLE_PREFIX))
+                .map(k -> k.substring(ROLE_PREFIX.length())).filter(r -> !r.isEmpty()).forEach(roles::add);
+        return roles;
+    }
+
+    public boolean isServer() {
+        return roles().stream().anyMatch(SERVER_ROLES::contains);
+    }
+
+    public Condition condition(String type) {
+        return conditions.stream().filter(c -> type.equals(c.type())).findFirst().orElse(null);
+    }
+
+    /** Ready as the API records it: "True", "False", "Unknown", or null when there is no Ready condition. */
+    public String readyStatus() {
+        Condition ready = condition("Ready");
+        return ready == null ? null : ready.status();
+    }
+
+    public boolean isReady() {
+        return "True".equals(readyStatus());
+    }
+
+    public List<String> internalIps() {
+        return addresses.stream().filter(a -> "InternalIP".equals(a.type())).map(NodeAddress::address).toList();
+    }
+
+    public String annotation(String key) {
+        return annotations.get(key);
+    }
+
+    /** k3s/RKE2 agent arguments as recorded by the distribution (rke2.io/node-args or k3s.io/node-args). */
+    public String nodeArgs() {
+        String rke2 = annotations.get("rke2.io/node-args");
+        return rke2 != null ? rke2 : annotations.get("k3s.io/node-args");
+    }
+
+    public record NodeAddress(String type, String address) {
+    }
+}
