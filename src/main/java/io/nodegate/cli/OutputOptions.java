@@ -17,7 +17,11 @@ public final class OutputOptions {
 
     /** Colour only on a table, and never when NO_COLOR is set (https://no-color.org) or output is not a terminal. */
     public boolean color() {
-        String noColor = System.getenv("NO_COLOR");
-        return format == Format.table && (noColor == null || noColor.isEmpty()) && System.console() != null;
+        return color(format, System.getenv("NO_COLOR"), System.console() != null);
+    }
+
+    /** The colour rule with its inputs explicit, so it can be tested without a terminal or environment. */
+    static boolean color(Format format, String noColorEnv, boolean terminal) {
+        return format == Format.table && (noColorEnv == null || noColorEnv.isEmpty()) && terminal;
     }
 }

@@ -1,0 +1,68 @@
+package io.nodegate.audit;
+
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
+import io.nodegate.detect.Finding;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.Condition;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Runs detectors over one snapshot and assembles the audit report. No I/O: the same input gives the same report. */
+public final class Audit {
+
+    /** Worst first, then by code, then by the first node so equal inputs print in equal order. */
+    public static final Comparator<Finding> ORDER = Comparator
+            .comparing(Finding::severity, Comparator.reverseOrder())
+            .thenComparing(Finding::code)
+            .thenComparing(f -> f.nodes().isEmpty() ? "" : f.nodes().get(0));
+
+    private Audit() {
+    }
+
+    public static AuditReport run(ClusterState state, AuditSettings settings) {
+        return run(state, settings, Detectors.all());
+    }
+
+    public static AuditReport run(ClusterState state, AuditSettings settings, List<Detector> detectors) {
+        List<Finding> findings = new ArrayList<>();
+        for (Detector detector : detectors) {
+            findings.addAll(detector.detect(state, settings));
+        }
+        findings.sort(ORDER);
+        List<NodeRow> rows = state.nodes().stream().map(n -> row(state, n)).toList();
+        return new AuditReport(state.now(), state.source(), rows, findings, state.notes());
+    }
+
+    static NodeRow row(ClusterState state, NodeInfo node) {
+        Instant now = state.now();
+        Condition ready = node.condition("Ready");
+        Instant renew = state.leaseOf(node.name()).map(LeaseInfo::renewTime).orElse(null);
+        Instant heartbeat = ready == null ? null : ready.lastHeartbeatTime();
+        List<String> ips = node.internalIps();
+        return new NodeRow(
+                node.name(),
+                ready == null ? null : ready.status(),
+                ready == null ? null : ready.reason(),
+                renew, since(renew, now),
+                heartbeat, since(heartbeat, now),
+                node.unschedulable(),
+                List.copyOf(node.roles()),
+                ips.isEmpty() ? null : String.join(",", ips),
+                node.systemInfo().kubeletVersion(),
+                node.systemInfo().bootId(),
+                node.systemInfo().systemUuid(),
+                node.created(), since(node.created(), now));
+    }
+
+    private static Duration since(Instant then, Instant now) {
+        return then == null || now == null ? null : Duration.between(then, now);
+    }
+}

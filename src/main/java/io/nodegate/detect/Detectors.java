@@ -1,0 +1,45 @@
+package io.nodegate.detect;
+
+import io.nodegate.detect.node.AbandonedNodeDetector;
+import io.nodegate.detect.node.BareNewcomerDetector;
+import io.nodegate.detect.node.BatchSilenceDetector;
+import io.nodegate.detect.node.DuplicateInternalIpDetector;
+import io.nodegate.detect.node.FailedPlanJobDetector;
+import io.nodegate.detect.node.KubeletSkewDetector;
+import io.nodegate.detect.node.MissingNodePasswordDetector;
+import io.nodegate.detect.node.NodeNotReadyDetector;
+import io.nodegate.detect.node.NodeUnknownDetector;
+import io.nodegate.detect.node.OrphanNodePasswordDetector;
+import io.nodegate.detect.node.SameHostTwoNamesDetector;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The registry of detectors, in code order. Each code appears once and is documented in docs/findings.md. */
+public final class Detectors {
+
+    private Detectors() {
+    }
+
+    /** NG1xx: what Node objects, their Leases and node-password Secrets say about hosts. */
+    public static List<Detector> nodeDetectors() {
+        return List.of(
+                new NodeUnknownDetector(),
+                new NodeNotReadyDetector(),
+                new BatchSilenceDetector(),
+                new SameHostTwoNamesDetector(),
+                new BareNewcomerDetector(),
+                new DuplicateInternalIpDetector(),
+                new KubeletSkewDetector(),
+                new OrphanNodePasswordDetector(),
+                new MissingNodePasswordDetector(),
+                new FailedPlanJobDetector(),
+                new AbandonedNodeDetector());
+    }
+
+    /** Every detector `nodegate audit` runs. Control-plane (NG2xx) detectors are appended here. */
+    public static List<Detector> all() {
+        List<Detector> all = new ArrayList<>(nodeDetectors());
+        return List.copyOf(all);
+    }
+}

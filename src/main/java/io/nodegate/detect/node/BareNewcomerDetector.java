@@ -1,0 +1,67 @@
+package io.nodegate.detect.node;
+
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Evidence;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.render.Durations;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * NG111: a recent Node with no role label and no cordon, in a cluster whose nodes otherwise carry roles. A host
+ * registering under a new name gets nothing a human set (seed 000: new-01..03 took 18 CI pods at once and no alert
+ * fired). In a cluster without role labels at all, a missing one means nothing, so it stays silent.
+ */
+public final class BareNewcomerDetector implements Detector {
+
+    @Override
+    public String code() {
+        return "NG111";
+    }
+
+    @Override
+    public String name() {
+        return "bare-newcomer";
+    }
+
+    @Override
+    public List<Finding> detect(ClusterState state, AuditSettings settings) {
+        List<Finding> findings = new ArrayList<>();
+        for (NodeInfo node : state.nodes()) {
+            if (node.created() == null || !node.roles().isEmpty() || node.unschedulable()) {
+                continue;
+            }
+            Duration age = Duration.between(node.created(), state.now());
+            if (age.compareTo(settings.newcomerWindow()) > 0) {
+                continue;
+            }
+            List<String> withRoles = state.nodes().stream()
+                    .filter(n -> n != node && !n.roles().isEmpty()).map(NodeInfo::name).toList();
+            if (withRoles.isEmpty()) {
+                continue;
+            }
+            String message = "Created " + node.created() + " (" + Durations.human(age) + " ago) with no "
+                    + NodeInfo.ROLE_PREFIX + "* label and no cordon, while " + withRoles.size()
+                    + " other node(s) carry role labels: workloads without a role selector can land on it now.";
+            Evidence evidence = Evidence.of()
+                    .time("created", node.created())
+                    .seconds("ageSeconds", age)
+                    .seconds("newcomerWindowSeconds", settings.newcomerWindow())
+                    .put("unschedulable", node.unschedulable())
+                    .put("internalIPs", node.internalIps())
+                    .put("systemUUID", node.systemInfo().systemUuid())
+                    .put("nodesWithRoles", withRoles.size());
+            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
+                    "Cordon it until someone claims the host (kubectl cordon " + node.name() + "); compare its "
+                            + "systemUUID with older or deleted nodes (kube_node_info system_uuid). If it is "
+                            + "expected, give it its role label."));
+        }
+        return findings;
+    }
+}

@@ -1,0 +1,101 @@
+package io.nodegate.detect.node;
+
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Evidence;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.GracePeriod;
+import io.nodegate.detect.Severity;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.render.Durations;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * NG103: several node Leases stopped renewing within a short window of each other. From the cluster a batch
+ * shutdown and a batch move to another cluster look identical (seed 000: gpu-a07..a10 stopped within 12 s and
+ * had moved to cluster B), so the finding proves a common operation, never a cleanup.
+ */
+public final class BatchSilenceDetector implements Detector {
+
+    @Override
+    public String code() {
+        return "NG103";
+    }
+
+    @Override
+    public String name() {
+        return "batch-silence";
+    }
+
+    private record Silent(String node, Instant renewTime) {
+    }
+
+    @Override
+    public List<Finding> detect(ClusterState state, AuditSettings settings) {
+        GracePeriod grace = GracePeriod.resolve(state, settings);
+        Set<String> nodeNames = state.nodes().stream().map(n -> n.name()).collect(Collectors.toSet());
+        List<Silent> silent = state.nodeLeases().stream()
+                .filter(l -> nodeNames.contains(l.name()) && l.renewTime() != null)
+                .filter(l -> Duration.between(l.renewTime(), state.now()).compareTo(grace.value()) > 0)
+                .map(l -> new Silent(l.name(), l.renewTime()))
+                .sorted(Comparator.comparing(Silent::renewTime).thenComparing(Silent::node))
+                .toList();
+
+        List<List<Silent>> groups = new ArrayList<>();
+        List<Silent> current = new ArrayList<>();
+        for (Silent s : silent) {
+            // Chaining: each Lease joins the group when it stopped within the window of the previous one.
+            if (!current.isEmpty()
+                    && Duration.between(current.get(current.size() - 1).renewTime(), s.renewTime())
+                    .compareTo(settings.batchWindow()) > 0) {
+                groups.add(current);
+                current = new ArrayList<>();
+            }
+            current.add(s);
+        }
+        if (!current.isEmpty()) {
+            groups.add(current);
+        }
+
+        List<Finding> findings = new ArrayList<>();
+        for (List<Silent> group : groups) {
+            if (group.size() < 2) {
+                continue;
+            }
+            Instant first = group.get(0).renewTime();
+            Instant last = group.get(group.size() - 1).renewTime();
+            Duration spread = Duration.between(first, last);
+            Map<String, Object> renewTimes = new LinkedHashMap<>();
+            group.forEach(s -> renewTimes.put(s.node(), s.renewTime().toString()));
+            String message = group.size() + " node Leases stopped renewing within " + Durations.human(spread)
+                    + " of each other (" + first + " .. " + last + ", silent for "
+                    + Durations.human(Duration.between(last, state.now())) + "). This is the shape of a batch "
+                    + "shutdown or a batch move to another cluster; from this cluster the two look the same, "
+                    + "and it proves no cleanup of the hosts.";
+            Evidence evidence = Evidence.of()
+                    .put("leaseRenewTimes", renewTimes)
+                    .time("firstStop", first)
+                    .time("lastStop", last)
+                    .seconds("spreadSeconds", spread)
+                    .seconds("batchWindowSeconds", settings.batchWindow())
+                    .seconds("gracePeriodSeconds", grace.value())
+                    .put("gracePeriodSource", grace.source());
+            findings.add(new Finding(code(), name(), Severity.WARNING, group.stream().map(Silent::node).toList(),
+                    message, evidence.build(),
+                    "Ask the host owners what ran at " + first + ": a shutdown and an agent restarted against "
+                            + "another cluster leave the same trace here. Do not accept this stop time as a "
+                            + "cleanup time in the removal gate."));
+        }
+        return findings;
+    }
+}

@@ -1,0 +1,63 @@
+package io.nodegate.detect.node;
+
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Evidence;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.JobInfo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * NG150: a Failed system-agent-upgrader Job. Rancher 2.15 deploys Plan system-agent-upgrader to imported RKE2/k3s
+ * clusters; a Failed Job for a node (often left from the time the host was in another cluster) stops the Plan from
+ * re-applying there until the Job is deleted.
+ */
+public final class FailedPlanJobDetector implements Detector {
+
+    static final String NAMESPACE = "cattle-system";
+    // Greedy node group: the hash is the part after the last "-with-", node names may contain "-with-".
+    static final Pattern UPGRADER_JOB = Pattern.compile("^apply-system-agent-upgrader-on-(.+)-with-([a-z0-9]+)$");
+
+    @Override
+    public String code() {
+        return "NG150";
+    }
+
+    @Override
+    public String name() {
+        return "failed-plan-job";
+    }
+
+    @Override
+    public List<Finding> detect(ClusterState state, AuditSettings settings) {
+        List<Finding> findings = new ArrayList<>();
+        for (JobInfo job : state.cattleJobs().items()) {
+            if (!job.failed() || !NAMESPACE.equals(job.namespace())) {
+                continue;
+            }
+            Matcher m = UPGRADER_JOB.matcher(job.name());
+            if (!m.matches()) {
+                continue;
+            }
+            String node = m.group(1);
+            boolean nodeExists = state.node(node).isPresent();
+            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node),
+                    "Job " + NAMESPACE + "/" + job.name() + " Failed"
+                            + (job.failedReason() == null ? "" : " (" + job.failedReason() + ")")
+                            + ": Plan system-agent-upgrader will not re-apply on " + node + " while it exists"
+                            + (nodeExists ? "." : "; no Node of that name exists in this cluster."),
+                    Evidence.of().put("job", NAMESPACE + "/" + job.name()).put("planHash", m.group(2))
+                            .put("failedReason", job.failedReason()).time("created", job.created())
+                            .put("nodeExists", nodeExists).build(),
+                    "Read its logs (kubectl -n " + NAMESPACE + " logs job/" + job.name() + "), then delete it "
+                            + "(kubectl -n " + NAMESPACE + " delete job " + job.name() + "): the Plan starts a new Job."));
+        }
+        return findings;
+    }
+}

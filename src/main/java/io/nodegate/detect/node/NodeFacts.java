@@ -1,0 +1,52 @@
+package io.nodegate.detect.node;
+
+import io.nodegate.model.Condition;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.Taint;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Small readings of a Node shared by several detectors. */
+final class NodeFacts {
+
+    /** The taint the API server adds with spec.unschedulable; its timeAdded is the only record of cordon time. */
+    static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
+    /** Taints written by Kubernetes controllers themselves; they say nothing about what a human configured. */
+    static final String CONTROLLER_TAINT_PREFIX = "node.kubernetes.io/";
+
+    private NodeFacts() {
+    }
+
+    static Optional<Instant> cordonedSince(NodeInfo node) {
+        return node.taints().stream()
+                .filter(t -> UNSCHEDULABLE_TAINT.equals(t.key()) && t.timeAdded() != null)
+                .map(Taint::timeAdded).min(Instant::compareTo);
+    }
+
+    static List<Taint> taintsWithKey(NodeInfo node, String key) {
+        return node.taints().stream().filter(t -> key.equals(t.key())).toList();
+    }
+
+    /** Taints as evidence: "key:effect" with the time added. */
+    static List<Map<String, Object>> taintEvidence(List<Taint> taints) {
+        return taints.stream().map(t -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("taint", t.toString());
+            m.put("timeAdded", t.timeAdded() == null ? null : t.timeAdded().toString());
+            return m;
+        }).toList();
+    }
+
+    static Optional<Condition> ready(NodeInfo node) {
+        return Optional.ofNullable(node.condition("Ready"));
+    }
+
+    static Duration age(Instant now, Instant since) {
+        return since == null ? null : Duration.between(since, now);
+    }
+}

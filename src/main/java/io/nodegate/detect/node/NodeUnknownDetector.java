@@ -1,0 +1,66 @@
+package io.nodegate.detect.node;
+
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Evidence;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.Condition;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.Taint;
+import io.nodegate.render.Durations;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * NG101: Ready=Unknown. The kubelet went silent and the node lifecycle controller overwrote Ready; the object
+ * cannot say whether the host is off, cut off, or reporting to another cluster.
+ */
+public final class NodeUnknownDetector implements Detector {
+
+    @Override
+    public String code() {
+        return "NG101";
+    }
+
+    @Override
+    public String name() {
+        return "node-unknown";
+    }
+
+    @Override
+    public List<Finding> detect(ClusterState state, AuditSettings settings) {
+        List<Finding> findings = new ArrayList<>();
+        for (NodeInfo node : state.nodes()) {
+            Condition ready = node.condition("Ready");
+            if (ready == null || !"Unknown".equals(ready.status())) {
+                continue;
+            }
+            List<Taint> unreachable = NodeFacts.taintsWithKey(node, Taint.UNREACHABLE);
+            LeaseInfo lease = state.leaseOf(node.name()).orElse(null);
+            String since = ready.lastTransitionTime() == null ? "at an unrecorded time"
+                    : "since " + ready.lastTransitionTime() + " ("
+                    + Durations.human(NodeFacts.age(state.now(), ready.lastTransitionTime())) + ")";
+            String message = "Ready=Unknown " + since + ": the kubelet stopped reporting and the node lifecycle "
+                    + "controller overwrote Ready (reason " + ready.reason() + "). "
+                    + (unreachable.isEmpty() ? "No unreachable taint yet."
+                    : unreachable.size() + " unreachable taint(s) added.");
+            Evidence evidence = Evidence.of()
+                    .put("readyReason", ready.reason())
+                    .put("readyMessage", ready.message())
+                    .time("readyLastTransitionTime", ready.lastTransitionTime())
+                    .time("lastHeartbeatTime", ready.lastHeartbeatTime())
+                    .time("leaseRenewTime", lease == null ? null : lease.renewTime())
+                    .put("unreachableTaints", NodeFacts.taintEvidence(unreachable))
+                    .put("bootID", node.systemInfo().bootId());
+            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
+                    "Power-off, a network cut and an agent restarted against another cluster all look like this. "
+                            + "Check the host (ping, port 10250, the server in /etc/rancher/rke2/config.yaml) "
+                            + "before treating the node as gone; Unknown is not evidence of cleanup."));
+        }
+        return findings;
+    }
+}

@@ -1,0 +1,84 @@
+package io.nodegate.render;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import io.nodegate.audit.AuditReport;
+import io.nodegate.audit.NodeRow;
+
+/** Prints an {@link AuditReport} as a table or as the JSON/YAML tree documented in docs/findings.md. */
+public final class AuditRenderer {
+
+    /** IDs are 36 characters; eight tell hosts apart on screen, the JSON keeps them whole. */
+    static final int ID_PREFIX = 8;
+
+    private AuditRenderer() {
+    }
+
+    public static String table(AuditReport report, Style style) {
+        TextTable table = new TextTable("NAME", "READY", "LEASE", "HEARTBEAT", "CORDON", "ROLES", "INTERNAL-IP",
+                "KUBELET", "BOOT-ID", "SYSTEM-UUID", "AGE");
+        for (NodeRow n : report.nodes()) {
+            table.row(n.name(),
+                    n.ready() == null ? "-" : n.ready() + (n.readyReason() == null ? "" : " (" + n.readyReason() + ")"),
+                    Durations.human(n.leaseRenewAge()),
+                    Durations.human(n.lastHeartbeatAge()),
+                    n.cordoned() ? "yes" : "no",
+                    n.roles().isEmpty() ? "<none>" : String.join(",", n.roles()),
+                    orDash(n.internalIp()),
+                    orDash(n.kubeletVersion()),
+                    abbreviate(n.bootId()),
+                    abbreviate(n.systemUuid()),
+                    Durations.human(n.age()));
+        }
+        StringBuilder out = new StringBuilder();
+        out.append(style.dim("source: " + report.source() + "   now: " + report.now())).append("\n\n");
+        out.append(table.isEmpty() ? "No nodes.\n" : table.render(style)).append('\n');
+        out.append(FindingsSection.render(report.findings(), style));
+        String notes = FindingsSection.notes(report.notes(), style);
+        if (!notes.isEmpty()) {
+            out.append('\n').append(notes);
+        }
+        return out.toString();
+    }
+
+    /** {"now", "source", "nodes": [...], "findings": [...], "notes": [...]}. */
+    public static JsonNode tree(AuditReport report) {
+        ObjectNode root = Structured.object();
+        Structured.putTime(root, "now", report.now());
+        root.put("source", report.source());
+        ArrayNode nodes = root.putArray("nodes");
+        for (NodeRow n : report.nodes()) {
+            ObjectNode o = nodes.addObject();
+            o.put("name", n.name());
+            o.put("ready", n.ready());
+            o.put("readyReason", n.readyReason());
+            Structured.putTime(o, "leaseRenewTime", n.leaseRenewTime());
+            Structured.putSeconds(o, "leaseRenewAgeSeconds", n.leaseRenewAge());
+            Structured.putTime(o, "lastHeartbeatTime", n.lastHeartbeatTime());
+            Structured.putSeconds(o, "lastHeartbeatAgeSeconds", n.lastHeartbeatAge());
+            o.put("cordoned", n.cordoned());
+            o.set("roles", Structured.strings(n.roles()));
+            o.put("internalIP", n.internalIp());
+            o.put("kubeletVersion", n.kubeletVersion());
+            o.put("bootID", n.bootId());
+            o.put("systemUUID", n.systemUuid());
+            Structured.putTime(o, "created", n.created());
+            Structured.putSeconds(o, "ageSeconds", n.age());
+        }
+        root.set("findings", Structured.findings(report.findings()));
+        root.set("notes", Structured.strings(report.notes()));
+        return root;
+    }
+
+    static String abbreviate(String id) {
+        if (id == null || id.isEmpty()) {
+            return "-";
+        }
+        return id.length() <= ID_PREFIX ? id : id.substring(0, ID_PREFIX);
+    }
+
+    private static String orDash(String s) {
+        return s == null || s.isEmpty() ? "-" : s;
+    }
+}
