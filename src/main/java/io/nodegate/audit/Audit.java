@@ -37,7 +37,8 @@ public final class Audit {
             findings.addAll(detector.detect(state, settings));
         }
         findings.sort(ORDER);
-        List<NodeRow> rows = state.nodes().stream().map(n -> row(state, n)).toList();
+        List<NodeRow> rows = state.nodes().stream().map(n -> row(state, n))
+                .sorted(Comparator.comparing(NodeRow::name)).toList();
         return new AuditReport(state.now(), state.source(), rows, findings, state.notes());
     }
 

@@ -23,7 +23,8 @@ public final class Structured {
     public static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
     public static final ObjectMapper YAML = YAMLMapper.builder()
             .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
-            .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+            // Quoted strings and unsplit lines: timestamps stay strings for YAML 1.1 readers, messages stay greppable.
+            .disable(YAMLWriteFeature.SPLIT_LINES)
             .build();
 
     private Structured() {

@@ -1,0 +1,104 @@
+package io.nodegate.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+
+import static io.nodegate.testing.NodeFixtures.cluster;
+import static io.nodegate.testing.NodeFixtures.node;
+import static io.nodegate.testing.NodeFixtures.nodePassword;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AuditCommandTest {
+
+    private static AuditCommand parse(String... args) {
+        AuditCommand command = new AuditCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+
+    @Test
+    void exitsOneOnAWarningAndZeroOnInfoOnly() {
+        var warning = cluster().healthy(node("a").internalIp("10.0.2.2")).healthy(node("b").internalIp("10.0.2.2"))
+                .build();
+        var infoOnly = cluster().healthy(node("keep-1"))
+                .secret(nodePassword("keep-1.node-password.rke2", null))
+                .secret(nodePassword("gone.node-password.rke2", null)).build();
+        var clean = cluster().healthy(node("keep-1")).build();
+
+        StringWriter out = new StringWriter();
+        assertThat(parse().audit(warning, new PrintWriter(out))).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(parse().audit(infoOnly, new PrintWriter(new StringWriter()))).isEqualTo(ExitCodes.OK);
+        assertThat(parse().audit(clean, new PrintWriter(new StringWriter()))).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).contains("NG120");
+    }
+
+    @Test
+    void flagsReachTheSettings() {
+        AuditCommand c = parse("--batch-window", "1m", "--newcomer-window", "1d", "--abandoned-after", "7d",
+                "--grace-period", "40s");
+        assertThat(c.settings().batchWindow()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.settings().newcomerWindow()).isEqualTo(Duration.ofDays(1));
+        assertThat(c.settings().abandonedAfter()).isEqualTo(Duration.ofDays(7));
+        assertThat(c.settings().gracePeriod()).isEqualTo(Duration.ofSeconds(40));
+
+        AuditCommand defaults = parse();
+        assertThat(defaults.settings().batchWindow()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.settings().newcomerWindow()).isEqualTo(Duration.ofHours(72));
+        assertThat(defaults.settings().abandonedAfter()).isEqualTo(Duration.ofHours(72));
+        assertThat(defaults.settings().gracePeriod()).isNull();
+    }
+
+    @Test
+    void jsonOutputPipes() {
+        var state = cluster().healthy(node("a")).build();
+        StringWriter out = new StringWriter();
+        parse("-o", "json").audit(state, new PrintWriter(out));
+        assertThat(out.toString()).startsWith("{").contains("\"findings\" : [ ]");
+    }
+
+    @Test
+    void badDurationIsAUsageErrorNamingTheFlag() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = Nodegate.newCommandLine();
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute("audit", "--batch-window", "30 seconds");
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("--batch-window").contains("30s, 5m, 72h, 3d");
+    }
+
+    @Test
+    void durationConverterAcceptsTheDocumentedForms() {
+        assertThat(DurationConverter.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(DurationConverter.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(DurationConverter.parse("72h")).isEqualTo(Duration.ofHours(72));
+        assertThat(DurationConverter.parse("3d")).isEqualTo(Duration.ofDays(3));
+        assertThat(DurationConverter.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
+        assertThatThrownBy(() -> DurationConverter.parse("-5s")).hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> DurationConverter.parse("5")).hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> DurationConverter.parse("")).hasMessageContaining("not a duration");
+    }
+
+    @Test
+    void helpTeachesWithExamplesAndDefaults() {
+        StringWriter out = new StringWriter();
+        CommandLine cl = Nodegate.newCommandLine();
+        cl.setOut(new PrintWriter(out));
+        assertThat(cl.execute("audit", "--help")).isEqualTo(0);
+        assertThat(out.toString()).contains("Examples:").contains("nodegate audit -f")
+                .contains("--batch-window").contains("(default: 30s)").contains("50s for apiserver v1.32");
+    }
+
+    @Test
+    void noColorWinsOverATerminal() {
+        assertThat(OutputOptions.color(OutputOptions.Format.table, null, true)).isTrue();
+        assertThat(OutputOptions.color(OutputOptions.Format.table, "1", true)).isFalse();
+        assertThat(OutputOptions.color(OutputOptions.Format.table, "", true)).isTrue();
+        assertThat(OutputOptions.color(OutputOptions.Format.table, null, false)).isFalse();
+        assertThat(OutputOptions.color(OutputOptions.Format.json, null, true)).isFalse();
+    }
+}
