@@ -16,6 +16,12 @@ public record AuditReport(Instant now, String source, List<NodeRow> nodes, List<
         notes = notes == null ? List.of() : List.copyOf(notes);
     }
 
+    public AuditReport withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.add(note);
+        return new AuditReport(now, source, nodes, findings, more);
+    }
+
     /** True when a finding is at warning or above: the audit then exits 1. */
     public boolean hasWarnings() {
         return findings.stream().anyMatch(f -> f.severity().atLeast(Severity.WARNING));

@@ -3,6 +3,8 @@ package io.nodegate.cli;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
 import io.nodegate.render.Structured;
@@ -11,11 +13,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /** `nodegate audit`: read a cluster once, run every detector, print nodes and findings. */
 @Command(name = "audit",
@@ -31,6 +40,7 @@ import java.util.concurrent.Callable;
                 "  nodegate audit --context prod-a -o json | jq '.findings[] | select(.code==\"NG103\")'",
                 "  nodegate audit -f dump/ --now 2026-10-19T06:10:00Z      # offline, from kubectl dumps",
                 "  nodegate audit --batch-window 1m --abandoned-after 7d",
+                "  nodegate audit --skip NG111                              # newcomers are expected today",
                 "  NO_COLOR=1 nodegate audit > audit.txt",
                 "",
                 "Exit codes: 0 no finding at warning or above, 1 at least one, 2 usage or input error,",
@@ -68,18 +78,45 @@ public final class AuditCommand implements Callable<Integer> {
                     + "silent (default: 50s for apiserver v1.32 and later, 40s before).")
     Duration gracePeriod;
 
+    @Option(names = "--skip", paramLabel = "CODE", split = ",",
+            description = "Do not run these detectors (e.g. --skip NG111,NG140) when their finding is expected "
+                    + "here; the report notes what was skipped. Codes: see docs/findings.md.")
+    List<String> skip = new ArrayList<>();
+
     @Override
     public Integer call() {
+        detectors(); // a bad --skip fails before the cluster is read
         ClusterState state = source.load(false);
         return audit(state, spec.commandLine().getOut());
     }
 
     /** Runs the audit on a snapshot, prints it in the chosen format and returns the exit code. */
     int audit(ClusterState state, PrintWriter out) {
-        AuditReport report = Audit.run(state, settings());
+        List<Detector> detectors = detectors();
+        AuditReport report = Audit.run(state, settings(), detectors);
+        if (!skip.isEmpty()) {
+            report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
+        }
         out.print(render(report, output.format(), new Style(output.color())));
         out.flush();
         return exitCode(report);
+    }
+
+    /** Every registered detector minus --skip; an unknown code is a usage error, not a silent no-op. */
+    List<Detector> detectors() {
+        Set<String> known = Detectors.all().stream().map(Detector::code).collect(Collectors.toSet());
+        for (String code : skipped()) {
+            if (!known.contains(code)) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--skip': unknown code '"
+                        + code + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
+            }
+        }
+        return Detectors.all().stream().filter(d -> !skipped().contains(d.code())).toList();
+    }
+
+    private Set<String> skipped() {
+        return skip.stream().map(s -> s.trim().toUpperCase(Locale.ROOT)).filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     AuditSettings settings() {

@@ -101,4 +101,35 @@ class AuditCommandTest {
         assertThat(OutputOptions.color(OutputOptions.Format.table, null, false)).isFalse();
         assertThat(OutputOptions.color(OutputOptions.Format.json, null, true)).isFalse();
     }
+
+    @Test
+    void skipRemovesADetectorAndSaysSo() {
+        var state = cluster().healthy(node("a").internalIp("10.0.2.2")).healthy(node("b").internalIp("10.0.2.2"))
+                .build();
+        StringWriter out = new StringWriter();
+        AuditCommand c = new AuditCommand();
+        new CommandLine(c).parseArgs("--skip", "ng120", "-o", "json");
+        assertThat(c.audit(state, new PrintWriter(out))).isEqualTo(ExitCodes.OK);
+        assertThat(out.toString()).doesNotContain("\"NG120\"").contains("not checked (--skip): NG120");
+    }
+
+    @Test
+    void skipOfAnUnknownCodeIsAUsageError() {
+        AuditCommand c = new AuditCommand();
+        new CommandLine(c).parseArgs("--skip", "NG999");
+        var state = cluster().healthy(node("a")).build();
+        assertThatThrownBy(() -> c.audit(state, new PrintWriter(new StringWriter())))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--skip")
+                .hasMessageContaining("NG999");
+    }
+
+    @Test
+    void unknownSkipCodeExitsTwoBeforeReadingTheCluster() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = Nodegate.newCommandLine();
+        cl.setErr(new PrintWriter(err));
+        // SourceOptions.load would throw if reached; the usage error must come first.
+        assertThat(cl.execute("audit", "--skip", "NG999")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("unknown code 'NG999'");
+    }
 }
