@@ -35,10 +35,11 @@ public final class MissingNodePasswordDetector implements Detector {
 
     @Override
     public List<Finding> detect(ClusterState state, AuditSettings settings) {
-        if (state.nodePasswordSecrets().isEmpty()) {
+        List<SecretMeta> secrets = NodeFacts.nodePasswordSecrets(state);
+        if (secrets.isEmpty()) {
             return List.of();
         }
-        Set<String> owners = state.nodePasswordSecrets().stream()
+        Set<String> owners = secrets.stream()
                 .map(SecretMeta::nodePasswordOwner).flatMap(java.util.Optional::stream)
                 .map(o -> o.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         List<Finding> findings = new ArrayList<>();

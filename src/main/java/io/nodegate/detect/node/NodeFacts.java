@@ -1,6 +1,8 @@
 package io.nodegate.detect.node;
 
+import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
+import io.nodegate.model.SecretMeta;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
 
@@ -20,6 +22,15 @@ final class NodeFacts {
     static final String CONTROLLER_TAINT_PREFIX = "node.kubernetes.io/";
 
     private NodeFacts() {
+    }
+
+    /** k3s/RKE2 keep node-password Secrets in kube-system only; a look-alike name elsewhere is someone else's. */
+    static final String NODE_PASSWORD_NAMESPACE = "kube-system";
+
+    static List<SecretMeta> nodePasswordSecrets(ClusterState state) {
+        return state.nodePasswordSecrets().stream()
+                .filter(s -> NODE_PASSWORD_NAMESPACE.equals(s.namespace()) && s.nodePasswordOwner().isPresent())
+                .toList();
     }
 
     static Optional<Instant> cordonedSince(NodeInfo node) {

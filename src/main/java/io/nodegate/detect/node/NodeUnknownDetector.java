@@ -47,7 +47,9 @@ public final class NodeUnknownDetector implements Detector {
             String message = "Ready=Unknown " + since + ": the kubelet stopped reporting and the node lifecycle "
                     + "controller overwrote Ready (reason " + ready.reason() + "). "
                     + (unreachable.isEmpty() ? "No unreachable taint yet."
-                    : unreachable.size() + " unreachable taint(s) added.");
+                    : "Unreachable taints: " + unreachable.stream()
+                    .map(t -> t.effect() + " at " + (t.timeAdded() == null ? "an unrecorded time" : t.timeAdded()))
+                    .collect(java.util.stream.Collectors.joining(", ")) + ".");
             Evidence evidence = Evidence.of()
                     .put("readyReason", ready.reason())
                     .put("readyMessage", ready.message())

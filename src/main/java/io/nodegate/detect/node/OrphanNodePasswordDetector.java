@@ -39,7 +39,7 @@ public final class OrphanNodePasswordDetector implements Detector {
         Set<String> nodeNames = state.nodes().stream().map(NodeInfo::name)
                 .map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         List<Finding> findings = new ArrayList<>();
-        for (SecretMeta secret : state.nodePasswordSecrets()) {
+        for (SecretMeta secret : NodeFacts.nodePasswordSecrets(state)) {
             String owner = secret.nodePasswordOwner().orElse(null);
             if (owner == null || nodeNames.contains(owner.toLowerCase(Locale.ROOT))) {
                 continue;

@@ -41,7 +41,8 @@ class NodeConditionDetectorsTest {
             assertThat((List<Object>) f.evidence().get("unreachableTaints")).containsExactly(
                     Map.of("taint", "node.kubernetes.io/unreachable:NoSchedule", "timeAdded", "2026-10-19T05:24:35Z"),
                     Map.of("taint", "node.kubernetes.io/unreachable:NoExecute", "timeAdded", "2026-10-19T05:24:45Z"));
-            assertThat(f.message()).contains("45m25s").contains("NodeStatusUnknown");
+            assertThat(f.message()).contains("45m25s").contains("NodeStatusUnknown")
+                    .contains("NoExecute at 2026-10-19T05:24:45Z");
             assertThat(f.hint()).isNotBlank();
         });
     }

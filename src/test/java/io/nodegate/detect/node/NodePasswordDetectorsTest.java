@@ -80,4 +80,14 @@ class NodePasswordDetectorsTest {
         assertThat(new MissingNodePasswordDetector().detect(state, AuditSettings.DEFAULTS)).isEmpty();
         assertThat(new OrphanNodePasswordDetector().detect(state, AuditSettings.DEFAULTS)).isEmpty();
     }
+
+    @Test
+    void lookAlikeSecretsOutsideKubeSystemAreNotNodePasswords() {
+        var elsewhere = new io.nodegate.model.SecretMeta("default", "ghost.node-password.rke2", "u1",
+                java.time.Instant.parse("2026-04-01T00:00:00Z"), null, java.util.Map.of());
+        var state = cluster().healthy(node("keep-1")).secret(elsewhere).build();
+        assertThat(new OrphanNodePasswordDetector().detect(state, AuditSettings.DEFAULTS)).isEmpty();
+        // The only "node-password" Secret is not one, so the cluster does not use them: no NG141 either.
+        assertThat(new MissingNodePasswordDetector().detect(state, AuditSettings.DEFAULTS)).isEmpty();
+    }
 }
