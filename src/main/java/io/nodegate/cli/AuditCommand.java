@@ -31,20 +31,22 @@ import java.util.stream.Collectors;
         mixinStandardHelpOptions = true,
         description = {
                 "Show where Node objects and hosts disagree.",
-                "Lists every Node with Ready (True/False/Unknown and reason), Lease renew age, last heartbeat, cordon,",
-                "roles, InternalIP, kubelet version and host IDs, then the findings (codes NG1xx/NG2xx, explained in",
-                "docs/findings.md). Reads only; changes nothing."},
+                "Lists every Node (Ready True/False/Unknown with reason, Lease renew age, last heartbeat, cordon, "
+                        + "roles, InternalIP, kubelet version, host IDs), then the findings: codes NG1xx/NG2xx, "
+                        + "explained in docs/findings.md. Reads only; changes nothing."},
         footer = {"",
                 "Examples:",
                 "  nodegate audit",
-                "  nodegate audit --context prod-a -o json | jq '.findings[] | select(.code==\"NG103\")'",
-                "  nodegate audit -f dump/ --now 2026-10-19T06:10:00Z      # offline, from kubectl dumps",
+                "  nodegate audit --context prod-a -o json \\",
+                "      | jq '.findings[] | select(.code==\"NG103\")'",
+                "  # offline, from kubectl dumps, aged against a fixed time:",
+                "  nodegate audit -f dump/ --now 2026-10-19T06:10:00Z",
                 "  nodegate audit --batch-window 1m --abandoned-after 7d",
-                "  nodegate audit --skip NG111                              # newcomers are expected today",
+                "  nodegate audit --skip NG111        # newcomers are expected today",
                 "  NO_COLOR=1 nodegate audit > audit.txt",
                 "",
-                "Exit codes: 0 no finding at warning or above, 1 at least one, 2 usage or input error,",
-                "            3 collection failed (the cluster could not be read completely)."})
+                "Exit codes: 0 no finding at warning or above, 1 at least one,",
+                "            2 usage or input error, 3 collection failed."})
 public final class AuditCommand implements Callable<Integer> {
 
     @Mixin

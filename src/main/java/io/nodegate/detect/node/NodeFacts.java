@@ -1,7 +1,6 @@
 package io.nodegate.detect.node;
 
 import io.nodegate.model.ClusterState;
-import io.nodegate.model.Condition;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
@@ -51,10 +50,6 @@ final class NodeFacts {
             m.put("timeAdded", t.timeAdded() == null ? null : t.timeAdded().toString());
             return m;
         }).toList();
-    }
-
-    static Optional<Condition> ready(NodeInfo node) {
-        return Optional.ofNullable(node.condition("Ready"));
     }
 
     static Duration age(Instant now, Instant since) {
