@@ -129,6 +129,21 @@ RKE2_SERVER = [
     image("docker.io/rancher/klipper-helm", "v0.9.10-build20251111", 61309445),
     image("docker.io/rancher/hardened-cluster-autoscaler", "v1.10.2-build20251015", 14806212),
 ]
+K3S_COMMON = [
+    image("docker.io/rancher/mirrored-pause", "3.6", 301463),
+    image("docker.io/rancher/klipper-lb", "v0.4.4", 4945411),
+    image("docker.io/rancher/mirrored-library-busybox", "1.36.1", 2156491),
+    image("docker.io/library/nginx", "1.25.3", 70544635),
+    image("docker.io/grafana/promtail", "2.9.3", 77361243),
+    image("quay.io/prometheus/node-exporter", "v1.7.0", 11705863),
+]
+K3S_SERVER = [
+    image("docker.io/rancher/mirrored-coredns-coredns", "1.10.1", 16190758),
+    image("docker.io/rancher/local-path-provisioner", "v0.0.24", 14887612),
+    image("docker.io/rancher/mirrored-metrics-server", "v0.6.3", 29943298),
+    image("docker.io/rancher/mirrored-library-traefik", "2.10.5", 43130297),
+    image("docker.io/rancher/klipper-helm", "v0.8.2-build20230815", 90876339),
+]
 GPU = [
     image("nvcr.io/nvidia/k8s-device-plugin", "v0.17.4", 182334128),
     image("nvcr.io/nvidia/k8s/dcgm-exporter", "4.2.3-4.3.1-ubuntu22.04", 412880417),
@@ -165,7 +180,8 @@ class NodeSpec:
 
     def __init__(self, name, host, ip, created, roles=(), cordoned_at=None, gpu_taint_at=None,
                  last_status=None, lease_renew=None, unknown_at=None, noexecute_at=None, ready_since=None,
-                 machine=None, kubelet="v1.34.3+rke2r3", etcd_member=None, extra_labels=None, rancher=True):
+                 machine=None, kubelet="v1.34.3+rke2r3", etcd_member=None, extra_labels=None, rancher=True,
+                 extra_args=None, runtime="containerd://1.7.11-k3s2", os_image="Ubuntu 22.04.5 LTS"):
         self.name, self.host, self.ip, self.created = name, host, ip, created
         self.roles = list(roles)
         self.cordoned_at, self.gpu_taint_at = cordoned_at, gpu_taint_at
@@ -175,6 +191,7 @@ class NodeSpec:
         self.kubelet, self.etcd_member = kubelet, etcd_member
         self.extra_labels = extra_labels or {}
         self.rancher = rancher
+        self.extra_args, self.runtime, self.os_image = extra_args, runtime, os_image
 
     @property
     def is_server(self):
@@ -192,6 +209,9 @@ class Cluster:
         self.rv = Versions(rv_start)
         self.cidr_base = cidr_base
         self.nodes = []
+        self.distro = "k3s" if "+k3s" in server_version else "rke2"
+        minor = int(server_version.split(".")[1])
+        self.typed_secrets = minor >= 34  # k3s/RKE2 releases since late 2025
 
     def pod_cidr(self, node):
         index = sorted(n.name for n in self.nodes).index(node.name)
@@ -200,16 +220,17 @@ class Cluster:
 
 def node_object(c, n):
     h = n.host
+    p = c.distro
     created = n.created
     boot = h.boot
     labels = {
         "beta.kubernetes.io/arch": "amd64",
-        "beta.kubernetes.io/instance-type": "rke2",
+        "beta.kubernetes.io/instance-type": p,
         "beta.kubernetes.io/os": "linux",
         "kubernetes.io/arch": "amd64",
         "kubernetes.io/hostname": n.name,
         "kubernetes.io/os": "linux",
-        "node.kubernetes.io/instance-type": "rke2",
+        "node.kubernetes.io/instance-type": p,
     }
     for r in n.roles:
         labels["node-role.kubernetes.io/" + r] = "true"
@@ -228,8 +249,12 @@ def node_object(c, n):
         })
     labels.update(n.extra_labels)
 
-    if n.is_server:
+    if n.is_server and p == "k3s":
+        args = n.extra_args or ["server", "--server", f"https://{c.vip}:6443", "--token", "********"]
+    elif n.is_server:
         args = ["server", "--tls-san", c.vip, "--token", "********", "--etcd-snapshot-schedule-cron", "0 */6 * * *"]
+    elif p == "k3s":
+        args = ["agent", "--server", f"https://{c.vip}:6443", "--token", "********"]
     else:
         args = ["agent", "--server", f"https://{c.vip}:9345", "--token", "********"]
         if h.gpus:
@@ -242,18 +267,19 @@ def node_object(c, n):
         "flannel.alpha.coreos.com/kube-subnet-manager": "true",
         "flannel.alpha.coreos.com/public-ip": n.ip,
         "node.alpha.kubernetes.io/ttl": "0",
-        "projectcalico.org/IPv4Address": n.ip + "/24",
-        "rke2.io/hostname": n.name,
-        "rke2.io/internal-ip": n.ip,
-        "rke2.io/node-args": json.dumps(args, separators=(",", ":")),
-        "rke2.io/node-config-hash": hexid(52, "config", n.name, c.vip).upper() + "====",
-        "rke2.io/node-env": "{}",
+        p + ".io/hostname": n.name,
+        p + ".io/internal-ip": n.ip,
+        p + ".io/node-args": json.dumps(args, separators=(",", ":")),
+        p + ".io/node-config-hash": hexid(52, "config", n.name, c.vip).upper() + "====",
+        p + ".io/node-env": "{}" if p == "rke2" else '{"K3S_DATA_DIR":"/var/lib/rancher/k3s/data/' + hexid(64, "data", n.kubelet) + '"}',
         "volumes.kubernetes.io/controller-managed-attach-detach": "true",
     }
+    if p == "rke2":  # canal = flannel for the network + calico for policy
+        annotations["projectcalico.org/IPv4Address"] = n.ip + "/24"
     if n.is_server:
-        annotations["etcd.rke2.cattle.io/node-name"] = n.etcd_member
-        annotations["etcd.rke2.cattle.io/node-address"] = n.ip
-        annotations["etcd.rke2.cattle.io/local-snapshots-timestamp"] = ts(c.now.replace(minute=0, second=0)
+        annotations[f"etcd.{p}.cattle.io/node-name"] = n.etcd_member
+        annotations[f"etcd.{p}.cattle.io/node-address"] = n.ip
+        annotations[f"etcd.{p}.cattle.io/local-snapshots-timestamp"] = ts(c.now.replace(minute=0, second=0)
                                                                          - timedelta(hours=c.now.hour % 6))
     if n.rancher:
         annotations["management.cattle.io/pod-limits"] = '{"cpu":"1500m","memory":"1152Mi"}'
@@ -272,7 +298,7 @@ def node_object(c, n):
                        "timeAdded": ts(n.unknown_at)})
         taints.append({"effect": "NoExecute", "key": "node.kubernetes.io/unreachable",
                        "timeAdded": ts(n.noexecute_at)})
-    spec = {"podCIDR": c.pod_cidr(n), "podCIDRs": [c.pod_cidr(n)], "providerID": "rke2://" + n.name}
+    spec = {"podCIDR": c.pod_cidr(n), "podCIDRs": [c.pod_cidr(n)], "providerID": p + "://" + n.name}
     if taints:
         spec["taints"] = taints
     if n.cordoned_at:
@@ -309,7 +335,10 @@ def node_object(c, n):
     if h.gpus:
         capacity["nvidia.com/gpu"] = str(h.gpus)
         allocatable["nvidia.com/gpu"] = str(h.gpus)
-    imgs = list(RKE2_COMMON) + (RKE2_SERVER if n.is_server else []) + (GPU if h.gpus else [])
+    if p == "k3s":
+        imgs = list(K3S_COMMON) + (K3S_SERVER if n.is_server else [])
+    else:
+        imgs = list(RKE2_COMMON) + (RKE2_SERVER if n.is_server else []) + (GPU if h.gpus else [])
     handlers = [{"features": {"recursiveReadOnlyMounts": True, "userNamespaces": True}, "name": "runc"},
                 {"features": {"recursiveReadOnlyMounts": True, "userNamespaces": True}, "name": ""}]
     if h.gpus:
@@ -326,13 +355,13 @@ def node_object(c, n):
         "nodeInfo": {
             "architecture": "amd64",
             "bootID": h.boot_id(),
-            "containerRuntimeVersion": "containerd://2.1.5-k3s1",
+            "containerRuntimeVersion": "containerd://2.1.5-k3s1" if p == "rke2" else n.runtime,
             "kernelVersion": h.kernel,
             "kubeProxyVersion": "",
             "kubeletVersion": n.kubelet,
             "machineID": h.machine_id,
             "operatingSystem": "linux",
-            "osImage": "Ubuntu 22.04.5 LTS",
+            "osImage": n.os_image,
             "systemUUID": h.system_uuid,
         },
         "runtimeHandlers": handlers,
@@ -351,11 +380,11 @@ def node_object(c, n):
         mf("kube-controller-manager", created + timedelta(seconds=1),
            fields("f:metadata|f:annotations|f:node.alpha.kubernetes.io/ttl", "f:spec|f:podCIDR",
                   "f:spec|f:podCIDRs|.", "f:spec|f:podCIDRs|v:\"" + c.pod_cidr(n) + "\"")),
-        mf("rke2", max(boot + timedelta(seconds=30), created + timedelta(seconds=2)),
-           fields(*(["f:metadata|f:annotations|f:rke2.io/" + k for k in
+        mf(p, max(boot + timedelta(seconds=30), created + timedelta(seconds=2)),
+           fields(*(["f:metadata|f:annotations|f:" + p + ".io/" + k for k in
                      ("hostname", "internal-ip", "node-args", "node-config-hash", "node-env")]
-                    + (["f:metadata|f:annotations|f:etcd.rke2.cattle.io/node-address",
-                        "f:metadata|f:annotations|f:etcd.rke2.cattle.io/node-name",
+                    + (["f:metadata|f:annotations|f:etcd." + p + ".cattle.io/node-address",
+                        "f:metadata|f:annotations|f:etcd." + p + ".cattle.io/node-name",
                         "f:metadata|f:finalizers|.",
                         "f:metadata|f:finalizers|v:\"wrangler.cattle.io/managed-etcd-controller\"",
                         "f:metadata|f:finalizers|v:\"wrangler.cattle.io/node\""] if n.is_server else [])
@@ -455,7 +484,7 @@ TYPED_SINCE = datetime(2025, 11, 1, tzinfo=timezone.utc)
 
 def secret_object(c, n, node_obj, distribution="rke2"):
     created = n.created - timedelta(seconds=2)  # the supervisor writes it before the kubelet registers
-    typed = created >= TYPED_SINCE
+    typed = created >= TYPED_SINCE and c.typed_secrets
     meta = {
         "creationTimestamp": ts(created),
         "managedFields": [mf(distribution + "-supervisor" if typed else distribution, created,
@@ -642,7 +671,7 @@ def control_plane_leases(c, servers, holder_of):
     """kube-system Leases: leader election and apiserver identity (read by the redundancy check)."""
     items = []
     for name, duration in (("kube-controller-manager", 15), ("kube-scheduler", 15),
-                           ("cloud-controller-manager", 15), ("rke2", 45), ("rke2-etcd", 45)):
+                           ("cloud-controller-manager", 15), (c.distro, 45), (c.distro + "-etcd", 45)):
         holder = holder_of[name]
         renew = c.now - timedelta(seconds=1, microseconds=348211 + 7919 * len(name))
         items.append({
@@ -651,7 +680,7 @@ def control_plane_leases(c, servers, holder_of):
                          "name": name, "namespace": "kube-system", "resourceVersion": c.rv(),
                          "uid": uid("cplease", c.name, name)},
             "spec": {"acquireTime": mts(c.now - timedelta(days=4, hours=3, seconds=17, microseconds=420115)),
-                     "holderIdentity": holder if name.startswith("rke2") else holder + "_" + uid("leader", c.name, name),
+                     "holderIdentity": holder if name.startswith(c.distro) else holder + "_" + uid("leader", c.name, name),
                      "leaseDurationSeconds": duration, "leaseTransitions": 11,
                      "renewTime": mts(renew)},
         })
@@ -682,15 +711,17 @@ def write_cluster(dirname, c, jobs, daemonsets, context=None):
     write(dirname, "nodes.json", kube_list([node_objs[n.name] for n in nodes]))
     write(dirname, "node-leases.json", kube_list([lease_object(c, n, node_objs[n.name]) for n in nodes]))
     write(dirname, "node-password-secrets.json",
-          kube_list(sorted([secret_object(c, n, node_objs[n.name]) for n in nodes],
+          kube_list(sorted([secret_object(c, n, node_objs[n.name], c.distro) for n in nodes],
                            key=lambda s: s["metadata"]["name"])))
     write(dirname, "csinodes.json", kube_list([csinode_object(c, n, node_objs[n.name]) for n in nodes]))
-    servers = [n for n in nodes if n.is_server]
+    # a stopped apiserver drops out of default/kubernetes and its identity Lease expires
+    servers = [n for n in nodes if n.is_server and n.ready]
     write(dirname, "kubernetes-endpointslices.json", endpointslice(c, [s.ip for s in servers], servers[0].created))
     write(dirname, "daemonsets.json", kube_list([strip_none(d) for d in daemonsets]))
     write(dirname, "cattle-system-jobs.json", kube_list([strip_none(j) for j in jobs]))
-    holders = {"kube-controller-manager": servers[1].name, "kube-scheduler": servers[0].name,
-               "cloud-controller-manager": servers[2].name, "rke2": servers[0].name, "rke2-etcd": servers[1].name}
+    pick = lambda i: servers[i % len(servers)].name
+    holders = {"kube-controller-manager": pick(1), "kube-scheduler": pick(0), "cloud-controller-manager": pick(2),
+               c.distro: pick(0), c.distro + "-etcd": pick(1)}
     write(dirname, "kube-system-leases.json", control_plane_leases(c, servers, holders))
     write(dirname, "collected.json", {"absent": [], "collectedAt": ts(c.now), "context": context or c.name,
                                       "kind": "NodegateCollection", "server": c.server,
@@ -1042,6 +1073,122 @@ def lab_duplicate_ip():
                                 "serverVersion": "v1.34.2"})
 
 
+# ---------------------------------------------------------------- seed 001: k3s split brain
+
+def split_brain():
+    """cp-node-c, repaired, was started with `k3s server` and no --server: a second, one-member etcd cluster.
+
+    The etcdctl files are real etcd output (capture-etcd.sh ran etcd on loopback, saved in raw/); here only
+    URLs, the version string and the size/revision counters are rewritten to look like the seed's cluster.
+    """
+    now = datetime(2026, 6, 12, 1, 20, 0, tzinfo=timezone.utc)
+    ips = {"cp-node-a": "192.0.2.31", "cp-node-b": "192.0.2.32", "cp-node-c": "192.0.2.33",
+           "worker-01": "192.0.2.41", "worker-02": "192.0.2.42"}
+    members = {"cp-node-a": "cp-node-a-0e5c3b1d", "cp-node-b": "cp-node-b-7a91f2c4", "cp-node-c": "cp-node-c-4d2b8e6f"}
+    ports = {"2379" + str(i): ("cp-node-" + x, "2379") for i, x in zip((1, 2, 3), "abc")}
+    ports.update({"2380" + str(i): ("cp-node-" + x, "2380") for i, x in zip((1, 2, 3), "abc")})
+
+    def url(text):
+        # http://127.0.0.1:2379N -> https://<that server's IP>:2379
+        host, port = ports[text.rsplit(":", 1)[1]]
+        return f"https://{ips[host]}:{port}"
+
+    def raw(name):
+        with open(os.path.join(HERE, "split-brain", "raw", name), encoding="utf-8") as f:
+            return json.load(f)
+
+    counters = {  # per side: dbSize, dbSizeInUse, revision, raftIndex (the loopback run had a near-empty db)
+        "original": (48234496, 21803008, 18734512, 21450339),
+        "separated": (3198976, 2785280, 5422, 6120),
+    }
+
+    def edit_status(entries, side_of):
+        for e in entries:
+            e["Endpoint"] = url(e["Endpoint"])
+            st = e["Status"]
+            side = side_of(st["header"]["cluster_id"])
+            db, in_use, rev, idx = counters[side]
+            st["header"]["revision"] = rev
+            st["version"] = "3.5.9"  # k3s v1.27.9+k3s1 embeds etcd v3.5.9; the JSON shape is the same as 3.4's
+            st["dbSize"], st["dbSizeInUse"] = db, in_use
+            st["raftIndex"] = st["raftAppliedIndex"] = idx
+            st["header"]["raft_term"] = st["raftTerm"] = terms[side]
+        return entries
+
+    def edit_members(doc):
+        doc["header"]["raft_term"] = terms["original" if doc is original_members_raw else "separated"]
+        for m in doc["members"]:
+            m["peerURLs"] = [url(u) for u in m["peerURLs"]]
+            m["clientURLs"] = [url(u) for u in m["clientURLs"]]
+        return doc
+
+    terms = {"original": 14, "separated": 2}  # 490 days and a few leader changes vs. 19 hours alone
+    original_members_raw = raw("original-member-list.json")
+    original_members = edit_members(original_members_raw)
+    separated_members = edit_members(raw("separated-member-list.json"))
+    original_id = original_members["header"]["cluster_id"]
+    side_of = lambda cid: "original" if cid == original_id else "separated"
+    sides = {
+        "original-side": (original_members, edit_status(raw("original-endpoint-status-cluster.json"), side_of)),
+        "separated-side": (separated_members, edit_status(raw("separated-endpoint-status.json"), side_of)),
+    }
+
+    def write_etcd():
+        for side, (member_list, status) in sides.items():
+            for filename, doc in (("member-list.json", member_list), ("endpoint-status.json", status)):
+                path = os.path.join(HERE, "split-brain", side, filename)
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(doc, f, separators=(",", ":"))  # etcdctl -w json prints one compact line
+                    f.write("\n")
+
+    repair_stop = datetime(2026, 6, 10, 7, 40, 12, 301554, tzinfo=timezone.utc)  # k3s stopped for the repair
+    repaired_boot = datetime(2026, 6, 11, 6, 14, 37, tzinfo=timezone.utc)
+    separated_start = datetime(2026, 6, 11, 6, 20, 4, tzinfo=timezone.utc)  # `k3s server`, no --server: AGE 19h
+    old_boot = datetime(2026, 4, 20, 21, 30, 0, tzinfo=timezone.utc)  # last patch reboot, before the repair
+    hosts = {n: Host(n, old_boot + timedelta(minutes=11 * k), cores=8, mem_gib=32, kernel="5.15.0-91-generic")
+             for k, n in enumerate(ips)}
+    created = {"cp-node-a": now - timedelta(days=490, hours=3), "cp-node-b": now - timedelta(days=75, hours=2),
+               "cp-node-c": now - timedelta(days=77, hours=5), "worker-01": now - timedelta(days=340, hours=1),
+               "worker-02": now - timedelta(days=313, hours=6)}
+    server_args = {"cp-node-a": ["server", "--cluster-init", "--token", "********"],
+                   "cp-node-b": ["server", "--server", "https://192.0.2.31:6443", "--token", "********"],
+                   "cp-node-c": ["server", "--server", "https://192.0.2.31:6443", "--token", "********"]}
+    common = dict(kubelet="v1.27.9+k3s1", rancher=False, os_image="Ubuntu 22.04.3 LTS")
+
+    def live(name, idx, **kw):
+        return NodeSpec(name, hosts[name], ips[name], created[name], last_status=now - timedelta(seconds=31 + 53 * idx),
+                        lease_renew=now - timedelta(seconds=1 + 2.1 * idx, microseconds=93011 * idx), **common, **kw)
+
+    orig = Cluster("k3s-prod", now, "https://192.0.2.31:6443", "v1.27.9+k3s1", "192.0.2.31", None, 77120400, 42)
+    for k, name in enumerate(("cp-node-a", "cp-node-b")):
+        orig.nodes.append(live(name, k, roles=("control-plane", "etcd", "master"), etcd_member=members[name],
+                               extra_args=server_args[name]))
+    for k, name in enumerate(("worker-01", "worker-02")):
+        orig.nodes.append(live(name, k + 2))
+    unknown = repair_stop + timedelta(seconds=52, microseconds=698446)
+    orig.nodes.append(NodeSpec("cp-node-c", hosts["cp-node-c"], ips["cp-node-c"], created["cp-node-c"],
+                               roles=("control-plane", "etcd", "master"), etcd_member=members["cp-node-c"],
+                               extra_args=server_args["cp-node-c"], last_status=repair_stop - timedelta(seconds=96),
+                               lease_renew=repair_stop, unknown_at=unknown, noexecute_at=unknown, **common))
+    k3s_ds = lambda c: [
+        daemonset(c, "kube-system", "svclb-traefik-5b2e4c1a", "docker.io/rancher/klipper-lb:v0.4.4", c.nodes,
+                  c.nodes[0].created + timedelta(minutes=2)),
+        daemonset(c, "monitoring", "node-exporter", "quay.io/prometheus/node-exporter:v1.7.0", c.nodes,
+                  c.nodes[0].created + timedelta(days=3))]
+    write_cluster("split-brain/original-side", orig, [], k3s_ds(orig), context="k3s-prod (from cp-node-a)")
+
+    sep = Cluster("k3s-prod-separated", now + timedelta(seconds=90), "https://192.0.2.33:6443", "v1.27.9+k3s1",
+                  "192.0.2.33", None, 1184300, 42)
+    sep_host = Host("cp-node-c", repaired_boot, cores=8, mem_gib=32, kernel="5.15.0-91-generic")
+    sep.nodes.append(NodeSpec("cp-node-c", sep_host, ips["cp-node-c"], separated_start,
+                              roles=("control-plane", "etcd", "master"), etcd_member=members["cp-node-c"],
+                              extra_args=["server"], last_status=sep.now - timedelta(seconds=48),
+                              lease_renew=sep.now - timedelta(seconds=3, microseconds=207815),
+                              ready_since=separated_start + timedelta(seconds=21), **common))
+    write_cluster("split-brain/separated-side", sep, [], k3s_ds(sep), context="default (on cp-node-c)")
+    write_etcd()
+
+
 def main():
     c, _ = cluster_a("batch-stop")
     ds, jobs = cluster_a_workloads(c, "batch-stop")
@@ -1051,6 +1198,7 @@ def main():
     write_cluster("cluster-a-renamed-rejoin", c, jobs, ds)
     healthy()
     lab_duplicate_ip()
+    split_brain()
 
 
 if __name__ == "__main__":

@@ -52,11 +52,13 @@ class ExamplesAreValidKubernetesJsonTest {
             "cattle-system-jobs.json", "Job",
             "kube-system-leases.json", "Lease");
 
+    /** Every directory in the `nodegate collect` layout: examples/<name>/ and examples/split-brain/<side>/. */
     static Stream<Path> collections() throws IOException {
-        try (Stream<Path> dirs = Files.list(EXAMPLES)) {
-            List<Path> found = dirs.filter(d -> Files.isRegularFile(d.resolve("collected.json"))).sorted().toList();
-            assertThat(found).extracting(p -> p.getFileName().toString())
-                    .contains("cluster-a-batch-stop", "cluster-a-renamed-rejoin", "healthy");
+        try (Stream<Path> walk = Files.walk(EXAMPLES, 2)) {
+            List<Path> found = walk.filter(d -> Files.isRegularFile(d.resolve("collected.json"))).sorted().toList();
+            assertThat(found).extracting(p -> EXAMPLES.relativize(p).toString().replace('\\', '/'))
+                    .contains("cluster-a-batch-stop", "cluster-a-renamed-rejoin", "healthy", "lab-duplicate-ip",
+                            "split-brain/original-side", "split-brain/separated-side");
             return found.stream();
         }
     }
@@ -309,37 +311,43 @@ class ExamplesAreValidKubernetesJsonTest {
                 .allSatisfy(j -> assertThat(j.path("status").path("failed").asLong(0)).isZero());
     }
 
-    /** etcdctl prints member and cluster IDs as bare uint64 numbers, often above Long.MAX_VALUE. */
+    /**
+     * etcdctl prints member and cluster IDs as bare uint64 numbers, often above Long.MAX_VALUE. The original
+     * side, asking every member's client URL, gets cp-node-c's answer from the separated cluster.
+     */
     @Test
     void splitBrainEtcdOutputsAreTwoClustersWithBigIntegerIds() throws IOException {
         Path dir = EXAMPLES.resolve("split-brain");
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        Set<BigInteger> clusterIds = new TreeSet<>();
-        Set<String> memberNames = new TreeSet<>();
-        for (String side : List.of("original-side", "separated-side")) {
-            JsonNode members = tree(dir.resolve(side).resolve("member-list.json"));
-            JsonNode header = members.path("header");
-            assertThat(header.path("cluster_id").isNumber()).isTrue();
-            clusterIds.add(header.path("cluster_id").bigIntegerValue());
-            for (JsonNode m : members.path("members").values()) {
+        JsonNode original = tree(dir.resolve("original-side/member-list.json"));
+        JsonNode separated = tree(dir.resolve("separated-side/member-list.json"));
+        BigInteger originalId = original.path("header").path("cluster_id").bigIntegerValue();
+        BigInteger separatedId = separated.path("header").path("cluster_id").bigIntegerValue();
+        assertThat(originalId).isNotEqualTo(separatedId);
+        assertThat(List.of(originalId, separatedId)).anyMatch(id -> id.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) > 0);
+        for (JsonNode list : List.of(original, separated)) {
+            assertThat(list.path("header").path("cluster_id").isNumber()).isTrue();
+            assertThat(list.path("members").values()).allSatisfy(m -> {
                 assertThat(m.path("ID").isNumber()).isTrue();
                 assertThat(m.path("ID").bigIntegerValue()).isPositive();
-                memberNames.add(side + ":" + m.path("name").asString());
-            }
-            JsonNode status = tree(dir.resolve(side).resolve("endpoint-status.json"));
-            assertThat(status.isArray()).isTrue();
-            for (JsonNode s : status.values()) {
-                assertThat(s.path("Endpoint").asString()).startsWith("https://");
-                assertThat(s.path("Status").path("header").path("cluster_id").bigIntegerValue())
-                        .isEqualTo(header.path("cluster_id").bigIntegerValue());
-            }
+                assertThat(m.path("clientURLs").get(0).asString()).matches("https://192\\.0\\.2\\.\\d+:2379");
+            });
         }
-        assertThat(clusterIds).hasSize(2);
-        assertThat(clusterIds).anyMatch(id -> id.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) > 0);
-        String separated = memberNames.stream().filter(n -> n.startsWith("separated-side:")).findFirst().orElseThrow()
-                .substring("separated-side:".length());
-        assertThat(memberNames).contains("original-side:" + separated);
+        List<String> originalNames = original.path("members").values().stream().map(m -> m.path("name").asString()).toList();
+        assertThat(originalNames).hasSize(3);
+        assertThat(separated.path("members").values()).singleElement()
+                .satisfies(m -> assertThat(originalNames).contains(m.path("name").asString()));
+        String separatedUrl = separated.path("members").get(0).path("clientURLs").get(0).asString();
+
+        JsonNode originalStatus = tree(dir.resolve("original-side/endpoint-status.json"));
+        assertThat(originalStatus.values()).hasSize(3).allSatisfy(s -> {
+            BigInteger id = s.path("Status").path("header").path("cluster_id").bigIntegerValue();
+            assertThat(id).isEqualTo(s.path("Endpoint").asString().equals(separatedUrl) ? separatedId : originalId);
+        });
+        JsonNode separatedStatus = tree(dir.resolve("separated-side/endpoint-status.json"));
+        assertThat(separatedStatus.values()).singleElement().satisfies(s -> {
+            assertThat(s.path("Status").path("header").path("cluster_id").bigIntegerValue()).isEqualTo(separatedId);
+            assertThat(s.path("Status").path("leader").bigIntegerValue())
+                    .isEqualTo(s.path("Status").path("header").path("member_id").bigIntegerValue());
+        });
     }
 }
