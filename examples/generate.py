@@ -434,7 +434,7 @@ def node_object(c, n):
                                    for t in ("DiskPressure", "MemoryPressure", "PIDPressure", "Ready")
                                    for f in ("lastTransitionTime", "message", "reason", "status")]),
                           subresource="status"))
-    managed.sort(key=lambda e: e["time"])
+    managed = merge_managed(managed)
 
     meta = {
         "annotations": annotations,
@@ -448,6 +448,25 @@ def node_object(c, n):
     if n.is_server:
         meta["finalizers"] = ["wrangler.cattle.io/managed-etcd-controller", "wrangler.cattle.io/node"]
     return {"apiVersion": "v1", "kind": "Node", "metadata": meta, "spec": spec, "status": status}
+
+
+def deep_merge(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = deep_merge(out[k], v) if k in out else v
+    return out
+
+
+def merge_managed(entries):
+    """The API server keeps one managedFields entry per (manager, operation, subresource): the latest write."""
+    merged = {}
+    for e in entries:
+        key = (e["manager"], e["operation"], e.get("subresource"))
+        if key in merged:
+            prev = merged[key]
+            e = dict(e, fieldsV1=deep_merge(prev["fieldsV1"], e["fieldsV1"]), time=max(prev["time"], e["time"]))
+        merged[key] = e
+    return sorted(merged.values(), key=lambda e: e["time"])
 
 
 def owner(node_obj):
@@ -949,9 +968,10 @@ def lab_duplicate_ip():
     now = datetime(2026, 9, 8, 5, 40, 0, tzinfo=timezone.utc)
     rv = Versions(11800)
     nat_ip = "198.51.100.2"  # the seed's 10.0.2.2, mapped into RFC 5737
-    specs = [("controlplane", "192.0.2.10", now - timedelta(hours=2, minutes=14), True),
-             ("node01", nat_ip, now - timedelta(hours=1, minutes=31), False),
-             ("node02", nat_ip, now - timedelta(hours=1, minutes=28), False)]
+    # built on the course's first day, four days before this snapshot (so nothing here is a "newcomer")
+    specs = [("controlplane", "192.0.2.10", now - timedelta(days=4, hours=2, minutes=14), True),
+             ("node01", nat_ip, now - timedelta(days=4, hours=1, minutes=31), False),
+             ("node02", nat_ip, now - timedelta(days=4, hours=1, minutes=28), False)]
     nodes, leases, csinodes = [], [], []
     for k, (name, ip, created, cp) in enumerate(specs):
         boot = created - timedelta(minutes=6)
