@@ -11,6 +11,10 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.StateAssembler;
 import tools.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -190,6 +194,39 @@ class ExamplesAreValidKubernetesJsonTest {
             assertThat(owners.get(0).getName()).isEqualTo(node);
             assertThat(owners.get(0).getUid()).isEqualTo(nodes.get(node).getMetadata().getUid());
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> List<T> items(Path dir, String file) throws IOException {
+        return (List<T>) (List<?>) list(dir, file).getItems();
+    }
+
+    /** The model mapping every detector reads through must take each example whole, with nothing to complain about. */
+    @ParameterizedTest
+    @MethodSource("collections")
+    void assemblesIntoAClusterStateWithoutNotes(Path dir) throws IOException {
+        JsonNode c = tree(dir.resolve("collected.json"));
+        RawSnapshot raw = new RawSnapshot(time(c.path("collectedAt").asString()), dir.toString(),
+                c.path("context").asString(), c.path("server").asString(), c.path("serverVersion").asString(),
+                items(dir, "nodes.json"), items(dir, "node-leases.json"), items(dir, "node-password-secrets.json"),
+                items(dir, "csinodes.json"), items(dir, "kubernetes-endpointslices.json"), items(dir, "daemonsets.json"),
+                items(dir, "cattle-system-jobs.json"), items(dir, "kube-system-leases.json"), null, List.of());
+        ClusterState state = StateAssembler.assemble(raw);
+        assertThat(state.notes()).isEmpty();
+        assertThat(state.nodes()).hasSameSizeAs(raw.nodes());
+        assertThat(state.nodeLeases()).allSatisfy(l -> assertThat(l.renewTime()).isNotNull());
+        assertThat(state.nodePasswordSecrets()).hasSameSizeAs(raw.kubeSystemSecrets());
+        assertThat(state.nodes()).allSatisfy(n -> {
+            assertThat(n.created()).isNotNull();
+            assertThat(n.systemInfo().systemUuid()).isNotBlank();
+            assertThat(n.internalIps()).hasSize(1);
+            assertThat(n.readyStatus()).isIn("True", "Unknown");
+        });
+        List<String> servers = state.nodes().stream().filter(NodeInfo::isServer).map(NodeInfo::name).toList();
+        assertThat(servers).isNotEmpty();
+        assertThat(state.apiEndpoints().addresses()).isNotEmpty().allSatisfy(ip ->
+                assertThat(state.nodes()).anyMatch(n -> n.internalIps().contains(ip) && n.isServer() && n.isReady()));
+        assertThat(state.cattleJobs().present()).isTrue();
     }
 
     /** The node lifecycle controller's arithmetic, which NG101/NG103 timing explanations rely on. */
