@@ -24,16 +24,18 @@ import java.util.function.Supplier;
  */
 @Command(name = "redundancy",
         sortOptions = false,
+        mixinStandardHelpOptions = true,
         description = {
                 "Count redundancy per control-plane role, not per node (NG210, NG211, NG212).",
-                "etcd voters come from the etcd member list when etcd endpoints were read, otherwise they are",
-                "inferred from node-role.kubernetes.io/etcd labels (and the report says so). kube-apiservers are the",
-                "addresses in the default/kubernetes endpoints, mapped to Nodes by InternalIP; on k3s/RKE2 the",
-                "agents' failover list is derived from those same endpoints. kube-scheduler and",
-                "kube-controller-manager candidates are the control-plane nodes whose k3s.io/node-args or",
-                "rke2.io/node-args do not disable them; the leader is the holder of their kube-system Lease.",
-                "Each server node is listed with its taints and running pods (NoSchedule vs PreferNoSchedule",
-                "shows up there, e.g. 6 vs 34 pods)."},
+                "etcd voters come from the etcd member list when etcd endpoints were read, otherwise they are "
+                        + "inferred from node-role.kubernetes.io/etcd labels (and the report says so). "
+                        + "kube-apiservers are the addresses in the default/kubernetes endpoints, mapped to Nodes by "
+                        + "InternalIP; on k3s/RKE2 the agents' failover list is derived from those same endpoints.",
+                "kube-scheduler and kube-controller-manager candidates are the control-plane nodes whose "
+                        + "k3s.io/node-args or rke2.io/node-args do not disable them; the leader is the holder of "
+                        + "their kube-system Lease.",
+                "Each server node is listed with its taints and running pods: NoSchedule vs PreferNoSchedule "
+                        + "shows up there (e.g. 6 vs 34 pods)."},
         footer = {"",
                 "Examples:",
                 "  nodegate redundancy",

@@ -35,20 +35,22 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "views",
         sortOptions = false,
+        mixinStandardHelpOptions = true,
         description = {
                 "Compare what several API servers of one cluster say about its Nodes (NG207).",
-                "All servers of one etcd cluster serve the same objects. A view that sees other nodes, other uids,",
-                "or a different Ready status points at split brain: a server that formed its own etcd cluster.",
-                "Give at least two views: several --context (of one kubeconfig), several --kubeconfig, or",
-                "offline several -f DIR (one view per directory, e.g. `nodegate collect` output from each server)."},
+                "All API servers of one etcd cluster serve the same objects. A view that sees other nodes, other "
+                        + "uids or another Ready status points at split brain: a server that formed its own etcd "
+                        + "cluster and, seen from the original cluster, only looks NotReady.",
+                "Give at least two views: several --context (of one kubeconfig), several --kubeconfig, or offline "
+                        + "several -f DIR (one view per directory, e.g. `nodegate collect` output from each server)."},
         footer = {"",
                 "Examples:",
                 "  nodegate views --context cp-node-a --context cp-node-c",
                 "  nodegate views --kubeconfig a.yaml --kubeconfig c.yaml -o json",
                 "  nodegate views -f dump-from-a/ -f dump-from-c/ --now 2026-10-19T06:10:00Z",
                 "",
-                "Exit codes: 0 the views agree, 1 NG207 (warning or critical), 2 usage or input error,",
-                "            3 a view could not be read (the comparison is not valid)."})
+                "Exit codes: 0 the views agree, 1 NG207 (warning or critical),",
+                "            2 usage or input error, 3 a view could not be read (no valid comparison)."})
 public final class ViewsCommand implements Callable<Integer> {
 
     @Option(names = "--context", paramLabel = "NAME",
