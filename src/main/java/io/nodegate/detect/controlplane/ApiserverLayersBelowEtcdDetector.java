@@ -53,9 +53,8 @@ public final class ApiserverLayersBelowEtcdDetector implements Detector {
                     .append(" no API");
         }
         msg.append(". etcd tolerates ").append(etcd.tolerates()).append(" failure(s), the API ")
-                .append(api.tolerates()).append(": if the kube-apiserver on ")
-                .append(api.count() == 1 ? apiList : "all of " + apiList)
-                .append(" stops, kubelets, controllers, operators and ")
+                .append(api.tolerates()).append(": if ").append(apiserversStop(api.members()))
+                .append(", kubelets, controllers, operators and ")
                 .append(layers.distribution() == null ? "clients" : layers.distribution() + " agents")
                 .append(" have nothing to connect to, even while etcd keeps quorum.");
         if (RoleLayers.BASIS_ETCD_INFERRED.equals(etcd.basis())) {
@@ -74,5 +73,14 @@ public final class ApiserverLayersBelowEtcdDetector implements Detector {
                         + "kube-apiserver on the voter(s) without one (remove disable-apiserver from the server "
                         + "config and restart) if their hardware can serve requests fast enough, or add a "
                         + "server with the apiserver enabled."));
+    }
+
+    private static String apiserversStop(List<String> apiservers) {
+        if (apiservers.size() == 1) {
+            return "the kube-apiserver on " + apiservers.get(0) + " stops";
+        }
+        String names = String.join(", ", apiservers.subList(0, apiservers.size() - 1)) + " and "
+                + apiservers.get(apiservers.size() - 1);
+        return "the kube-apiservers on " + names + (apiservers.size() == 2 ? " both" : " all") + " stop";
     }
 }

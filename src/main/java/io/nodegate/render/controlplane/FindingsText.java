@@ -7,7 +7,27 @@ import java.util.Locale;
 
 /** The findings block shared by the control-plane commands' tables. */
 final class FindingsText {
+    private static final String INDENT = "           ";
+    private static final int WIDTH = 110;
+
     private FindingsText() {
+    }
+
+    /** Word-wraps a paragraph so findings stay readable in a terminal; words longer than a line stay whole. */
+    static String wrap(String text, String indent) {
+        StringBuilder out = new StringBuilder();
+        StringBuilder line = new StringBuilder(indent);
+        for (String word : text.split(" ")) {
+            if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {
+                out.append(line).append('\n');
+                line = new StringBuilder(indent);
+            }
+            if (line.length() > indent.length()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        return out.append(line).append('\n').toString();
     }
 
     static String render(List<Finding> findings, List<String> notes) {
@@ -19,15 +39,15 @@ final class FindingsText {
             for (Finding f : findings) {
                 out.append(String.format(Locale.ROOT, "  %-8s %s %s%s%n", f.severity().label().toUpperCase(Locale.ROOT),
                         f.code(), f.name(), f.nodes().isEmpty() ? "" : "  [" + String.join(", ", f.nodes()) + "]"));
-                out.append("           ").append(f.message()).append('\n');
+                out.append(wrap(f.message(), INDENT));
                 if (f.hint() != null) {
-                    out.append("           What to do: ").append(f.hint()).append('\n');
+                    out.append(wrap("What to do: " + f.hint(), INDENT));
                 }
             }
         }
         if (!notes.isEmpty()) {
             out.append("\nNotes:\n");
-            notes.forEach(n -> out.append("  - ").append(n).append('\n'));
+            notes.forEach(n -> out.append("  - ").append(wrap(n, "    ").substring(4)));
         }
         return out.toString();
     }

@@ -47,7 +47,7 @@ class RedundancyDetectorsTest {
             assertThat(f.message()).startsWith("etcd has 3 voters but only 2 kube-apiserver(s) (ilwon, lemuel); "
                             + "solomon votes in etcd but serves no API.")
                     .contains("etcd tolerates 1 failure(s), the API 1")
-                    .contains("if the kube-apiserver on all of ilwon, lemuel stops")
+                    .contains("if the kube-apiservers on ilwon and lemuel both stop, kubelets")
                     .contains("k3s agents have nothing to connect to, even while etcd keeps quorum")
                     .doesNotContain("inferred");
             assertThat(f.evidence()).containsEntry("votersWithoutApiserver", List.of("solomon"))
