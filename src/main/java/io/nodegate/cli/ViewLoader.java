@@ -19,8 +19,9 @@ public interface ViewLoader {
             options.context = spec.context();
             if (spec.offline()) {
                 options.files.add(spec.files());
+                // --now is an offline flag: a live read keeps the local clock
+                options.now = now;
             }
-            options.now = now;
             options.requestTimeoutSeconds = requestTimeoutSeconds;
             return options.load(false);
         };
