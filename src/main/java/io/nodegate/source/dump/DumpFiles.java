@@ -3,8 +3,9 @@ package io.nodegate.source.dump;
 import io.nodegate.source.InputException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -30,8 +31,10 @@ import java.util.stream.Stream;
  */
 public final class DumpFiles {
 
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
-    private static final ObjectMapper YAML = YAMLMapper.builder().build();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     /** One parsed document and where it came from. */
     public record Document(Path file, int index, JsonNode tree) {
@@ -78,11 +81,16 @@ public final class DumpFiles {
         }
         boolean json = isJson(file, text);
         List<Document> docs = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = (json ? JSON : YAML).readerFor(JsonNode.class).readValues(text)) {
+        // one root value at a time: readValues would unwrap a root array (etcdctl endpoint status) into items
+        ObjectMapper mapper = json ? JSON : YAML;
+        try (JsonParser parser = mapper.createParser(text)) {
             int index = 0;
-            while (it.hasNextValue()) {
-                JsonNode tree = it.nextValue();
-                if (tree != null && !tree.isNull() && !tree.isMissingNode()) {
+            while (true) {
+                JsonNode tree = mapper.readTree(parser);
+                if (tree == null) {
+                    break;
+                }
+                if (!tree.isNull() && !tree.isMissingNode()) {
                     docs.add(new Document(file, index, tree));
                 }
                 index++;
