@@ -1,5 +1,12 @@
 package io.nodegate.testing;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
@@ -349,5 +356,61 @@ public final class ControlPlaneFixtures {
     public static StateBuilder seed001FromCpNodeB() {
         return seed001FromCpNodeA().source("kubeconfig context cp-node-b").context("cp-node-b")
                 .server("https://10.0.1.2:6443");
+    }
+
+    // ---------------------------------------------------------------- the same scenarios as API objects
+
+    /**
+     * The Kubernetes objects an API server would serve for this state: Nodes, the default/kubernetes
+     * EndpointSlice, kube-system Leases and Pods. Used to run the same scenario over HTTP (ApiTestServer).
+     * etcd reports are not API objects and are left out.
+     */
+    public static List<HasMetadata> toObjects(ClusterState state) {
+        List<HasMetadata> objects = new ArrayList<>();
+        state.nodes().forEach(n -> objects.add(toNode(n)));
+        if (!state.apiEndpoints().addresses().isEmpty()) {
+            EndpointSliceBuilder slice = new EndpointSliceBuilder().withNewMetadata().withNamespace("default")
+                    .withName("kubernetes").addToLabels("kubernetes.io/service-name", "kubernetes").endMetadata()
+                    .withAddressType("IPv4");
+            state.apiEndpoints().addresses().forEach(a -> slice.addNewEndpoint().withAddresses(a)
+                    .withNewConditions().withReady(true).endConditions().endEndpoint());
+            slice.addNewPort().withName("https").withPort(state.apiEndpoints().port()).withProtocol("TCP").endPort();
+            objects.add(slice.build());
+        }
+        state.controlPlaneLeases().forEach(l -> objects.add(new LeaseBuilder().withNewMetadata()
+                .withNamespace("kube-system").withName(l.name()).withCreationTimestamp(text(l.created())).endMetadata()
+                .withNewSpec().withHolderIdentity(l.holderIdentity()).withLeaseDurationSeconds(l.leaseDurationSeconds())
+                .withRenewTime(l.renewTime() == null ? null
+                        : java.time.ZonedDateTime.ofInstant(l.renewTime(), java.time.ZoneOffset.UTC))
+                .endSpec().build()));
+        state.pods().items().forEach(p -> objects.add(new PodBuilder().withNewMetadata()
+                .withNamespace(p.namespace()).withName(p.name()).endMetadata()
+                .withNewSpec().withNodeName(p.nodeName()).addNewContainer().withName("app").withImage("app:1")
+                .endContainer().endSpec()
+                .withNewStatus().withPhase(p.phase()).endStatus().build()));
+        return objects;
+    }
+
+    private static Node toNode(NodeInfo n) {
+        var b = new io.fabric8.kubernetes.api.model.NodeBuilder().withNewMetadata().withName(n.name()).withUid(n.uid())
+                .withCreationTimestamp(text(n.created())).withLabels(n.labels()).withAnnotations(n.annotations())
+                .endMetadata()
+                .withNewSpec().withTaints(n.taints().stream().map(t -> new TaintBuilder().withKey(t.key())
+                        .withValue(t.value()).withEffect(t.effect()).build()).toList()).endSpec();
+        var status = b.withNewStatus();
+        n.addresses().forEach(a -> status.addNewAddress().withType(a.type()).withAddress(a.address()).endAddress());
+        n.conditions().forEach(c -> status.addNewCondition().withType(c.type()).withStatus(c.status())
+                .withReason(c.reason()).withLastHeartbeatTime(text(c.lastHeartbeatTime()))
+                .withLastTransitionTime(text(c.lastTransitionTime())).endCondition());
+        NodeSystemInfo i = n.systemInfo();
+        status.withNewNodeInfo().withBootID(i.bootId()).withSystemUUID(i.systemUuid()).withMachineID(i.machineId())
+                .withKernelVersion(i.kernelVersion()).withOsImage(i.osImage()).withKubeletVersion(i.kubeletVersion())
+                .withContainerRuntimeVersion(i.containerRuntimeVersion()).endNodeInfo();
+        n.capacity().forEach((k, v) -> status.addToCapacity(k, new Quantity(v)));
+        return status.endStatus().build();
+    }
+
+    private static String text(Instant t) {
+        return t == null ? null : t.toString();
     }
 }

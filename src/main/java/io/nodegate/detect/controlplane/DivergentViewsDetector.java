@@ -97,13 +97,13 @@ public final class DivergentViewsDetector implements MultiViewDetector {
                 critical = true;
                 affected.add(node);
                 uidMismatches.add(Map.of("node", node, "uids", uids, "created", asText(created)));
-                sentences.add("Node " + node + " is a different object in each view: uid " + describe(uids, true)
-                        + ", created " + describe(asText(created), false) + ".");
+                sentences.add("Node " + node + " is a different object in each view: uid " + describe(uids)
+                        + ", created " + describe(asText(created)) + ".");
             } else if (new LinkedHashSet<>(created.values()).size() > 1) {
                 affected.add(node);
                 creationMismatches.add(Map.of("node", node, "created", asText(created)));
                 sentences.add("Node " + node + " has the same uid but a different creation time: "
-                        + describe(asText(created), false) + ".");
+                        + describe(asText(created)) + ".");
             }
             boolean readySomewhere = ready.containsValue("True");
             boolean notReadySomewhere = ready.values().stream().anyMatch(s -> !"True".equals(s));
@@ -111,7 +111,7 @@ public final class DivergentViewsDetector implements MultiViewDetector {
                 affected.add(node);
                 readyMismatches.add(Map.of("node", node, "ready", ready));
                 sentences.add("Node " + node + " is Ready in " + viewsWith(ready, true) + " but not in "
-                        + viewsWith(ready, false) + " (Ready " + describe(ready, false) + ").");
+                        + viewsWith(ready, false) + " (Ready " + describe(ready) + ").");
             }
         }
         if (!uidMismatches.isEmpty()) {
@@ -130,7 +130,7 @@ public final class DivergentViewsDetector implements MultiViewDetector {
         boolean versionsDiffer = versions.values().stream().filter(s -> !"unknown".equals(s)).distinct().count() > 1;
         if (versionsDiffer) {
             evidence.put("serverVersions", versions);
-            sentences.add("The API servers run different versions: " + describe(versions, false) + ".");
+            sentences.add("The API servers run different versions: " + describe(versions) + ".");
         }
 
         if (sentences.isEmpty()) {
@@ -183,10 +183,9 @@ public final class DivergentViewsDetector implements MultiViewDetector {
         return out;
     }
 
-    private static String describe(Map<String, String> perView, boolean shortUid) {
+    private static String describe(Map<String, String> perView) {
         List<String> parts = new ArrayList<>();
-        perView.forEach((view, value) -> parts.add(
-                (shortUid ? ViewsTable.shortUid(value) : Objects.toString(value)) + " in " + view));
+        perView.forEach((view, value) -> parts.add(Objects.toString(value) + " in " + view));
         return String.join(", ", parts);
     }
 

@@ -25,12 +25,13 @@ public record ViewsTable(List<ViewSummary> views, List<Row> rows) {
     public record ViewSummary(String name, String source, String server, String serverVersion, int nodeCount) {
     }
 
-    /** One view's record of a node: Ready as the API records it and the object's identity. */
-    @JsonPropertyOrder({"ready", "uid", "created"})
-    public record Cell(String ready, String uid, String created) {
-        public String uidShort() {
-            return shortUid(uid);
-        }
+    /**
+     * One view's record of a node: Ready as the API records it and the object's identity.
+     *
+     * @param uidShort a prefix of the uid long enough to tell apart the uids of this row (at least 8)
+     */
+    @JsonPropertyOrder({"ready", "uid", "uidShort", "created"})
+    public record Cell(String ready, String uid, String uidShort, String created) {
     }
 
     /** @param cells view name to cell; views without this node are absent */
@@ -51,25 +52,43 @@ public record ViewsTable(List<ViewSummary> views, List<Row> rows) {
         }
         List<Row> rows = new ArrayList<>();
         for (String name : names) {
+            List<String> uids = views.stream().map(v -> v.state().node(name)).filter(java.util.Optional::isPresent)
+                    .map(o -> o.get().uid()).toList();
+            int length = distinguishingLength(uids);
             Map<String, Cell> cells = new LinkedHashMap<>();
             for (NamedView v : views) {
-                v.state().node(name).ifPresent(n -> cells.put(v.name(), cell(n)));
+                v.state().node(name).ifPresent(n -> cells.put(v.name(), cell(n, length)));
             }
             rows.add(new Row(name, cells));
         }
         return new ViewsTable(summaries, rows);
     }
 
-    private static Cell cell(NodeInfo n) {
-        return new Cell(n.readyStatus() == null ? "none" : n.readyStatus(), n.uid(),
+    private static Cell cell(NodeInfo n, int uidLength) {
+        return new Cell(n.readyStatus() == null ? "none" : n.readyStatus(), n.uid(), shortUid(n.uid(), uidLength),
                 n.created() == null ? null : n.created().toString());
     }
 
-    /** The first 8 characters of a uid: enough to tell objects apart on screen. */
-    public static String shortUid(String uid) {
+    /**
+     * The shortest prefix length (at least 8) at which different uids stay different: random v4 uids differ in
+     * the first characters, but uids that share a long prefix must not look equal on screen.
+     */
+    public static int distinguishingLength(List<String> uids) {
+        List<String> distinct = uids.stream().filter(java.util.Objects::nonNull).distinct().toList();
+        int longest = distinct.stream().mapToInt(String::length).max().orElse(8);
+        for (int length = 8; length < longest; length++) {
+            final int l = length;
+            if (distinct.stream().map(u -> shortUid(u, l)).distinct().count() == distinct.size()) {
+                return length;
+            }
+        }
+        return Math.max(8, longest);
+    }
+
+    public static String shortUid(String uid, int length) {
         if (uid == null || uid.isEmpty()) {
             return "?";
         }
-        return uid.length() <= 8 ? uid : uid.substring(0, 8);
+        return uid.length() <= length ? uid : uid.substring(0, length);
     }
 }

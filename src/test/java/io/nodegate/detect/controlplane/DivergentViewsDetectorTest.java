@@ -38,8 +38,9 @@ class DivergentViewsDetectorTest {
         assertThat(f.nodes()).containsExactly("cp-node-a", "cp-node-b", "cp-node-c", "worker-01", "worker-02");
         assertThat(f.message())
                 .contains("View cp-node-c sees 1 node(s) (only cp-node-c, as if alone), a strict subset of the 5")
-                .contains("Node cp-node-c is a different object in each view: uid 7c0ffee0 in cp-node-a, "
-                        + "b1ab1ab1 in cp-node-c")
+                .contains("Node cp-node-c is a different object in each view: uid "
+                        + "7c0ffee0-0000-4000-8000-0000000000c1 in cp-node-a, b1ab1ab1-0000-4000-8000-0000000000c2 in "
+                        + "cp-node-c, created 2026-05-30T05:00:00Z in cp-node-a, 2026-08-14T10:00:00Z in cp-node-c")
                 .contains("Node cp-node-c is Ready in cp-node-c but not in cp-node-a");
         assertThat(f.evidence()).containsKeys("nodeSets", "missingFromView", "uidMismatches", "readyMismatches")
                 .doesNotContainKey("serverVersions");
@@ -147,5 +148,21 @@ class DivergentViewsDetectorTest {
             assertThat(f.message()).contains("View cp-node-c sees 1 node(s)")
                     .doesNotContain("cp-node-a sees 5").doesNotContain("cp-node-b sees 5");
         });
+    }
+
+    @Test
+    void tableShowsUidPrefixesLongEnoughToTellObjectsApart() {
+        NamedView a = view("a", state().node(node("n1").uid("00000000-0000-0000-0000-000000000001")));
+        NamedView b = view("b", state().node(node("n1").uid("00000000-0000-0000-0000-000000000002")));
+        NamedView c = view("c", state().node(node("n1").uid("3f2a9c1e-aaaa-4bbb-8ccc-000000000001")));
+
+        ViewsTable same = ViewsTable.of(List.of(a, a));
+        ViewsTable shared = ViewsTable.of(List.of(a, b));
+        ViewsTable random = ViewsTable.of(List.of(a, c));
+
+        assertThat(same.rows().get(0).cells().get("a").uidShort()).isEqualTo("00000000");
+        assertThat(shared.rows().get(0).cells().get("a").uidShort()).isEqualTo("00000000-0000-0000-0000-000000000001");
+        assertThat(shared.rows().get(0).cells().get("b").uidShort()).isEqualTo("00000000-0000-0000-0000-000000000002");
+        assertThat(random.rows().get(0).cells().get("c").uidShort()).isEqualTo("3f2a9c1e");
     }
 }
