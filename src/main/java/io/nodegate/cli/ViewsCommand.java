@@ -53,6 +53,8 @@ import java.util.concurrent.Callable;
                 "            2 usage or input error, 3 a view could not be read (no valid comparison)."})
 public final class ViewsCommand implements Callable<Integer> {
 
+    private static final java.util.regex.Pattern NODE_NOTE = java.util.regex.Pattern.compile("(?<![A-Za-z])Node ");
+
     @Option(names = "--context", paramLabel = "NAME",
             description = "Kubeconfig context of one API server; repeat for each view.")
     List<String> contexts = new ArrayList<>();
@@ -120,7 +122,9 @@ public final class ViewsCommand implements Callable<Integer> {
             } else if (server != null) {
                 byServer.put(server, v.name());
             }
-            v.state().notes().forEach(n -> notes.add(v.name() + ": " + n));
+            // only what bears on Node objects: notes about CSINodes, Jobs or heartbeat Leases do not change a view
+            v.state().notes().stream().filter(n -> NODE_NOTE.matcher(n).find())
+                    .forEach(n -> notes.add(v.name() + ": " + n));
         }
         notes.add("views are read one after another, not at one instant: a node that joined, left or changed "
                 + "Ready between reads also shows as a difference");

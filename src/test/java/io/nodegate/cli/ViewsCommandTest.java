@@ -179,6 +179,16 @@ class ViewsCommandTest {
     }
 
     @Test
+    void viewNotesAboutNodesAreKeptOthersDropped() {
+        Map<String, ClusterState> noted = Map.of(
+                "a", ControlPlaneFixtures.seed001FromCpNodeA().note("Node worker-01 has no status: the kubelet never "
+                        + "reported").note("no CSINode objects in the input (not collected, or absent)").build(),
+                "b", ControlPlaneFixtures.seed001FromCpNodeB().build());
+        run(noted, "--context", "a", "--context", "b");
+        assertThat(out.toString()).contains("a: Node worker-01 has no status").doesNotContain("CSINode");
+    }
+
+    @Test
     void helpTeachesWithExamples() {
         CommandLine cl = Nodegate.newCommandLine();
         cl.setOut(new PrintWriter(out, true));
