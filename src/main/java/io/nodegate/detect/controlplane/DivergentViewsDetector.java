@@ -77,13 +77,16 @@ public final class DivergentViewsDetector implements MultiViewDetector {
         List<Map<String, Object>> uidMismatches = new ArrayList<>();
         List<Map<String, Object>> creationMismatches = new ArrayList<>();
         List<Map<String, Object>> readyMismatches = new ArrayList<>();
+        List<Map<String, Object>> roleMismatches = new ArrayList<>();
         for (String node : allNodes) {
             Map<String, String> uids = new LinkedHashMap<>();
             Map<String, Instant> created = new LinkedHashMap<>();
             Map<String, String> ready = new LinkedHashMap<>();
+            Map<String, String> roles = new LinkedHashMap<>();
             byView.forEach((view, nodes) -> {
                 NodeInfo n = nodes.get(node);
                 if (n != null) {
+                    roles.put(view, n.roles().isEmpty() ? "<none>" : String.join(",", n.roles()));
                     uids.put(view, n.uid());
                     created.put(view, n.created());
                     ready.put(view, n.readyStatus() == null ? "none" : n.readyStatus());
@@ -113,6 +116,11 @@ public final class DivergentViewsDetector implements MultiViewDetector {
                 sentences.add("Node " + node + " is Ready in " + viewsWith(ready, true) + " but not in "
                         + viewsWith(ready, false) + " (Ready " + describe(ready) + ").");
             }
+            if (new LinkedHashSet<>(roles.values()).size() > 1) {
+                affected.add(node);
+                roleMismatches.add(Map.of("node", node, "roles", roles));
+                sentences.add("Node " + node + " has different roles: " + describe(roles) + ".");
+            }
         }
         if (!uidMismatches.isEmpty()) {
             evidence.put("uidMismatches", uidMismatches);
@@ -122,6 +130,9 @@ public final class DivergentViewsDetector implements MultiViewDetector {
         }
         if (!readyMismatches.isEmpty()) {
             evidence.put("readyMismatches", readyMismatches);
+        }
+        if (!roleMismatches.isEmpty()) {
+            evidence.put("roleMismatches", roleMismatches);
         }
 
         Map<String, String> versions = new LinkedHashMap<>();

@@ -41,8 +41,11 @@ class DivergentViewsDetectorTest {
                 .contains("Node cp-node-c is a different object in each view: uid "
                         + "7c0ffee0-0000-4000-8000-0000000000c1 in cp-node-a, b1ab1ab1-0000-4000-8000-0000000000c2 in "
                         + "cp-node-c, created 2026-05-30T05:00:00Z in cp-node-a, 2026-08-14T10:00:00Z in cp-node-c")
-                .contains("Node cp-node-c is Ready in cp-node-c but not in cp-node-a");
-        assertThat(f.evidence()).containsKeys("nodeSets", "missingFromView", "uidMismatches", "readyMismatches")
+                .contains("Node cp-node-c is Ready in cp-node-c but not in cp-node-a")
+                .contains("Node cp-node-c has different roles: control-plane,etcd,master in cp-node-a, "
+                        + "control-plane,master in cp-node-c.");
+        assertThat(f.evidence()).containsKeys("nodeSets", "missingFromView", "uidMismatches", "readyMismatches",
+                        "roleMismatches")
                 .doesNotContainKey("serverVersions");
         @SuppressWarnings("unchecked")
         Map<String, List<String>> missing = (Map<String, List<String>>) f.evidence().get("missingFromView");
@@ -74,6 +77,17 @@ class DivergentViewsDetectorTest {
             assertThat(f.nodes()).containsExactly("n2");
             assertThat(f.message()).contains("Node n2 is Ready in a but not in b (Ready True in a, False in b)");
             assertThat(f.evidence()).containsOnlyKeys("readyMismatches");
+        });
+    }
+
+    @Test
+    void roleDifferenceAloneIsAWarning() {
+        NamedView a = view("a", state().node(node("n1").roles("control-plane", "etcd")));
+        NamedView b = view("b", state().node(node("n1").roles("control-plane")));
+
+        assertThat(detect(a, b)).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.WARNING);
+            assertThat(f.evidence()).containsOnlyKeys("roleMismatches");
         });
     }
 
