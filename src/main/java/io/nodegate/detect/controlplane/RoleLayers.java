@@ -167,6 +167,11 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
                         .filter(n -> n.roles().contains("etcd"))
                         .filter(n -> !args.get(n.name()).disables(ControlPlaneComponent.ETCD))
                         .map(NodeInfo::name).toList();
+                if (voters.isEmpty()) {
+                    // kubeadm does not label stacked etcd and external etcd has no Node: no label proves no etcd
+                    notes.add("no Node has the etcd role and etcd endpoints were not read: etcd voter count unknown");
+                    return new Layer("etcd voters", null, null, List.of(), basis, null);
+                }
                 return new Layer("etcd voters", voters.size(), tolerance(voters.size()), voters, basis, null);
             }
             Set<Long> clusterIds = ok.stream().map(EtcdEndpointReport::memberListClusterId)

@@ -71,6 +71,19 @@ class RoleLayersTest {
     }
 
     @Test
+    void noEtcdRoleAnywhereMeansUnknownVotersNotZero() {
+        RoleLayers layers = RoleLayers.of(state().serverVersion("v1.34.1")
+                .node(node("cp1").roles("control-plane").ip("10.0.0.1"))
+                .node(node("cp2").roles("control-plane").ip("10.0.0.2"))
+                .apiEndpoints("10.0.0.1", "10.0.0.2").build());
+
+        assertThat(layers.etcdVoters().known()).isFalse();
+        assertThat(layers.notes()).contains("no Node has the etcd role and etcd endpoints were not read: etcd voter "
+                + "count unknown");
+        assertThat(new ApiserverLayersBelowEtcdDetector().detect(layers)).isEmpty();
+    }
+
+    @Test
     void etcdRoleWithDisableEtcdIsNotAnInferredVoter() {
         RoleLayers layers = RoleLayers.of(state()
                 .node(node("a").roles("control-plane", "etcd").k3sArgs("[\"server\"]"))
