@@ -76,7 +76,7 @@ public final class DumpSource {
 
     /** A collected.json found in the input. */
     record Collection(Instant collectedAt, String context, String server, String serverVersion, Set<String> absent,
-                      String where) {
+                      boolean pods, String where) {
     }
 
     private final Map<String, HasMetadata> objects = new LinkedHashMap<>();
@@ -225,7 +225,7 @@ public final class DumpSource {
             tree.get("absent").forEach(a -> absent.add(a.asString()));
         }
         Collection c = new Collection(collectedAt, text(tree, "context"), text(tree, "server"),
-                text(tree, "serverVersion"), absent, doc.where());
+                text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), doc.where());
         if (collection != null && !collection.collectedAt().equals(c.collectedAt())) {
             throw new InputException("the input holds two collections (" + collection.where() + " at "
                     + collection.collectedAt() + ", " + doc.where() + " at " + c.collectedAt()
@@ -307,7 +307,7 @@ public final class DumpSource {
                 collection == null ? null : collection.server(),
                 collection == null ? null : collection.serverVersion(),
                 nodes, nodeLeases, systemSecrets, csiOut, apiSlices, all(DaemonSet.class), jobsOut, systemLeases,
-                pods.isEmpty() ? null : pods, List.copyOf(notes));
+                pods.isEmpty() && (collection == null || !collection.pods()) ? null : pods, List.copyOf(notes));
         return new Dump(raw, etcdReports);
     }
 
