@@ -185,8 +185,11 @@ public final class DumpSource {
         try {
             object = SERIALIZATION.convertValue(copy, type);
         } catch (RuntimeException e) {
+            String path = e instanceof tools.jackson.core.JacksonException j && j.getPathReference() != null
+                    ? " (at " + j.getPathReference() + ")" : "";
             throw new InputException(doc.where() + ": " + kind + " '" + name + "' cannot be read: "
-                    + e.getMessage(), e);
+                    + DumpFiles.detail(e instanceof tools.jackson.core.JacksonException j2 ? j2.getOriginalMessage()
+                    : e.getMessage()) + path, e);
         }
         if (object instanceof Secret secret) {
             object = LiveSource.metadataOnly(secret);

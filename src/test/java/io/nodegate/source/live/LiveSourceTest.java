@@ -203,4 +203,18 @@ class LiveSourceTest {
                     .hasMessageContaining("cannot reach API server " + url);
         }
     }
+
+    @Test
+    void aServerThatNeverAnswersFailsAfterTheRequestTimeout() throws IOException {
+        try (ServerSocket silent = new ServerSocket(0)) {
+            String url = "http://127.0.0.1:" + silent.getLocalPort();
+            Path kc = dir.resolve("silent");
+            Files.writeString(kc, Files.readString(kubeconfig).replace(api.url(), url));
+            try (LiveSource live = LiveSource.open(kc, null, 1)) {
+                assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                        .hasMessageContaining("GET /version")
+                        .hasMessageContaining("no answer from API server " + url + " within 1 s");
+            }
+        }
+    }
 }
