@@ -217,4 +217,16 @@ class LiveSourceTest {
             }
         }
     }
+
+    @Test
+    void anUnparsableAnswerIsACollectionFailureNotAnEmptyList() {
+        api.create(Fixtures.cluster(1, false).toArray(HasMetadata[]::new));
+        api.mock().expect().get().withPath("/apis/apps/v1/daemonsets")
+                .andReturn(200, "<html>proxy login</html>").always();
+        try (LiveSource live = source(500)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageStartingWith("LIST daemonsets in all namespaces: unparsable answer from API server "
+                            + api.url());
+        }
+    }
 }
