@@ -229,4 +229,16 @@ class LiveSourceTest {
                             + api.url());
         }
     }
+
+    @Test
+    void aKubeconfigWithoutCurrentContextAsksForOne() throws IOException {
+        Path kc = dir.resolve("nocurrent");
+        Files.writeString(kc, Files.readString(kubeconfig).replaceAll("(?m)^current-context:.*$", ""));
+        assertThatThrownBy(() -> KubeConnection.open(kc, null, 10)).isInstanceOf(InputException.class)
+                .hasMessageContaining("no current-context").hasMessageContaining(ApiTestServer.CONTEXT);
+        try (KubeConnection c = KubeConnection.open(kc, ApiTestServer.CONTEXT, 10)) {
+            assertThat(c.server()).isEqualTo(api.url());
+            assertThat(c.describe()).isEqualTo("context " + ApiTestServer.CONTEXT + " (" + api.url() + ")");
+        }
+    }
 }
