@@ -97,7 +97,7 @@ public final class DumpFiles {
             }
         } catch (JacksonException e) {
             throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + at(e) + ": "
-                    + firstLine(e.getOriginalMessage()), e);
+                    + detail(e.getOriginalMessage()), e);
         } catch (RuntimeException e) {
             // snakeyaml-engine errors that Jackson did not wrap still carry their mark in the message
             throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + ": "
@@ -124,6 +124,23 @@ public final class DumpFiles {
             return "";
         }
         return " at line " + loc.getLineNr() + (loc.getColumnNr() > 0 ? ", column " + loc.getColumnNr() : "");
+    }
+
+    /** The problem lines of a parser message, without snakeyaml's quoted source excerpts and markers. */
+    static String detail(String s) {
+        if (s == null) {
+            return "(no detail)";
+        }
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (String line : s.split("\\R")) {
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("in ") || t.startsWith("^") || t.startsWith("at [")
+                    || line.startsWith("    ")) {
+                continue;
+            }
+            lines.add(t);
+        }
+        return lines.isEmpty() ? firstLine(s) : String.join("; ", lines);
     }
 
     private static String firstLine(String s) {

@@ -76,7 +76,7 @@ public final class DumpSource {
 
     /** A collected.json found in the input. */
     record Collection(Instant collectedAt, String context, String server, String serverVersion, Set<String> absent,
-                      String where) {
+                      boolean pods, String where) {
     }
 
     private final Map<String, HasMetadata> objects = new LinkedHashMap<>();
@@ -185,8 +185,11 @@ public final class DumpSource {
         try {
             object = SERIALIZATION.convertValue(copy, type);
         } catch (RuntimeException e) {
+            String path = e instanceof tools.jackson.core.JacksonException j && j.getPathReference() != null
+                    ? " (at " + j.getPathReference() + ")" : "";
             throw new InputException(doc.where() + ": " + kind + " '" + name + "' cannot be read: "
-                    + e.getMessage(), e);
+                    + DumpFiles.detail(e instanceof tools.jackson.core.JacksonException j2 ? j2.getOriginalMessage()
+                    : e.getMessage()) + path, e);
         }
         if (object instanceof Secret secret) {
             object = LiveSource.metadataOnly(secret);
@@ -225,7 +228,7 @@ public final class DumpSource {
             tree.get("absent").forEach(a -> absent.add(a.asString()));
         }
         Collection c = new Collection(collectedAt, text(tree, "context"), text(tree, "server"),
-                text(tree, "serverVersion"), absent, doc.where());
+                text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), doc.where());
         if (collection != null && !collection.collectedAt().equals(c.collectedAt())) {
             throw new InputException("the input holds two collections (" + collection.where() + " at "
                     + collection.collectedAt() + ", " + doc.where() + " at " + c.collectedAt()
@@ -307,7 +310,7 @@ public final class DumpSource {
                 collection == null ? null : collection.server(),
                 collection == null ? null : collection.serverVersion(),
                 nodes, nodeLeases, systemSecrets, csiOut, apiSlices, all(DaemonSet.class), jobsOut, systemLeases,
-                pods.isEmpty() ? null : pods, List.copyOf(notes));
+                pods.isEmpty() && (collection == null || !collection.pods()) ? null : pods, List.copyOf(notes));
         return new Dump(raw, etcdReports);
     }
 
