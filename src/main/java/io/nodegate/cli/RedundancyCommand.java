@@ -27,7 +27,8 @@ import java.util.function.Supplier;
         mixinStandardHelpOptions = true,
         description = {
                 "Count redundancy per control-plane role, not per node (NG210, NG211, NG212).",
-                "etcd voters come from the etcd member list when etcd endpoints were read, otherwise they are "
+                "etcd voters come from the etcd member list when etcd data was read (e.g. `etcdctl member list -w json` "
+                        + "output given with -f), otherwise they are "
                         + "inferred from node-role.kubernetes.io/etcd labels (and the report says so). "
                         + "kube-apiservers are the addresses in the default/kubernetes endpoints, mapped to Nodes by "
                         + "InternalIP; on k3s/RKE2 the agents' failover list is derived from those same endpoints.",
