@@ -1,12 +1,85 @@
 package io.nodegate.cli;
 
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.controlplane.ControlPlaneDetectors;
+import io.nodegate.detect.controlplane.RoleLayers;
+import io.nodegate.model.ClusterState;
+import io.nodegate.render.controlplane.RedundancyReport;
+import io.nodegate.render.controlplane.Structured;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "redundancy", description = "Count redundancy per control-plane role (not implemented yet).")
-public final class RedundancyCommand implements Runnable {
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * `nodegate redundancy`: counts layers per control-plane role instead of nodes (seed 003: 3 servers, but etcd
+ * 3, kube-apiserver 2, agent failover 2), and shows what each server node runs, its taints and its pods.
+ */
+@Command(name = "redundancy",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = {
+                "Count redundancy per control-plane role, not per node (NG210, NG211, NG212).",
+                "etcd voters come from the etcd member list when etcd data was read (e.g. `etcdctl member list -w json` "
+                        + "output given with -f), otherwise they are "
+                        + "inferred from node-role.kubernetes.io/etcd labels (and the report says so). "
+                        + "kube-apiservers are the addresses in the default/kubernetes endpoints, mapped to Nodes by "
+                        + "InternalIP; on k3s/RKE2 the agents' failover list is derived from those same endpoints.",
+                "kube-scheduler and kube-controller-manager candidates are the control-plane nodes whose "
+                        + "k3s.io/node-args or rke2.io/node-args do not disable them; the leader is the holder of "
+                        + "their kube-system Lease.",
+                "Each server node is listed with its taints and running pods: NoSchedule vs PreferNoSchedule "
+                        + "shows up there (e.g. 6 vs 34 pods)."},
+        footer = {"",
+                "Examples:",
+                "  nodegate redundancy",
+                "  nodegate redundancy --context prod -o json",
+                "  nodegate redundancy -f collected/ --now 2026-08-15T05:00:00Z",
+                "",
+                "Exit codes: 0 no finding at warning or above, 1 a finding at warning or above,",
+                "            2 usage or input error, 3 collection failed."})
+public final class RedundancyCommand implements Callable<Integer> {
+
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Null means {@code source.load(true)}; tests put a fixture here. */
+    Supplier<ClusterState> loader;
+
     @Override
-    public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'redundancy' is not implemented yet");
+    public Integer call() {
+        ClusterState state = loader != null ? loader.get() : source.load(true);
+        RedundancyReport report = analyse(state);
+        PrintWriter out = spec.commandLine().getOut();
+        switch (output.format()) {
+            case json -> out.print(Structured.json(report));
+            case yaml -> out.print(Structured.yaml(report));
+            default -> out.print(report.table());
+        }
+        out.flush();
+        return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+    }
+
+    /** Role layers plus the redundancy detectors' findings; pure. */
+    static RedundancyReport analyse(ClusterState state) {
+        RoleLayers layers = RoleLayers.of(state);
+        List<Finding> findings = new ArrayList<>();
+        for (Detector d : ControlPlaneDetectors.redundancy()) {
+            findings.addAll(d.detect(state, AuditSettings.DEFAULTS));
+        }
+        return RedundancyReport.of(state.source(), state.serverVersion(), layers, findings, state.notes());
     }
 }

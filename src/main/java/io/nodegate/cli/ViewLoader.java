@@ -1,0 +1,29 @@
+package io.nodegate.cli;
+
+import io.nodegate.model.ClusterState;
+
+/**
+ * Turns a {@link ViewSpec} into a snapshot. Throws {@link io.nodegate.source.CollectionException} when the
+ * server cannot be read and {@link io.nodegate.source.InputException} when the spec is wrong; a view that
+ * cannot be read is never left out silently.
+ */
+@FunctionalInterface
+public interface ViewLoader {
+    ClusterState load(ViewSpec spec);
+
+    /** The real sources, through {@link SourceOptions}: one live or offline load per view, without pods. */
+    static ViewLoader sources(String now, int requestTimeoutSeconds) {
+        return spec -> {
+            SourceOptions options = new SourceOptions();
+            options.kubeconfig = spec.kubeconfig();
+            options.context = spec.context();
+            if (spec.offline()) {
+                options.files.add(spec.files());
+                // --now is an offline flag: a live read keeps the local clock
+                options.now = now;
+            }
+            options.requestTimeoutSeconds = requestTimeoutSeconds;
+            return options.load(false);
+        };
+    }
+}

@@ -1,0 +1,19 @@
+package io.nodegate.detect.controlplane;
+
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Finding;
+
+import java.util.List;
+
+/**
+ * Like {@link io.nodegate.detect.Detector}, but compares several snapshots of what should be one cluster.
+ * A single snapshot cannot show split brain: the minority side only looks NotReady from the majority side.
+ */
+public interface MultiViewDetector {
+
+    String code();
+
+    String name();
+
+    List<Finding> detect(List<NamedView> views, AuditSettings settings);
+}
