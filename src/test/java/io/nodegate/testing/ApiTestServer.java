@@ -144,6 +144,20 @@ public final class ApiTestServer implements AutoCloseable {
         return setupClient;
     }
 
+    /**
+     * A new client that behaves like the code under test: its requests are counted and subject to
+     * {@link #failOn}. The caller closes it.
+     */
+    public KubernetesClient newClient() {
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withNamespace("default")
+                .withRequestRetryBackoffLimit(0)
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
+    }
+
     /** Creates the objects (namespaced objects without a namespace go to "default"). Status is kept as given. */
     public ApiTestServer create(HasMetadata... objects) {
         for (HasMetadata o : objects) {
