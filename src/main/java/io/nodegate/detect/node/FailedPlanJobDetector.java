@@ -21,8 +21,10 @@ import java.util.regex.Pattern;
 public final class FailedPlanJobDetector implements Detector {
 
     static final String NAMESPACE = "cattle-system";
-    // Greedy node group: the hash is the part after the last "-with-", node names may contain "-with-".
-    static final Pattern UPGRADER_JOB = Pattern.compile("^apply-system-agent-upgrader-on-(.+)-with-([a-z0-9]+)$");
+    static final String PREFIX = "apply-system-agent-upgrader-on-";
+    // system-upgrade-controller names Jobs with SafeConcatName("apply", plan, "on", node, "with", hash): names over
+    // 63 characters are cut and get a short hash suffix, so "-with-<hash>" may be followed by "-<suffix>".
+    static final Pattern UPGRADER_JOB = Pattern.compile("^" + PREFIX + "(.+)-with-([a-z0-9]+)(?:-[a-z0-9]{5})?$");
 
     @Override
     public String code() {
@@ -41,23 +43,38 @@ public final class FailedPlanJobDetector implements Detector {
             if (!job.failed() || !NAMESPACE.equals(job.namespace())) {
                 continue;
             }
-            Matcher m = UPGRADER_JOB.matcher(job.name());
-            if (!m.matches()) {
+            if (!job.name().startsWith(PREFIX)) {
                 continue;
             }
-            String node = m.group(1);
+            Matcher m = UPGRADER_JOB.matcher(job.name());
+            String node = nodeOf(job.name(), m, state);
+            if (node == null) {
+                continue;
+            }
             boolean nodeExists = state.node(node).isPresent();
             findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node),
                     "Job " + NAMESPACE + "/" + job.name() + " Failed"
                             + (job.failedReason() == null ? "" : " (" + job.failedReason() + ")")
                             + ": Plan system-agent-upgrader will not re-apply on " + node + " while it exists"
                             + (nodeExists ? "." : "; no Node of that name exists in this cluster."),
-                    Evidence.of().put("job", NAMESPACE + "/" + job.name()).put("planHash", m.group(2))
+                    Evidence.of().put("job", NAMESPACE + "/" + job.name()).put("planHash", m.matches() ? m.group(2) : null)
                             .put("failedReason", job.failedReason()).time("created", job.created())
                             .put("nodeExists", nodeExists).build(),
                     "Read its logs (kubectl -n " + NAMESPACE + " logs job/" + job.name() + "), then delete it "
                             + "(kubectl -n " + NAMESPACE + " delete job " + job.name() + "): the Plan starts a new Job."));
         }
         return findings;
+    }
+
+    /** The node a Job is for: an existing node whose name the Job name carries, else what the name pattern says. */
+    private static String nodeOf(String jobName, Matcher m, ClusterState state) {
+        String rest = jobName.substring(PREFIX.length());
+        String known = state.nodes().stream().map(n -> n.name())
+                .filter(n -> rest.startsWith(n + "-with-"))
+                .max(java.util.Comparator.comparingInt(String::length)).orElse(null);
+        if (known != null) {
+            return known;
+        }
+        return m.matches() ? m.group(1) : null;
     }
 }

@@ -30,6 +30,19 @@ class FailedPlanJobDetectorTest {
     }
 
     @Test
+    void jobNamesWithTheControllersShortHashSuffixStillNameTheNode() {
+        // system-upgrade-controller's SafeConcatName appends "-<5 chars>" to long names
+        var state = cluster().healthy(node("gpu-a07"))
+                .jobs(job("cattle-system", "apply-system-agent-upgrader-on-gpu-a07-with-b2aa63709d83b-ba143", true))
+                .build();
+        assertThat(new FailedPlanJobDetector().detect(state, AuditSettings.DEFAULTS)).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.nodes()).containsExactly("gpu-a07");
+                    assertThat(f.evidence()).containsEntry("nodeExists", true);
+                });
+    }
+
+    @Test
     void saysWhenTheNodeDoesNotExist() {
         var state = cluster().healthy(node("keep-1"))
                 .jobs(job("cattle-system", "apply-system-agent-upgrader-on-gone-1-with-ff00", true)).build();
