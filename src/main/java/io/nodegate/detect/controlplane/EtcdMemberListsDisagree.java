@@ -53,6 +53,11 @@ public final class EtcdMemberListsDisagree implements Detector {
             List<Map<String, Object>> viewEvidence = new ArrayList<>();
             List<String> parts = new ArrayList<>();
             Set<String> nodes = new TreeSet<>();
+            // the view most endpoints share (then the longest) is the reference; the others are the odd ones out
+            Set<Long> main = views.entrySet().stream()
+                    .max(java.util.Comparator.<Map.Entry<Set<Long>, List<EtcdEndpointReport>>>comparingInt(e -> e.getValue().size())
+                            .thenComparingInt(e -> e.getKey().size()))
+                    .map(Map.Entry::getKey).orElseThrow();
             for (Map.Entry<Set<Long>, List<EtcdEndpointReport>> v : views.entrySet()) {
                 List<EtcdMember> listed = v.getValue().get(0).members();
                 List<String> missing = new ArrayList<>();
@@ -74,6 +79,9 @@ public final class EtcdMemberListsDisagree implements Detector {
                         + String.join(", ", listed.stream().map(EtcdMember::name).toList()) + ")"
                         + (missing.isEmpty() ? "" : ", missing " + String.join(", ", missing))
                         + ", leader " + String.join("/", leaders));
+                if (v.getKey().equals(main)) {
+                    continue;
+                }
                 v.getValue().forEach(r -> side.allListedMembers().stream()
                         .filter(m -> m.id() == r.status().memberId()).forEach(m -> nodes.add(EtcdView.nodeNameOf(m))));
             }
