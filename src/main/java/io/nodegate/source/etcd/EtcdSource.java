@@ -105,7 +105,7 @@ public final class EtcdSource {
         return client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(resp -> {
             if (resp.statusCode() != 200) {
                 String msg = EtcdAnswers.gatewayError(resp.body());
-                throw new CompletionException(new IOException(path + ": HTTP " + resp.statusCode() + ": "
+                throw new CompletionException(new HttpStatusError(path + ": HTTP " + resp.statusCode() + ": "
                         + (msg != null ? msg : EtcdAnswers.abbreviate(resp.body()))));
             }
             return resp.body();
@@ -117,6 +117,9 @@ public final class EtcdSource {
         while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
                 && cause.getCause() != null) {
             cause = cause.getCause();
+        }
+        if (cause instanceof HttpStatusError) {
+            return cause.getMessage();
         }
         if (cause instanceof HttpConnectTimeoutException) {
             return "connect timed out after " + human(timeout);
@@ -132,6 +135,13 @@ public final class EtcdSource {
         }
         String msg = cause.getMessage();
         return cause.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
+    }
+
+    /** A non-200 answer: its status and etcd's message are the whole story. */
+    private static final class HttpStatusError extends IOException {
+        HttpStatusError(String message) {
+            super(message);
+        }
     }
 
     static String human(Duration d) {
