@@ -45,6 +45,8 @@ import java.util.concurrent.Callable;
                 "      --etcd-cert /var/lib/rancher/k3s/server/tls/etcd/server-client.crt \\",
                 "      --etcd-key /var/lib/rancher/k3s/server/tls/etcd/server-client.key",
                 "  # RKE2: same files under /var/lib/rancher/rke2/server/tls/etcd/; add --context to match Nodes",
+                "  # one server's local etcd, then every member it lists (etcdctl --cluster)",
+                "  nodegate etcd --etcd-endpoint https://127.0.0.1:2379 --etcd-cluster --etcd-cacert ... --context prod",
                 "  # offline: etcdctl output saved on each server, plus kubectl get nodes -o json",
                 "  nodegate etcd -f members-a.json -f status-a.json -f members-c.json -f status-c.json -f nodes.json",
                 "",

@@ -46,6 +46,11 @@ public final class EtcdOptions {
             description = "Per-endpoint timeout, e.g. 5s, 1500ms, PT10S (default: ${DEFAULT-VALUE}).")
     String timeout = "5s";
 
+    @Option(names = "--etcd-cluster",
+            description = "Also query every client URL the answering endpoints list (like etcdctl --cluster), "
+                    + "so one reachable endpoint is enough to reach the others.")
+    boolean discover;
+
     public boolean live() {
         return !endpoints.isEmpty();
     }
@@ -108,6 +113,6 @@ public final class EtcdOptions {
         List<URI> uris = endpointUris();
         Duration d = timeout();
         SSLContext ssl = sslContext();
-        return new EtcdSource(d, ssl).read(uris);
+        return new EtcdSource(d, ssl).read(uris, discover);
     }
 }

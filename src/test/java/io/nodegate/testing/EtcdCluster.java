@@ -46,8 +46,12 @@ public final class EtcdCluster implements AutoCloseable {
         Process process;
 
         Member(String name, Path dataDir) {
+            this(name, dataDir, freePort());
+        }
+
+        Member(String name, Path dataDir, int clientPort) {
             this.name = name;
-            this.clientPort = freePort();
+            this.clientPort = clientPort;
             this.peerPort = freePort();
             this.metricsPort = freePort();
             this.dataDir = dataDir;
@@ -55,6 +59,10 @@ public final class EtcdCluster implements AutoCloseable {
 
         public String name() {
             return name;
+        }
+
+        public int clientPort() {
+            return clientPort;
         }
 
         public String clientUrl() {
@@ -119,6 +127,18 @@ public final class EtcdCluster implements AutoCloseable {
 
     /** Starts a cluster of the given member names (one initial-cluster token each call) and waits until healthy. */
     public static EtcdCluster start(Tls tls, String... names) {
+        return start(tls, 0, names);
+    }
+
+    /**
+     * A one-member cluster whose client URL takes over {@code clientPort} (a stopped member's address), as a
+     * server re-bootstrapped on the same host does.
+     */
+    public static EtcdCluster startAt(int clientPort, String name) {
+        return start(null, clientPort, name);
+    }
+
+    private static EtcdCluster start(Tls tls, int firstClientPort, String... names) {
         requireEtcd();
         Path root;
         try {
@@ -132,7 +152,9 @@ public final class EtcdCluster implements AutoCloseable {
         }
         try {
             for (String name : names) {
-                cluster.members.put(name, cluster.new Member(name, root.resolve(name)));
+                cluster.members.put(name, firstClientPort > 0 && cluster.members.isEmpty()
+                        ? cluster.new Member(name, root.resolve(name), firstClientPort)
+                        : cluster.new Member(name, root.resolve(name)));
             }
             StringBuilder initial = new StringBuilder();
             for (Member m : cluster.members.values()) {

@@ -50,6 +50,50 @@ public final class EtcdSource {
 
     /** One report per endpoint, in the order given. Never throws for an endpoint failure. */
     public List<EtcdEndpointReport> read(List<URI> endpoints) {
+        return read(endpoints, false);
+    }
+
+    /**
+     * Like {@link #read(List)}; with {@code discover}, a second round then asks every client URL that the answering
+     * endpoints list and that was not asked yet (etcdctl's --cluster). A forked server still sitting on a
+     * registered member's address then shows up with its own cluster ID.
+     */
+    public List<EtcdEndpointReport> read(List<URI> endpoints, boolean discover) {
+        List<EtcdEndpointReport> first = readRound(endpoints);
+        if (!discover) {
+            return first;
+        }
+        java.util.Set<String> asked = new java.util.HashSet<>();
+        endpoints.forEach(u -> asked.add(hostPort(u)));
+        List<URI> more = new ArrayList<>();
+        for (EtcdEndpointReport r : first) {
+            for (var m : r.members()) {
+                for (String url : m.clientUrls()) {
+                    try {
+                        URI uri = URI.create(url);
+                        if (uri.getHost() != null && asked.add(hostPort(uri))) {
+                            more.add(uri);
+                        }
+                    } catch (IllegalArgumentException e) {
+                        // a member advertising a malformed URL: nothing to ask there
+                    }
+                }
+            }
+        }
+        if (more.isEmpty()) {
+            return first;
+        }
+        List<EtcdEndpointReport> all = new ArrayList<>(first);
+        all.addAll(readRound(more));
+        return all;
+    }
+
+    private static String hostPort(URI u) {
+        int port = u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+        return String.valueOf(u.getHost()).toLowerCase(java.util.Locale.ROOT) + ":" + port;
+    }
+
+    private List<EtcdEndpointReport> readRound(List<URI> endpoints) {
         for (URI uri : endpoints) {
             requireUsable(uri);
         }

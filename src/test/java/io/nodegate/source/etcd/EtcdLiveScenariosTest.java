@@ -82,6 +82,12 @@ class EtcdLiveScenariosTest {
         assertThat(doc.path("members").size()).isEqualTo(9);
         assertThat(doc.path("endpoints").get(0).path("memberId").asString())
                 .isEqualTo(EtcdIds.hex(reports.get(0).status().memberId()));
+
+        // one endpoint plus --etcd-cluster reaches the other two through the member list's client URLs
+        List<EtcdEndpointReport> discovered = new EtcdSource(Duration.ofSeconds(2), null)
+                .read(List.of(URI.create(cluster.member("cp-node-b").clientUrl())), true);
+        assertThat(discovered).hasSize(3).allMatch(EtcdEndpointReport::ok);
+        assertThat(discovered).extracting(EtcdEndpointReport::endpoint).containsExactlyInAnyOrderElementsOf(cluster.clientUrls());
     }
 
     @Test
@@ -113,12 +119,15 @@ class EtcdLiveScenariosTest {
     @Test
     @Order(3)
     void separateClusterUnderTheSameNameIsSplitBrain() {
-        // seed 001: cp-node-c, repaired, started without --server: its own one-member cluster
-        separate = EtcdCluster.start(null, "cp-node-c");
+        // seed 001: cp-node-c, repaired, started without --server: its own one-member cluster, on the same
+        // host, so on the client address the original cluster still has registered for cp-node-c
+        String cAddress = cluster.member("cp-node-c").clientUrl();
+        separate = EtcdCluster.startAt(cluster.member("cp-node-c").clientPort(), "cp-node-c");
+        assertThat(separate.member("cp-node-c").clientUrl()).isEqualTo(cAddress);
         List<String> urls = List.of(cluster.member("cp-node-a").clientUrl(), cluster.member("cp-node-b").clientUrl(),
-                separate.member("cp-node-c").clientUrl(), cluster.member("cp-node-c").clientUrl());
+                cAddress);
         List<EtcdEndpointReport> reports = read(urls);
-        assertThat(reports.subList(0, 3)).allMatch(EtcdEndpointReport::ok);
+        assertThat(reports).allMatch(EtcdEndpointReport::ok);
         long originalId = reports.get(0).status().clusterId();
         long forkId = reports.get(2).status().clusterId();
         assertThat(forkId).isNotEqualTo(originalId);
@@ -136,13 +145,25 @@ class EtcdLiveScenariosTest {
         assertThat(sides.get(0).get("endpoints")).isEqualTo(List.of(urls.get(0), urls.get(1)));
         assertThat(sides.get(1)).containsEntry("clusterId", EtcdIds.hex(forkId)).containsEntry("original", false);
         assertThat((List<?>) sides.get(1).get("registeredMembers")).hasSize(1);
-        assertThat((List<?>) sides.get(1).get("leader")).singleElement().asString().startsWith("cp-node-c");
+        assertThat(sides.get(1).get("leader")).asString().startsWith("[cp-node-c (");
         assertThat(split.message()).contains("Side 1 is the original cluster");
 
         // the original still counts the old cp-node-c: no tolerance left there; the fork has 1 voter
         assertThat(findings).filteredOn(f -> f.code().equals("NG202")).extracting(Finding::severity)
                 .containsExactlyInAnyOrder(Severity.CRITICAL, Severity.WARNING);
+        // the old member's address now answers as someone else
+        assertThat(only(findings, "NG203").evidence()).containsEntry("reason", "url-answers-as-other-member")
+                .containsEntry("endpoint", cAddress);
         assertThat(codes(findings)).doesNotContain("NG206");
+
+        // from the original side alone the fork is invisible ...
+        assertThat(codes(detect(read(urls.subList(0, 1))))).doesNotContain("NG201");
+        // ... unless the registered members' client URLs are asked too (--etcd-cluster)
+        CliRun run = CliRun.run("etcd", "--etcd-endpoint", urls.get(0), "--etcd-cluster", "-o", "json");
+        assertThat(run.exitCode()).isEqualTo(1);
+        JsonNode doc = JsonMapper.builder().build().readTree(run.out());
+        assertThat(doc.path("endpoints").size()).isEqualTo(3);
+        assertThat(doc.path("findings").findValuesAsString("code")).contains("NG201");
     }
 
     @Test
