@@ -28,34 +28,42 @@ import java.util.concurrent.Callable;
 /** `nodegate etcd`: every etcd endpoint on its own, then split brain, quorum and member/Node findings. */
 @Command(name = "etcd",
         description = {
-                "Read every etcd endpoint on its own (member list + status) and look for split brain (NG201),",
-                "quorum tolerance (NG202), unreachable members (NG203), members vs Nodes (NG204, NG205) and",
-                "member lists that disagree (NG206).",
-                "Live from --etcd-endpoint (repeat it for every server), or offline from `etcdctl member list -w json`",
-                "and `etcdctl endpoint status -w json` files given with -f. Nodes for NG204/NG205 come from",
-                "--kubeconfig/--context or kubectl dumps given with -f; without them those two checks are skipped."},
+                "Read every etcd endpoint on its own (member list + status) and look for split brain (NG201), "
+                        + "quorum tolerance (NG202), unreachable members (NG203), members vs Nodes (NG204, NG205) "
+                        + "and member lists that disagree (NG206).",
+                "",
+                "Live from --etcd-endpoint (repeat it for every server, or add --etcd-cluster), or offline from "
+                        + "`etcdctl member list -w json` and `etcdctl endpoint status -w json` files given with -f. "
+                        + "Nodes for NG204/NG205 come from --kubeconfig/--context or kubectl dumps given with -f; "
+                        + "without them those two checks are skipped.",
+                ""},
         sortOptions = false,
-        mixinStandardHelpOptions = true,
         footer = {"",
                 "Examples:",
-                "  # k3s: ask each server's etcd, with the k3s etcd client certificate (EC keys are fine)",
-                "  nodegate etcd --etcd-endpoint https://10.0.0.11:2379 --etcd-endpoint https://10.0.0.12:2379 \\",
+                "  # k3s: each server's etcd, with the k3s etcd client cert (EC key is fine)",
+                "  D=/var/lib/rancher/k3s/server/tls/etcd",
+                "  nodegate etcd --etcd-endpoint https://10.0.0.11:2379 \\",
+                "      --etcd-endpoint https://10.0.0.12:2379 \\",
                 "      --etcd-endpoint https://10.0.0.13:2379 \\",
-                "      --etcd-cacert /var/lib/rancher/k3s/server/tls/etcd/server-ca.crt \\",
-                "      --etcd-cert /var/lib/rancher/k3s/server/tls/etcd/server-client.crt \\",
-                "      --etcd-key /var/lib/rancher/k3s/server/tls/etcd/server-client.key",
-                "  # RKE2: same files under /var/lib/rancher/rke2/server/tls/etcd/; add --context to match Nodes",
+                "      --etcd-cacert $D/server-ca.crt --etcd-cert $D/server-client.crt \\",
+                "      --etcd-key $D/server-client.key --context prod",
+                "  # RKE2: D=/var/lib/rancher/rke2/server/tls/etcd",
                 "  # one server's local etcd, then every member it lists (etcdctl --cluster)",
-                "  nodegate etcd --etcd-endpoint https://127.0.0.1:2379 --etcd-cluster --etcd-cacert ... --context prod",
-                "  # offline: etcdctl output saved on each server, plus kubectl get nodes -o json",
-                "  nodegate etcd -f members-a.json -f status-a.json -f members-c.json -f status-c.json -f nodes.json",
+                "  nodegate etcd --etcd-endpoint https://127.0.0.1:2379 --etcd-cluster \\",
+                "      --etcd-cacert $D/server-ca.crt --etcd-cert ... --etcd-key ...",
+                "  # offline: etcdctl -w json output saved on each server, plus nodes",
+                "  nodegate etcd -f members-a.json -f status-a.json \\",
+                "      -f members-c.json -f status-c.json -f nodes.json",
                 "",
-                "Exit codes: 0 nothing at warning or above, 1 a finding at warning or above, 2 usage or input error,",
-                "            3 no etcd endpoint answered at all."})
+                "Exit codes: 0 nothing at warning or above, 1 a finding at warning or",
+                "            above, 2 usage or input error, 3 no etcd endpoint answered."})
 public final class EtcdCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
 
     @Mixin
     EtcdOptions etcd = new EtcdOptions();

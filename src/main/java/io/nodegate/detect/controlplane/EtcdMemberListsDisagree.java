@@ -41,6 +41,9 @@ public final class EtcdMemberListsDisagree implements Detector {
         for (EtcdView.Side side : EtcdView.sides(state.etcd())) {
             Map<Set<Long>, List<EtcdEndpointReport>> views = new LinkedHashMap<>();
             for (EtcdEndpointReport r : side.endpoints()) {
+                if (!EtcdView.hasMemberList(r)) {
+                    continue;
+                }
                 Set<Long> ids = new TreeSet<>();
                 r.members().forEach(m -> ids.add(m.id()));
                 views.computeIfAbsent(ids, k -> new ArrayList<>()).add(r);
@@ -67,7 +70,8 @@ public final class EtcdMemberListsDisagree implements Detector {
                     }
                 }
                 Set<String> leaders = new LinkedHashSet<>();
-                v.getValue().forEach(r -> leaders.add(r.status().leader() == 0 ? "none" : side.label(r.status().leader())));
+                v.getValue().forEach(r -> leaders.add(r.status() == null ? "unknown"
+                        : r.status().leader() == 0 ? "none" : side.label(r.status().leader())));
                 List<String> eps = v.getValue().stream().map(EtcdEndpointReport::endpoint).toList();
                 Map<String, Object> ev = new LinkedHashMap<>();
                 ev.put("endpoints", eps);
@@ -82,11 +86,12 @@ public final class EtcdMemberListsDisagree implements Detector {
                 if (v.getKey().equals(main)) {
                     continue;
                 }
-                v.getValue().forEach(r -> side.allListedMembers().stream()
-                        .filter(m -> m.id() == r.status().memberId()).forEach(m -> nodes.add(EtcdView.nodeNameOf(m))));
+                v.getValue().forEach(r -> EtcdView.answeringMemberId(r).ifPresent(id -> side.allListedMembers().stream()
+                        .filter(m -> m.id() == id).forEach(m -> nodes.add(EtcdView.nodeNameOf(m)))));
             }
             Set<Long> leaders = new LinkedHashSet<>();
-            side.endpoints().forEach(r -> leaders.add(r.status().leader()));
+            views.values().forEach(eps -> eps.stream().filter(r -> r.status() != null && r.status().leader() != 0)
+                    .forEach(r -> leaders.add(r.status().leader())));
             boolean forked = leaders.size() > 1;
             Map<String, Object> evidence = new LinkedHashMap<>();
             evidence.put("clusterId", EtcdIds.hex(side.clusterId()));

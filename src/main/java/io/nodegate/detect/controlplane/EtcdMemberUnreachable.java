@@ -62,11 +62,12 @@ public final class EtcdMemberUnreachable implements Detector {
                     evidence.put("error", r.error());
                 } else if (queried.isPresent()) {
                     EtcdEndpointReport r = queried.get();
-                    why = "its client URL " + r.endpoint() + " answers as another member, "
-                            + EtcdIds.hex(r.status().memberId()) + " of cluster " + EtcdIds.hex(r.status().clusterId());
+                    String as = EtcdView.answeringMemberId(r).map(EtcdIds::hex).orElse("an unknown member");
+                    why = "its client URL " + r.endpoint() + " answers as another member, " + as + " of cluster "
+                            + EtcdIds.hex(EtcdView.clusterIdOf(r));
                     evidence.put("reason", "url-answers-as-other-member");
                     evidence.put("endpoint", r.endpoint());
-                    evidence.put("answeredAs", EtcdIds.hex(r.status().memberId()));
+                    evidence.put("answeredAs", as);
                 } else {
                     why = "it is registered, but no queried endpoint answered as member ID " + EtcdIds.hex(m.id())
                             + (m.clientUrls().isEmpty() ? " (it lists no client URL: never started?)"

@@ -48,8 +48,8 @@ public final class EtcdSplitBrain implements Detector {
         for (int i = 0; i < sides.size(); i++) {
             EtcdView.Side side = sides.get(i);
             List<EtcdMember> registered = side.registered();
-            List<String> leaders = side.leaders().stream()
-                    .map(id -> id == 0 ? "none" : side.label(id)).toList();
+            List<String> leaders = side.leaders().isEmpty() ? List.of("unknown (no status read)")
+                    : side.leaders().stream().map(id -> id == 0 ? "none" : side.label(id)).toList();
             List<String> answering = side.answeredIds().stream().map(side::label).toList();
             int voters = side.voters().size();
             long reachableVoters = side.voters().stream().filter(m -> side.answeredIds().contains(m.id())).count();
@@ -96,10 +96,6 @@ public final class EtcdSplitBrain implements Detector {
                 + "only there, remove its stale member from the original cluster (etcdctl member remove <id>), wipe "
                 + "its data dir (k3s-uninstall.sh / rke2-uninstall.sh) and rejoin with --server pointing at the "
                 + "original cluster. Check `kubectl get nodes` from each side first.";
-        if (splitNodes.isEmpty()) {
-            sides.forEach(s -> s.answeredIds().forEach(id -> s.registered().stream().filter(m -> m.id() == id)
-                    .forEach(m -> splitNodes.add(EtcdView.nodeNameOf(m)))));
-        }
         return List.of(new Finding(code(), name(), Severity.CRITICAL, List.copyOf(splitNodes), message, evidence, hint));
     }
 

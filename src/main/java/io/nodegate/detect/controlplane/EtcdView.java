@@ -43,13 +43,15 @@ final class EtcdView {
 
         /**
          * The registered member list used for quorum: the leader's own view when the leader answered (raft
-         * configuration is what the leader applies), else the longest list any endpoint gave.
+         * configuration is what the leader applies), else the longest list any endpoint gave. Endpoints read
+         * without a member list (an `endpoint status` dump alone) do not count.
          */
         List<EtcdMember> registered() {
-            Optional<EtcdEndpointReport> leaderView = endpoints.stream()
-                    .filter(r -> r.status().memberId() == r.status().leader())
+            List<EtcdEndpointReport> withList = endpoints.stream().filter(EtcdView::hasMemberList).toList();
+            Optional<EtcdEndpointReport> leaderView = withList.stream()
+                    .filter(r -> r.status() != null && r.status().memberId() == r.status().leader())
                     .max(Comparator.comparingInt(r -> r.members().size()));
-            return leaderView.or(() -> endpoints.stream().max(Comparator.comparingInt(r -> r.members().size())))
+            return leaderView.or(() -> withList.stream().max(Comparator.comparingInt(r -> r.members().size())))
                     .map(EtcdEndpointReport::members).orElse(List.of());
         }
 
@@ -60,13 +62,13 @@ final class EtcdView {
         /** Member IDs that some endpoint of this side answered as. */
         Set<Long> answeredIds() {
             Set<Long> ids = new LinkedHashSet<>();
-            endpoints.forEach(r -> ids.add(r.status().memberId()));
+            endpoints.forEach(r -> answeringMemberId(r).ifPresent(ids::add));
             return ids;
         }
 
         Set<Long> leaders() {
             Set<Long> ids = new LinkedHashSet<>();
-            endpoints.forEach(r -> ids.add(r.status().leader()));
+            endpoints.stream().filter(r -> r.status() != null).forEach(r -> ids.add(r.status().leader()));
             return ids;
         }
 
@@ -81,17 +83,50 @@ final class EtcdView {
         }
     }
 
-    /** Answering endpoints grouped by the cluster ID of their status answer, in order of first appearance. */
+    /**
+     * Answering endpoints grouped by cluster ID (of the status answer; of the member list header when an
+     * offline dump had no status for that endpoint), in order of first appearance.
+     */
     static List<Side> sides(List<EtcdEndpointReport> reports) {
         Map<Long, List<EtcdEndpointReport>> groups = new LinkedHashMap<>();
         for (EtcdEndpointReport r : reports) {
-            if (r.ok() && r.status() != null) {
+            if (!r.ok()) {
+                continue;
+            }
+            if (r.status() != null) {
                 groups.computeIfAbsent(r.status().clusterId(), k -> new ArrayList<>()).add(r);
+            } else if (hasMemberList(r)) {
+                groups.computeIfAbsent(r.memberListClusterId(), k -> new ArrayList<>()).add(r);
             }
         }
         List<Side> out = new ArrayList<>();
         groups.forEach((id, eps) -> out.add(new Side(id, List.copyOf(eps))));
         return out;
+    }
+
+    /** A real member list always holds at least the answering member; empty = no member list was read. */
+    static boolean hasMemberList(EtcdEndpointReport r) {
+        return !r.members().isEmpty();
+    }
+
+    /**
+     * The member an endpoint answered as: from its status, or, for a member-list-only dump, the listed member
+     * whose client URL is the endpoint (how offline reports without status are named).
+     */
+    static Optional<Long> answeringMemberId(EtcdEndpointReport r) {
+        if (!r.ok()) {
+            return Optional.empty();
+        }
+        if (r.status() != null) {
+            return Optional.of(r.status().memberId());
+        }
+        String at = hostPort(r.endpoint());
+        return r.members().stream().filter(m -> m.clientUrls().stream().anyMatch(u -> hostPort(u).equals(at)))
+                .map(EtcdMember::id).findFirst();
+    }
+
+    static long clusterIdOf(EtcdEndpointReport r) {
+        return r.status() != null ? r.status().clusterId() : r.memberListClusterId();
     }
 
     static String label(EtcdMember m) {

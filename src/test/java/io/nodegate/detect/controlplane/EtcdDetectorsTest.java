@@ -360,4 +360,44 @@ class EtcdDetectorsTest {
             assertThat(run(detector, state(List.of(), answer(C1, 1, 1, A, B), answer(C2, 9, 9, member(9, "x"))))).isEmpty();
         }
     }
+
+    /** Offline dumps: `endpoint status` without a member list, or a member list without its status. */
+    @Nested
+    class PartialOfflineReports {
+
+        io.nodegate.model.EtcdEndpointReport statusOnly(long clusterId, long self, long leader) {
+            var full = answer(clusterId, self, leader, A);
+            return new io.nodegate.model.EtcdEndpointReport(full.endpoint(), full.status(), 0L, List.of(), null);
+        }
+
+        io.nodegate.model.EtcdEndpointReport listOnly(long clusterId, long self, EtcdMember... members) {
+            return new io.nodegate.model.EtcdEndpointReport("https://10.0.0." + self + ":2379", null, clusterId,
+                    List.of(members), null);
+        }
+
+        @Test
+        void statusWithoutMemberListIsNotADisagreeingView() {
+            var s = state(List.of(), answer(C1, 1, 1, A, B, C), statusOnly(C1, 2, 1), statusOnly(C1, 3, 1));
+            List<Finding> all = EtcdFixtures.all(s);
+            assertThat(all).extracting(Finding::code).doesNotContain("NG206", "NG203", "NG201");
+            Finding tolerance = all.stream().filter(f -> f.code().equals("NG202")).findFirst().orElseThrow();
+            assertThat(tolerance.evidence()).containsEntry("answeringVoters", 3).containsEntry("toleratedFailures", 1);
+        }
+
+        @Test
+        void memberListWithoutStatusStillCountsItsAnsweringMember() {
+            var s = state(List.of(), listOnly(C1, 1, A, B, C), listOnly(C1, 2, A, B, C), listOnly(C1, 3, A, B, C));
+            List<Finding> all = EtcdFixtures.all(s);
+            assertThat(all).extracting(Finding::code).containsExactly("NG202");
+            assertThat(all.get(0).evidence()).containsEntry("toleratedFailures", 1);
+        }
+
+        @Test
+        void splitBrainIsSeenFromMemberListsAlone() {
+            var s = state(List.of(), listOnly(C1, 1, A, B, C), listOnly(C2, 9, member(9, "cp-node-c-2a3b4c5d")));
+            Finding split = run(new EtcdSplitBrain(), s).get(0);
+            assertThat(split.message()).contains("unknown (no status read)").contains("Side 1 is the original");
+            assertThat(split.nodes()).containsExactly("cp-node-c");
+        }
+    }
 }

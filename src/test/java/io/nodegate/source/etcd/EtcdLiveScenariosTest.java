@@ -114,6 +114,10 @@ class EtcdLiveScenariosTest {
                 cluster.clientUrls().get(1), "--etcd-endpoint", cluster.clientUrls().get(2));
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).contains("CRITICAL  NG202").contains("cp-node-c").contains("NG203");
+
+        CliRun yaml = CliRun.run("etcd", "-o", "yaml", "--etcd-endpoint", cluster.clientUrls().get(2));
+        assertThat(yaml.exitCode()).isEqualTo(3);
+        assertThat(yaml.out()).contains("endpoints:").contains("error: \"connection refused");
     }
 
     @Test
