@@ -36,7 +36,8 @@ public final class EtcdTables {
         for (EtcdEndpointReport r : reports) {
             EtcdStatus s = r.status();
             if (s == null) {
-                rows.add(new EndpointRow(r.endpoint(), null, null, null, null, null, null, null, null, null, r.error()));
+                rows.add(new EndpointRow(r.endpoint(), null, null, r.ok() ? EtcdIds.hex(r.memberListClusterId()) : null,
+                        null, null, null, null, null, null, r.error()));
                 continue;
             }
             rows.add(new EndpointRow(r.endpoint(), nameIn(r, s.memberId()), EtcdIds.hex(s.memberId()),
@@ -64,6 +65,11 @@ public final class EtcdTables {
         List<List<String>> rows = new ArrayList<>();
         for (EtcdEndpointReport r : reports) {
             EtcdStatus s = r.status();
+            if (s == null && r.ok()) {
+                rows.add(List.of(r.endpoint(), "(member list only, no status read)",
+                        EtcdIds.hex(r.memberListClusterId()), "-", "-", "-", "-", "-", ""));
+                continue;
+            }
             if (s == null) {
                 rows.add(List.of(r.endpoint(), "-", "-", "-", "-", "-", "-", "-", r.error() == null ? "" : r.error()));
                 continue;
