@@ -40,7 +40,7 @@ public final class EtcdTables {
                         null, null, null, null, null, null, r.error()));
                 continue;
             }
-            rows.add(new EndpointRow(r.endpoint(), nameIn(r, s.memberId()), EtcdIds.hex(s.memberId()),
+            rows.add(new EndpointRow(r.endpoint(), nameIn(r, s.memberId(), reports), EtcdIds.hex(s.memberId()),
                     EtcdIds.hex(s.clusterId()), s.leader() == 0 ? null : EtcdIds.hex(s.leader()), s.raftTerm(),
                     s.raftIndex(), s.version(), s.dbSize(), s.learner(), r.error()));
         }
@@ -75,8 +75,8 @@ public final class EtcdTables {
                 continue;
             }
             String leader = s.leader() == 0 ? "none"
-                    : s.leader() == s.memberId() ? "self" : labelIn(r, s.leader());
-            rows.add(List.of(r.endpoint(), nameIn(r, s.memberId()) + " (" + EtcdIds.hex(s.memberId()) + ")",
+                    : s.leader() == s.memberId() ? "self" : labelIn(r, s.leader(), reports);
+            rows.add(List.of(r.endpoint(), nameIn(r, s.memberId(), reports) + " (" + EtcdIds.hex(s.memberId()) + ")",
                     EtcdIds.hex(s.clusterId()), leader, Long.toString(s.raftTerm()), s.version(),
                     bytes(s.dbSize()), s.learner() ? "yes" : "no", r.error() == null ? "" : r.error()));
         }
@@ -87,7 +87,7 @@ public final class EtcdTables {
     public static String memberTable(List<EtcdEndpointReport> reports) {
         List<List<String>> rows = new ArrayList<>();
         for (MemberRow m : memberRows(reports)) {
-            rows.add(List.of(m.endpoint(), m.clusterId(), m.id(), m.name().isEmpty() ? "(unstarted)" : m.name(),
+            rows.add(List.of(m.endpoint(), m.clusterId(), m.id(), display(m.name()),
                     String.join(",", m.peerUrls()), String.join(",", m.clientUrls()), m.learner() ? "yes" : "no"));
         }
         return table(List.of("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "PEER URLS", "CLIENT URLS", "LEARNER"),
@@ -127,6 +127,11 @@ public final class EtcdTables {
         return sb.toString();
     }
 
+    /** Members added but never started have no name yet. */
+    static String display(String memberName) {
+        return memberName == null || memberName.isEmpty() ? "(unstarted)" : memberName;
+    }
+
     static String bytes(long n) {
         if (n < 1024) {
             return n + " B";
@@ -141,12 +146,18 @@ public final class EtcdTables {
         return String.format(Locale.ROOT, v >= 10 ? "%.0f %s" : "%.1f %s", v, units[u]);
     }
 
-    private static String nameIn(EtcdEndpointReport r, long id) {
-        return r.members().stream().filter(m -> m.id() == id).map(EtcdMember::name).findFirst().orElse("?");
+    /** A member's name from the endpoint's own list, else from another list of the same cluster ID. */
+    private static String nameIn(EtcdEndpointReport r, long id, List<EtcdEndpointReport> all) {
+        long clusterId = r.status() != null ? r.status().clusterId() : r.memberListClusterId();
+        return r.members().stream().filter(m -> m.id() == id).map(m -> display(m.name())).findFirst()
+                .or(() -> all.stream().filter(o -> o.status() != null && o.status().clusterId() == clusterId)
+                        .flatMap(o -> o.members().stream()).filter(m -> m.id() == id)
+                        .map(m -> display(m.name())).findFirst())
+                .orElse("?");
     }
 
-    private static String labelIn(EtcdEndpointReport r, long id) {
-        String name = nameIn(r, id);
+    private static String labelIn(EtcdEndpointReport r, long id, List<EtcdEndpointReport> all) {
+        String name = nameIn(r, id, all);
         return name + " (" + EtcdIds.hex(id) + ")";
     }
 

@@ -80,7 +80,7 @@ public final class EtcdMemberListsDisagree implements Detector {
                 ev.put("leader", List.copyOf(leaders));
                 viewEvidence.add(ev);
                 parts.add(String.join(", ", eps) + " list " + listed.size() + " ("
-                        + String.join(", ", listed.stream().map(EtcdMember::name).toList()) + ")"
+                        + String.join(", ", listed.stream().map(EtcdView::name).toList()) + ")"
                         + (missing.isEmpty() ? "" : ", missing " + String.join(", ", missing))
                         + ", leader " + String.join("/", leaders));
                 if (v.getKey().equals(main)) {

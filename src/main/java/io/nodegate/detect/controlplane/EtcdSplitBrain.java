@@ -68,7 +68,7 @@ public final class EtcdSplitBrain implements Detector {
             parts.add("side " + (i + 1) + " = cluster " + EtcdIds.hex(side.clusterId()) + " at "
                     + String.join(", ", side.endpointNames()) + " (answering " + String.join(", ", answering)
                     + "; leader " + String.join("/", leaders) + "; lists " + registered.size() + " member(s): "
-                    + String.join(", ", registered.stream().map(EtcdMember::name).toList()) + ")");
+                    + String.join(", ", registered.stream().map(EtcdView::name).toList()) + ")");
             if (i != original) {
                 side.answeredIds().forEach(id -> side.registered().stream().filter(m -> m.id() == id)
                         .forEach(m -> splitNodes.add(EtcdView.nodeNameOf(m))));
@@ -119,7 +119,7 @@ public final class EtcdSplitBrain implements Detector {
                 EtcdView.Side other = sides.get(j);
                 for (long id : other.answeredIds()) {
                     String otherName = other.allListedMembers().stream().filter(m -> m.id() == id)
-                            .map(EtcdMember::name).findFirst().orElse(null);
+                            .map(EtcdView::name).findFirst().orElse(null);
                     if (otherName == null || !names.contains(otherName)) {
                         includesOthers = false;
                     }

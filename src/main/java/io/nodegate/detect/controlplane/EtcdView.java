@@ -130,8 +130,12 @@ final class EtcdView {
     }
 
     static String label(EtcdMember m) {
-        String name = m.name() == null || m.name().isEmpty() ? "(unstarted)" : m.name();
-        return name + " (" + EtcdIds.hex(m.id()) + ")";
+        return name(m) + " (" + EtcdIds.hex(m.id()) + ")";
+    }
+
+    /** Members added but never started have no name yet. */
+    static String name(EtcdMember m) {
+        return m.name() == null || m.name().isEmpty() ? "(unstarted)" : m.name();
     }
 
     /** The Node name a member name points at: k3s/RKE2 strip the 8-hex suffix; plain etcd names are kept. */
