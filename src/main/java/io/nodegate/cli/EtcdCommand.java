@@ -106,7 +106,8 @@ public final class EtcdCommand implements Callable<Integer> {
                     ? "NG204/NG205 skipped: the Kubernetes source holds no Nodes"
                     : "NG204/NG205 skipped: no Nodes read (add --kubeconfig/--context, or `kubectl get nodes -o json` with -f)");
         }
-        notes.addAll(0, state.notes());
+        // only the source's etcd notes matter here; its notes on CSINodes, Jobs etc. belong to other commands
+        notes.addAll(0, state.notes().stream().filter(n -> n.startsWith("etcd")).toList());
 
         List<Finding> findings = new ArrayList<>();
         for (Detector d : EtcdDetectors.all()) {

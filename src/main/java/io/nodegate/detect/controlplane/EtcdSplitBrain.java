@@ -40,7 +40,8 @@ public final class EtcdSplitBrain implements Detector {
         if (sides.size() < 2) {
             return List.of();
         }
-        int original = originalSide(sides);
+        Original judged = originalSide(sides);
+        int original = judged.index();
 
         List<Map<String, Object>> sideEvidence = new ArrayList<>();
         List<String> parts = new ArrayList<>();
@@ -79,8 +80,10 @@ public final class EtcdSplitBrain implements Detector {
             EtcdView.Side o = sides.get(original);
             long reachable = o.voters().stream().filter(m -> o.answeredIds().contains(m.id())).count();
             int quorum = o.voters().size() / 2 + 1;
-            verdict = "Side " + (original + 1) + " is the original cluster: its member list is the larger one and "
-                    + "includes the member names answering on the other side(s); " + reachable + " of its "
+            verdict = "Side " + (original + 1) + " is the original cluster: " + (judged.includesOthers()
+                    ? "its member list includes the member names answering on the other side(s)"
+                    : "its member list is the largest (it does not include the other side's members: compare "
+                    + "`kubectl get nodes` from each side to be sure)") + "; " + reachable + " of its "
                     + o.voters().size() + " registered voters answer there (quorum " + quorum + ", "
                     + (reachable >= quorum ? "held" : "LOST") + ").";
         } else {
@@ -99,12 +102,16 @@ public final class EtcdSplitBrain implements Detector {
         return List.of(new Finding(code(), name(), Severity.CRITICAL, List.copyOf(splitNodes), message, evidence, hint));
     }
 
+    /** The side judged original (-1: none) and whether it was because its list includes the others' members. */
+    record Original(int index, boolean includesOthers) {
+    }
+
     /**
      * Index of the side that holds the originally registered members: the one whose member list includes the
      * names answering on every other side (the forked member is still registered in the original cluster),
      * larger list first. -1 when that does not single out one side.
      */
-    static int originalSide(List<EtcdView.Side> sides) {
+    static Original originalSide(List<EtcdView.Side> sides) {
         int best = -1;
         int bestSize = -1;
         boolean tie = false;
@@ -138,7 +145,7 @@ public final class EtcdSplitBrain implements Detector {
             }
         }
         if (best >= 0 && !tie) {
-            return best;
+            return new Original(best, true);
         }
         // Nobody includes the others: fall back to a strictly larger registered list.
         int largest = -1;
@@ -154,6 +161,6 @@ public final class EtcdSplitBrain implements Detector {
                 largestTie = true;
             }
         }
-        return best < 0 && !largestTie ? largest : -1;
+        return new Original(best < 0 && !largestTie ? largest : -1, false);
     }
 }

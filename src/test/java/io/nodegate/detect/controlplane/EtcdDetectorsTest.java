@@ -193,6 +193,14 @@ class EtcdDetectorsTest {
         }
 
         @Test
+        void largerListWithoutTheOthersNamesIsOnlyPresumedOriginal() {
+            EtcdMember stranger = member(9, "lab-9");
+            List<Finding> f = run(detector, state(List.of(), answer(C1, 1, 1, A, B, C), answer(C2, 9, 9, stranger)));
+            assertThat(f.get(0).message()).contains("Side 1 is the original cluster: its member list is the largest")
+                    .contains("compare `kubectl get nodes`");
+        }
+
+        @Test
         void oneClusterIdIsNoSplitEvenWithAnEndpointDown() {
             assertThat(run(detector, state(List.of(), answer(C1, 1, 1, A, B, C), down(3)))).isEmpty();
         }
