@@ -1,0 +1,175 @@
+package io.nodegate.render;
+
+import io.nodegate.model.EtcdEndpointReport;
+import io.nodegate.model.EtcdIds;
+import io.nodegate.model.EtcdMember;
+import io.nodegate.model.EtcdStatus;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Plain-text tables and JSON-ready rows for `nodegate etcd`. IDs are shown in hex, as etcdctl shows them, so
+ * they can be pasted into `etcdctl member remove`.
+ */
+public final class EtcdTables {
+
+    private EtcdTables() {
+    }
+
+    /** One row per endpoint: what that endpoint says about itself. */
+    public record EndpointRow(String endpoint, String member, String memberId, String clusterId, String leader,
+                              Long raftTerm, Long raftIndex, String version, Long dbSize, Boolean learner,
+                              String error) {
+    }
+
+    /** One row per member per endpoint: the registered members as each endpoint sees them. */
+    public record MemberRow(String endpoint, String clusterId, String id, String name, List<String> peerUrls,
+                            List<String> clientUrls, boolean learner) {
+    }
+
+    public static List<EndpointRow> endpointRows(List<EtcdEndpointReport> reports) {
+        List<EndpointRow> rows = new ArrayList<>();
+        for (EtcdEndpointReport r : reports) {
+            EtcdStatus s = r.status();
+            if (s == null) {
+                rows.add(new EndpointRow(r.endpoint(), null, null, r.ok() ? EtcdIds.hex(r.memberListClusterId()) : null,
+                        null, null, null, null, null, null, r.error()));
+                continue;
+            }
+            rows.add(new EndpointRow(r.endpoint(), nameIn(r, s.memberId(), reports), EtcdIds.hex(s.memberId()),
+                    EtcdIds.hex(s.clusterId()), s.leader() == 0 ? null : EtcdIds.hex(s.leader()), s.raftTerm(),
+                    s.raftIndex(), s.version(), s.dbSize(), s.learner(), r.error()));
+        }
+        return rows;
+    }
+
+    public static List<MemberRow> memberRows(List<EtcdEndpointReport> reports) {
+        List<MemberRow> rows = new ArrayList<>();
+        for (EtcdEndpointReport r : reports) {
+            if (!r.ok()) {
+                continue;
+            }
+            for (EtcdMember m : r.members()) {
+                rows.add(new MemberRow(r.endpoint(), EtcdIds.hex(r.memberListClusterId()), EtcdIds.hex(m.id()),
+                        m.name(), m.peerUrls(), m.clientUrls(), m.learner()));
+            }
+        }
+        return rows;
+    }
+
+    public static String endpointTable(List<EtcdEndpointReport> reports) {
+        List<List<String>> rows = new ArrayList<>();
+        for (EtcdEndpointReport r : reports) {
+            EtcdStatus s = r.status();
+            if (s == null && r.ok()) {
+                rows.add(List.of(r.endpoint(), "(member list only, no status read)",
+                        EtcdIds.hex(r.memberListClusterId()), "-", "-", "-", "-", "-", ""));
+                continue;
+            }
+            if (s == null) {
+                rows.add(List.of(r.endpoint(), "-", "-", "-", "-", "-", "-", "-", r.error() == null ? "" : r.error()));
+                continue;
+            }
+            String leader = s.leader() == 0 ? "none"
+                    : s.leader() == s.memberId() ? "self" : labelIn(r, s.leader(), reports);
+            rows.add(List.of(r.endpoint(), nameIn(r, s.memberId(), reports) + " (" + EtcdIds.hex(s.memberId()) + ")",
+                    EtcdIds.hex(s.clusterId()), leader, Long.toString(s.raftTerm()), s.version(),
+                    bytes(s.dbSize()), s.learner() ? "yes" : "no", r.error() == null ? "" : r.error()));
+        }
+        return table(List.of("ENDPOINT", "MEMBER", "CLUSTER ID", "LEADER", "RAFT TERM", "VERSION", "DB SIZE",
+                "LEARNER", "ERROR"), rows);
+    }
+
+    public static String memberTable(List<EtcdEndpointReport> reports) {
+        List<List<String>> rows = new ArrayList<>();
+        for (MemberRow m : memberRows(reports)) {
+            rows.add(List.of(m.endpoint(), m.clusterId(), m.id(), display(m.name()),
+                    String.join(",", m.peerUrls()), String.join(",", m.clientUrls()), m.learner() ? "yes" : "no"));
+        }
+        return table(List.of("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "PEER URLS", "CLIENT URLS", "LEARNER"),
+                rows);
+    }
+
+    /** Left-aligned columns, two spaces apart; empty columns (header "" and no values) are dropped. */
+    public static String table(List<String> headers, List<List<String>> rows) {
+        int cols = headers.size();
+        int[] width = new int[cols];
+        boolean[] used = new boolean[cols];
+        for (int c = 0; c < cols; c++) {
+            width[c] = headers.get(c).length();
+            used[c] = !headers.get(c).isEmpty();
+            for (List<String> row : rows) {
+                width[c] = Math.max(width[c], row.get(c).length());
+                used[c] |= !row.get(c).isEmpty();
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        List<List<String>> all = new ArrayList<>();
+        all.add(headers);
+        all.addAll(rows);
+        for (List<String> row : all) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < cols; c++) {
+                if (!used[c]) {
+                    continue;
+                }
+                if (line.length() > 0) {
+                    line.append("  ");
+                }
+                line.append(String.format(Locale.ROOT, "%-" + width[c] + "s", row.get(c)));
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** Members added but never started have no name yet. */
+    static String display(String memberName) {
+        return memberName == null || memberName.isEmpty() ? "(unstarted)" : memberName;
+    }
+
+    static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = n;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, v >= 10 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    }
+
+    /** A member's name from the endpoint's own list, else from another list of the same cluster ID. */
+    private static String nameIn(EtcdEndpointReport r, long id, List<EtcdEndpointReport> all) {
+        long clusterId = r.status() != null ? r.status().clusterId() : r.memberListClusterId();
+        return r.members().stream().filter(m -> m.id() == id).map(m -> display(m.name())).findFirst()
+                .or(() -> all.stream().filter(o -> o.status() != null && o.status().clusterId() == clusterId)
+                        .flatMap(o -> o.members().stream()).filter(m -> m.id() == id)
+                        .map(m -> display(m.name())).findFirst())
+                .orElse("?");
+    }
+
+    private static String labelIn(EtcdEndpointReport r, long id, List<EtcdEndpointReport> all) {
+        String name = nameIn(r, id, all);
+        return name + " (" + EtcdIds.hex(id) + ")";
+    }
+
+    /** JSON/YAML shape of the whole report. */
+    public static Map<String, Object> document(String source, List<EtcdEndpointReport> reports, Object findings,
+                                               List<String> notes) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("source", source);
+        doc.put("endpoints", endpointRows(reports));
+        doc.put("members", memberRows(reports));
+        doc.put("findings", findings);
+        doc.put("notes", notes);
+        return doc;
+    }
+}

@@ -1,0 +1,21 @@
+package io.nodegate.testing;
+
+import io.nodegate.cli.Nodegate;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/** Runs the CLI in-process and captures its output and exit code. */
+public record CliRun(int exitCode, String out, String err) {
+
+    public static CliRun run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Nodegate.newCommandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+}

@@ -1,0 +1,319 @@
+package io.nodegate.testing;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Real etcd processes on loopback for tests: free ports, a temp data dir per member, waits until every
+ * member reports healthy, and kills everything on {@link #close()} (and from a shutdown hook, in case a test
+ * run is aborted). Health is polled on a plain-http metrics listener so TLS clusters are probed the same way.
+ *
+ * <p>Use {@link #requireEtcd()} first: without the etcd binary the test is skipped, except under CI=true,
+ * where it fails ("etcd-server is required in CI").
+ */
+public final class EtcdCluster implements AutoCloseable {
+
+    /** TLS material for a cluster that demands client certificates; null fields = plain http. */
+    public record Tls(Path caCert, Path serverCert, Path serverKey) {
+    }
+
+    /** One etcd process. */
+    public final class Member {
+        final String name;
+        final int clientPort;
+        final int peerPort;
+        final int metricsPort;
+        final Path dataDir;
+        Process process;
+
+        Member(String name, Path dataDir) {
+            this(name, dataDir, freePort());
+        }
+
+        Member(String name, Path dataDir, int clientPort) {
+            this.name = name;
+            this.clientPort = clientPort;
+            this.peerPort = freePort();
+            this.metricsPort = freePort();
+            this.dataDir = dataDir;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public int clientPort() {
+            return clientPort;
+        }
+
+        public String clientUrl() {
+            return scheme() + "://127.0.0.1:" + clientPort;
+        }
+
+        public String peerUrl() {
+            return "http://127.0.0.1:" + peerPort;
+        }
+
+        public Path dataDir() {
+            return dataDir;
+        }
+
+        public boolean running() {
+            return process != null && process.isAlive();
+        }
+    }
+
+    private static final List<EtcdCluster> LIVE = new ArrayList<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            synchronized (LIVE) {
+                new ArrayList<>(LIVE).forEach(EtcdCluster::close);
+            }
+        }, "etcd-cluster-cleanup"));
+    }
+
+    private final Path root;
+    private final Tls tls;
+    private final Map<String, Member> members = new LinkedHashMap<>();
+    private final List<Member> extra = new ArrayList<>();
+
+    private EtcdCluster(Path root, Tls tls) {
+        this.root = root;
+        this.tls = tls;
+    }
+
+    /** Skips the calling test when etcd is not installed; fails instead under CI=true. */
+    public static String requireEtcd() {
+        String binary = findOnPath("etcd");
+        if (binary == null) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("etcd-server is required in CI (apt-get install etcd-server)");
+            }
+            Assumptions.assumeTrue(false, "etcd not installed: skipping real-etcd tests");
+        }
+        return binary;
+    }
+
+    public static String findOnPath(String command) {
+        String path = System.getenv("PATH");
+        for (String dir : (path == null ? "/usr/bin" : path).split(File.pathSeparator)) {
+            Path p = Path.of(dir, command);
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        return null;
+    }
+
+    /** Starts a cluster of the given member names (one initial-cluster token each call) and waits until healthy. */
+    public static EtcdCluster start(Tls tls, String... names) {
+        return start(tls, 0, names);
+    }
+
+    /**
+     * A one-member cluster whose client URL takes over {@code clientPort} (a stopped member's address), as a
+     * server re-bootstrapped on the same host does.
+     */
+    public static EtcdCluster startAt(int clientPort, String name) {
+        return start(null, clientPort, name);
+    }
+
+    private static EtcdCluster start(Tls tls, int firstClientPort, String... names) {
+        requireEtcd();
+        Path root;
+        try {
+            root = Files.createTempDirectory("nodegate-etcd-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        EtcdCluster cluster = new EtcdCluster(root, tls);
+        synchronized (LIVE) {
+            LIVE.add(cluster);
+        }
+        try {
+            for (String name : names) {
+                cluster.members.put(name, firstClientPort > 0 && cluster.members.isEmpty()
+                        ? cluster.new Member(name, root.resolve(name), firstClientPort)
+                        : cluster.new Member(name, root.resolve(name)));
+            }
+            StringBuilder initial = new StringBuilder();
+            for (Member m : cluster.members.values()) {
+                initial.append(initial.length() == 0 ? "" : ",").append(m.name).append('=').append(m.peerUrl());
+            }
+            String token = "nodegate-" + root.getFileName();
+            for (Member m : cluster.members.values()) {
+                cluster.launch(m, List.of("--initial-cluster", initial.toString(), "--initial-cluster-state", "new",
+                        "--initial-cluster-token", token, "--initial-advertise-peer-urls", m.peerUrl()));
+            }
+            for (Member m : cluster.members.values()) {
+                cluster.awaitHealthy(m);
+            }
+            return cluster;
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    public Member member(String name) {
+        Member m = members.get(name);
+        if (m == null) {
+            throw new IllegalArgumentException("no member " + name);
+        }
+        return m;
+    }
+
+    public List<String> clientUrls() {
+        return members.values().stream().map(Member::clientUrl).toList();
+    }
+
+    /** Stops a member (SIGKILL, as a crashed or powered-off host). Its data dir stays. */
+    public void stop(String name) {
+        kill(member(name));
+    }
+
+    /**
+     * Restarts a stopped member from its own data dir with {@code --force-new-cluster} on NEW ports: it keeps
+     * the cluster ID, drops every other member and elects itself. New ports keep it from talking to the
+     * others, as if it were cut off. Returns the forked process.
+     */
+    public Member forceNewCluster(String name) {
+        Member old = member(name);
+        if (old.running()) {
+            throw new IllegalStateException(name + " still runs");
+        }
+        Member fork = new Member(name, old.dataDir);
+        extra.add(fork);
+        launch(fork, List.of("--force-new-cluster", "--initial-advertise-peer-urls", fork.peerUrl()));
+        awaitHealthy(fork);
+        return fork;
+    }
+
+    private void launch(Member m, List<String> extraArgs) {
+        List<String> cmd = new ArrayList<>(List.of(findOnPath("etcd"),
+                "--name", m.name,
+                "--data-dir", m.dataDir.toString(),
+                "--listen-client-urls", m.clientUrl(),
+                "--advertise-client-urls", m.clientUrl(),
+                "--listen-peer-urls", m.peerUrl(),
+                "--listen-metrics-urls", "http://127.0.0.1:" + m.metricsPort,
+                "--heartbeat-interval", "50",
+                "--election-timeout", "500",
+                "--snapshot-count", "1000"));
+        if (tls != null) {
+            cmd.addAll(List.of("--client-cert-auth", "--trusted-ca-file", tls.caCert().toString(),
+                    "--cert-file", tls.serverCert().toString(), "--key-file", tls.serverKey().toString()));
+        }
+        cmd.addAll(extraArgs);
+        try {
+            Path log = root.resolve(m.name + "-" + m.clientPort + ".log");
+            m.process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start etcd", e);
+        }
+    }
+
+    private void awaitHealthy(Member m) {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+        URI health = URI.create("http://127.0.0.1:" + m.metricsPort + "/health");
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!m.process.isAlive()) {
+                throw new IllegalStateException("etcd " + m.name + " exited: " + logTail(m));
+            }
+            try {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(1)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 && r.body().contains("\"health\":\"true\"")) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("etcd " + m.name + " not healthy within 20s: " + logTail(m));
+    }
+
+    private String logTail(Member m) {
+        try (Stream<Path> logs = Files.list(root)) {
+            Path log = logs.filter(p -> p.getFileName().toString().startsWith(m.name + "-" + m.clientPort)).findFirst()
+                    .orElse(null);
+            if (log == null) {
+                return "(no log)";
+            }
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    private String scheme() {
+        return tls == null ? "http" : "https";
+    }
+
+    private static void kill(Member m) {
+        if (m.process != null) {
+            m.process.destroyForcibly();
+            try {
+                m.process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        members.values().forEach(EtcdCluster::kill);
+        extra.forEach(EtcdCluster::kill);
+        synchronized (LIVE) {
+            LIVE.remove(this);
+        }
+        if (root != null && Files.exists(root)) {
+            try (Stream<Path> walk = Files.walk(root)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                // temp dir: best effort
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
