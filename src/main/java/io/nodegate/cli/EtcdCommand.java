@@ -8,6 +8,8 @@ import io.nodegate.detect.controlplane.EtcdDetectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.render.EtcdTables;
+import io.nodegate.render.FindingsSection;
+import io.nodegate.render.Style;
 import io.nodegate.source.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,6 +115,7 @@ public final class EtcdCommand implements Callable<Integer> {
         for (Detector d : EtcdDetectors.all()) {
             findings.addAll(d.detect(state, AuditSettings.DEFAULTS));
         }
+        findings.sort(io.nodegate.audit.Audit.ORDER);
         render(state, findings, notes);
 
         if (state.etcd().stream().noneMatch(EtcdEndpointReport::ok)) {
@@ -139,20 +142,9 @@ public final class EtcdCommand implements Callable<Integer> {
                 out.println("REGISTERED MEMBERS (as each endpoint sees them)");
                 out.print(EtcdTables.memberTable(state.etcd()));
                 out.println();
-                out.println("FINDINGS");
-                if (findings.isEmpty()) {
-                    out.println("  none");
-                }
-                for (Finding f : findings) {
-                    out.println("  " + f.severity().label().toUpperCase(java.util.Locale.ROOT) + "  " + f.code() + " "
-                            + f.name() + ": " + f.message());
-                    if (f.hint() != null) {
-                        out.println("      what to do: " + f.hint());
-                    }
-                }
-                for (String note : notes) {
-                    out.println("note: " + note);
-                }
+                Style style = new Style(output.color());
+                out.print(FindingsSection.render(findings, style));
+                out.print(FindingsSection.notes(notes, style));
             }
         }
         out.flush();

@@ -53,6 +53,9 @@ public final class RedundancyCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output = new OutputOptions();
 
+    @Mixin
+    EtcdOptions etcd = new EtcdOptions();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -62,6 +65,10 @@ public final class RedundancyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ClusterState state = loader != null ? loader.get() : source.load(true);
+        if (etcd.live()) {
+            // the member list each endpoint answers beats role labels: a voter's label can lie, its answer cannot
+            state = state.withEtcd(etcd.read());
+        }
         RedundancyReport report = analyse(state);
         PrintWriter out = spec.commandLine().getOut();
         switch (output.format()) {

@@ -137,7 +137,7 @@ public final class EtcdSource {
             } catch (EtcdAnswers.MalformedAnswer e) {
                 return EtcdEndpointReport.failed(name, "unparsable answer: " + e.getMessage());
             }
-        }).exceptionally(e -> EtcdEndpointReport.failed(name, describe(e)));
+        }).exceptionally(e -> EtcdEndpointReport.failed(name, describe(e, name.startsWith("https:"))));
     }
 
     private CompletableFuture<String> post(HttpClient client, URI endpoint, String path) {
@@ -156,7 +156,7 @@ public final class EtcdSource {
         });
     }
 
-    private String describe(Throwable e) {
+    private String describe(Throwable e, boolean tls) {
         Throwable cause = e;
         while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
                 && cause.getCause() != null) {
@@ -178,6 +178,12 @@ public final class EtcdSource {
             return "TLS failed: " + cause.getMessage();
         }
         String msg = cause.getMessage();
+        if (tls && msg != null && msg.contains("received no bytes")) {
+            // TLS 1.3 lets the client finish its handshake before the server checks the client certificate, so a
+            // rejected certificate often shows up as a connection closed without an answer, not as an alert
+            return "TLS failed: the server closed the connection after the handshake without answering "
+                    + "(client certificate missing or not accepted?)";
+        }
         return cause.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
     }
 

@@ -113,7 +113,7 @@ class EtcdLiveScenariosTest {
         CliRun run = CliRun.run("etcd", "--etcd-endpoint", cluster.clientUrls().get(0), "--etcd-endpoint",
                 cluster.clientUrls().get(1), "--etcd-endpoint", cluster.clientUrls().get(2));
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.out()).contains("CRITICAL  NG202").contains("cp-node-c").contains("NG203");
+        assertThat(run.out()).contains("NG202 critical").contains("cp-node-c").contains("NG203");
 
         CliRun yaml = CliRun.run("etcd", "-o", "yaml", "--etcd-endpoint", cluster.clientUrls().get(2));
         assertThat(yaml.exitCode()).isEqualTo(3);
