@@ -17,20 +17,22 @@ import java.util.concurrent.Callable;
 
 /** Emits (or applies) the admission policy that enforces the gate, and the operators' least-privilege RBAC. */
 @Command(name = "policy",
+        mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-                "Emit the ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1, Kubernetes >= 1.30) that makes",
-                "the API server enforce the gate, plus least-privilege RBAC for the operators group:",
-                "  * DELETE of a Node is denied unless its annotation nodegate.io/gate-verdict is PASS",
-                "    (break-glass group excepted);",
-                "  * adding, changing or removing nodegate.io/* annotations on a Node (also via nodes/status)",
-                "    is denied unless the requester is in the operators group.",
-                "Prints YAML by default; nothing is changed unless --apply is given. See docs/policy.md."},
+                "Emit the ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1, Kubernetes",
+                ">= 1.30) that makes the API server enforce the gate, and least-privilege RBAC",
+                "for the operators group:",
+                "  * DELETE of a Node is denied unless its nodegate.io/gate-verdict annotation",
+                "    is PASS (members of the break-glass group excepted);",
+                "  * adding, changing or removing nodegate.io/* annotations on a Node (also",
+                "    through nodes/status) is denied unless the requester is an operator.",
+                "Prints YAML (nothing changes) unless --apply is given. See docs/policy.md."},
         footer = {"",
                 "Examples:",
-                "  nodegate policy > nodegate-policy.yaml && kubectl apply -f nodegate-policy.yaml",
+                "  nodegate policy > gate.yaml && kubectl apply -f gate.yaml",
                 "  nodegate policy --operators-group platform:node-ops --no-rancher -o json",
-                "  nodegate policy --node-password-secret worker-7.node-password.rke2   # readmit one host",
+                "  nodegate policy --node-password-secret worker-7.node-password.rke2",
                 "  nodegate policy --apply --kubeconfig ~/.kube/prod.yaml"})
 public final class PolicyCommand implements Callable<Integer> {
 
