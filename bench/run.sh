@@ -6,6 +6,8 @@
 # measures wall time, peak RSS (/usr/bin/time -v "Maximum resident set size") and HTTP requests of:
 #   floor      the LISTs nodegate needs, paginated (limit 500), bodies read but not parsed: the least any
 #              client can do
+#   fabric8-list  the same LISTs through fabric8 (nodegate.jar's classpath), parsed into typed objects and
+#              all kept in memory: what a live source costs before any detector runs
 #   seed-get   the seed's method: list node names, then one GET per node, sequential, in one JVM
 #   seed-kubectl  the same with one `kubectl get node X -o json` process per node, on a sample of nodes,
 #              extrapolated to N (running 5,000 kubectl processes would take many minutes)
@@ -29,6 +31,8 @@ BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
 KUBECTL_SAMPLE=${KUBECTL_SAMPLE:-50}
 OUT=${OUT:-$ROOT/bench/last-run.md}
 CMD_TIMEOUT=300
+# A short-lived CLI on 2 cores: C2 compiler threads and a concurrent GC compete with the work itself.
+FAST_JVM="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 if [ ! -x /usr/bin/time ]; then
   # GNU time gives peak RSS; the shell keyword `time` does not.
@@ -105,7 +109,14 @@ KUBECONFIG
   echo "N=$N: $(cat "$WORK/server.log")" >&2
 
   measure floor "$N" "paginated LISTs, limit 500, not parsed" java -jar "$BENCH_JAR" floor --server "$SERVER"
-  measure seed-get "$N" "1 + N GETs, one JVM, sequential" java -jar "$BENCH_JAR" per-node-get --server "$SERVER"
+  measure fabric8-list "$N" "same LISTs parsed into typed fabric8 objects, all kept; default JVM flags" \
+    java -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig"
+  measure fabric8-list "$N" "same, with $FAST_JVM" \
+    java $FAST_JVM -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig"
+  measure fabric8-list "$N" "same, $FAST_JVM, each page dropped after parsing (page-by-page mapping)" \
+    java $FAST_JVM -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig" --drop
+  measure seed-get "$N" "N/500 name pages + N GETs, one JVM, sequential" \
+    java -jar "$BENCH_JAR" per-node-get --server "$SERVER"
 
   if command -v kubectl >/dev/null; then
     # warm kubectl's discovery cache once, as a user's shell would have it
@@ -131,6 +142,8 @@ KUBECONFIG
   if audit_available; then
     measure audit "$N" "nodegate audit -o json (default JVM flags)" \
       java -jar "$NODEGATE_JAR" audit --kubeconfig "$WORK/kubeconfig" -o json
+    measure audit "$N" "nodegate audit -o json with $FAST_JVM" \
+      java $FAST_JVM -jar "$NODEGATE_JAR" audit --kubeconfig "$WORK/kubeconfig" -o json
   else
     row "$N" audit "-" "-" "-" "NOT MEASURED: the audit command is not implemented in $(basename "$NODEGATE_JAR") yet"
   fi
@@ -144,9 +157,14 @@ done
 walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\n' ' ')
 median=$(echo "$walls" | awk '{print $2}')
 row "-" "--version" "$median" "$(rss_of "$WORK/v2.txt")" "0" "median of 3 runs: $walls"
+for i in 1 2 3; do
+  /usr/bin/time -v -o "$WORK/v$i.txt" java $FAST_JVM -Xshare:auto -jar "$NODEGATE_JAR" --version >/dev/null
+done
+walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\n' ' ')
+row "-" "--version" "$(echo "$walls" | awk '{print $2}')" "$(rss_of "$WORK/v2.txt")" "0" "with $FAST_JVM; median of 3 runs: $walls"
 
 {
-  echo "<!-- written by bench/run.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(java -version 2>&1 | head -1) -->"
+  echo "<!-- written by bench/run.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), $(java -version 2>&1 | head -1) -->"
   echo "| N | what | wall s | peak RSS MB | HTTP requests | note |"
   echo "|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
