@@ -18,7 +18,7 @@
 #
 # Usage: bench/run.sh [N ...]            (default: 500 5000)
 # Env:   NODEGATE_JAR (default target/nodegate.jar, built with `mvn -o -DskipTests package` if missing),
-#        KUBECTL_SAMPLE (default 50), OUT (default bench/last-run.md)
+#        KUBECTL_SAMPLE (default 50), OUT (default bench/target/last-run.md)
 # Load stays on loopback; every command has a timeout; the server stops itself after 600 s regardless.
 set -euo pipefail
 
@@ -29,7 +29,7 @@ SIZES=("$@")
 NODEGATE_JAR=${NODEGATE_JAR:-$ROOT/target/nodegate.jar}
 BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
 KUBECTL_SAMPLE=${KUBECTL_SAMPLE:-50}
-OUT=${OUT:-$ROOT/bench/last-run.md}
+OUT=${OUT:-$ROOT/bench/target/last-run.md}
 CMD_TIMEOUT=300
 # A short-lived CLI on 2 cores: C2 compiler threads and a concurrent GC compete with the work itself.
 FAST_JVM="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
@@ -158,7 +158,7 @@ walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\
 median=$(echo "$walls" | awk '{print $2}')
 row "-" "--version" "$median" "$(rss_of "$WORK/v2.txt")" "0" "median of 3 runs: $walls"
 for i in 1 2 3; do
-  /usr/bin/time -v -o "$WORK/v$i.txt" java $FAST_JVM -Xshare:auto -jar "$NODEGATE_JAR" --version >/dev/null
+  /usr/bin/time -v -o "$WORK/v$i.txt" java $FAST_JVM -jar "$NODEGATE_JAR" --version >/dev/null
 done
 walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\n' ' ')
 row "-" "--version" "$(echo "$walls" | awk '{print $2}')" "$(rss_of "$WORK/v2.txt")" "0" "with $FAST_JVM; median of 3 runs: $walls"
