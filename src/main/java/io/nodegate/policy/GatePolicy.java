@@ -16,8 +16,8 @@ import java.util.TreeMap;
  *
  * <p>One ValidatingAdmissionPolicy with two validations, each guarded by the operation it is about:
  * <ol>
- *   <li>DELETE of a Node needs {@value #VERDICT_ANNOTATION}=PASS on the stored object ({@code oldObject}),
- *       unless the requester is in the break-glass group.</li>
+ *   <li>DELETE of a Node needs {@value #VERDICT_ANNOTATION}=PASS on the stored object ({@code oldObject}) and
+ *       no Ready=True condition, unless the requester is in the break-glass group.</li>
  *   <li>CREATE/UPDATE (on {@code nodes} and on {@code nodes/status}) may add, change or remove
  *       {@value #ANNOTATION_PREFIX}* annotations only when the requester is in the operators group. Only that
  *       subset of annotations is compared, so kubelet heartbeats and controllers keep working.</li>
@@ -70,6 +70,13 @@ public final class GatePolicy {
                                 "request.operation != 'CREATE' && has(oldObject.metadata.annotations) && "
                                         + verdictKey + " in oldObject.metadata.annotations"
                                         + " ? oldObject.metadata.annotations[" + verdictKey + "] : ''"),
+                        // Re-registering under the same name keeps annotations, so a PASS written before the host
+                        // came back would still be there: a Node whose kubelet reports Ready=True is never gated out.
+                        variable("reportsReady",
+                                "request.operation == 'DELETE' && has(oldObject.status)"
+                                        + " && has(oldObject.status.conditions)"
+                                        + " && oldObject.status.conditions.exists(c, c.type == 'Ready'"
+                                        + " && c.status == 'True')"),
                         variable("oldGateKeys",
                                 "request.operation != 'CREATE' && has(oldObject.metadata.annotations)"
                                         + " ? oldObject.metadata.annotations.filter(k, k.startsWith(" + prefix + "))"
@@ -86,16 +93,21 @@ public final class GatePolicy {
                 .withValidations(
                         new ValidationBuilder()
                                 .withExpression("request.operation != 'DELETE' || variables.isBreakGlass"
-                                        + " || variables.verdict == " + CelLiteral.quote(PASS))
+                                        + " || (variables.verdict == " + CelLiteral.quote(PASS)
+                                        + " && !variables.reportsReady)")
                                 .withMessage("nodegate: a Node may be deleted only when its annotation "
                                         + VERDICT_ANNOTATION + " is " + PASS + " (written by 'nodegate gate' as a"
-                                        + " member of " + settings.operatorsGroup() + "), or by a member of "
-                                        + settings.breakGlassGroup())
+                                        + " member of " + settings.operatorsGroup() + ") and it does not report"
+                                        + " Ready=True, or by a member of " + settings.breakGlassGroup())
                                 .withMessageExpression("'nodegate: node ' + oldObject.metadata.name"
-                                        + " + ' may not be deleted: annotation " + VERDICT_ANNOTATION + " is '"
+                                        + " + ' may not be deleted: ' + (variables.verdict == " + CelLiteral.quote(PASS)
+                                        + " ? 'its verdict is " + PASS + " but it reports Ready=True again (the host"
+                                        + " is back, perhaps re-registered under the same name); run nodegate gate"
+                                        + " again.'"
+                                        + " : 'annotation " + VERDICT_ANNOTATION + " is '"
                                         + " + (variables.verdict == '' ? 'missing' : '\"' + variables.verdict + '\"')"
-                                        + " + ', it must be " + PASS + ". Run nodegate gate for this node;"
-                                        + " in an emergency a member of ' + " + breakGlass + " + ' can delete it.'")
+                                        + " + ', it must be " + PASS + ". Run nodegate gate for this node.')"
+                                        + " + ' In an emergency a member of ' + " + breakGlass + " + ' can delete it.'")
                                 .withReason("Forbidden")
                                 .build(),
                         new ValidationBuilder()

@@ -85,6 +85,30 @@ class GatePolicyCelTest {
         }
 
         @Test
+        void passOnANodeThatReportsReadyAgainIsDenied() {
+            Map<String, Object> back = NodeFixtures.withReady(withAnnotation(worker7(), VERDICT, "PASS"), "True");
+            Decision d = simulator.review(delete(back, "alice", PLAIN_USER));
+            assertThat(d.allowed()).isFalse();
+            assertThat(d.message()).contains("node worker-7 may not be deleted")
+                    .contains("reports Ready=True again").contains("run nodegate gate again");
+        }
+
+        @Test
+        void passWithReadyFalseOrWithoutStatusIsAllowed() {
+            Map<String, Object> passed = withAnnotation(worker7(), VERDICT, "PASS");
+            assertThat(simulator.review(delete(NodeFixtures.withReady(passed, "False"), "alice", PLAIN_USER))
+                    .allowed()).isTrue();
+            assertThat(simulator.review(delete(NodeFixtures.withoutStatus(passed), "alice", PLAIN_USER))
+                    .allowed()).isTrue();
+        }
+
+        @Test
+        void breakGlassMayDeleteAReadyNode() {
+            Map<String, Object> ready = NodeFixtures.withReady(worker7(), "True");
+            assertThat(simulator.review(delete(ready, "oncall", BREAK_GLASS)).allowed()).isTrue();
+        }
+
+        @Test
         void deleteWithHoldIsDeniedNamingNodeAndVerdict() {
             Decision d = simulator.review(delete(worker7(), "alice", PLAIN_USER));
             assertThat(d.allowed()).isFalse();

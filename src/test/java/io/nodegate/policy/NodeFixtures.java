@@ -18,7 +18,10 @@ final class NodeFixtures {
     private NodeFixtures() {
     }
 
-    /** worker-7 as stored: rke2/kubelet annotations plus nodegate.io/gate-verdict=HOLD and nodegate.io/gate-run. */
+    /**
+     * worker-7 as stored after its agent was stopped (Ready=Unknown, unreachable taints): rke2/kubelet annotations
+     * plus nodegate.io/gate-verdict=HOLD and nodegate.io/gate-run.
+     */
     static Map<String, Object> worker7() {
         try (InputStream in = NodeFixtures.class.getResourceAsStream("/policy/node-worker-7.json")) {
             @SuppressWarnings("unchecked")
@@ -68,6 +71,25 @@ final class NodeFixtures {
             annotations(copy).put("node.alpha.kubernetes.io/ttl", "15");
         }
         metadata(copy).put("resourceVersion", "88123999");
+        return copy;
+    }
+
+    /** The Ready condition set to the given status, as the kubelet (True/False) or the controller (Unknown) would. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withReady(Map<String, Object> node, String status) {
+        Map<String, Object> copy = deepCopy(node);
+        for (Object c : (List<Object>) ((Map<String, Object>) copy.get("status")).get("conditions")) {
+            Map<String, Object> condition = (Map<String, Object>) c;
+            if ("Ready".equals(condition.get("type"))) {
+                condition.put("status", status);
+            }
+        }
+        return copy;
+    }
+
+    static Map<String, Object> withoutStatus(Map<String, Object> node) {
+        Map<String, Object> copy = deepCopy(node);
+        copy.remove("status");
         return copy;
     }
 
