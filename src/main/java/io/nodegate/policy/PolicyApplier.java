@@ -21,7 +21,9 @@ public final class PolicyApplier {
     }
 
     public static Result apply(KubernetesClient client, PolicyBundle bundle) {
-        boolean cattleSystemExists = namespaceExists(client, OperatorRbac.CATTLE_SYSTEM);
+        boolean needsCattleSystem = bundle.objects().stream()
+                .anyMatch(o -> OperatorRbac.CATTLE_SYSTEM.equals(o.getMetadata().getNamespace()));
+        boolean cattleSystemExists = needsCattleSystem && namespaceExists(client, OperatorRbac.CATTLE_SYSTEM);
         List<String> applied = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         for (HasMetadata object : bundle.objects()) {

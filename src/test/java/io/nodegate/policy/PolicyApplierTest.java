@@ -98,6 +98,21 @@ class PolicyApplierTest {
     }
 
     @Test
+    void withoutRancherTheNamespaceIsNotAskedFor() throws Exception {
+        PolicyBundle bundle = PolicyBundle.of(new PolicySettings(PolicySettings.DEFAULT_OPERATORS_GROUP,
+                PolicySettings.DEFAULT_BREAK_GLASS_GROUP, false, List.of()));
+        // were the namespace looked up, this answer would abort the apply
+        server.expect().get().withPath("/api/v1/namespaces/cattle-system").andReturn(403, "forbidden").always();
+        answerApplies(bundle);
+
+        PolicyApplier.Result result = PolicyApplier.apply(client, bundle);
+
+        assertThat(result.applied()).hasSize(10);
+        assertThat(result.skipped()).isEmpty();
+        assertThat(patches()).hasSize(10);
+    }
+
+    @Test
     void aRejectedApplyStopsAndSaysWhatWasAppliedBefore() {
         PolicyBundle bundle = PolicyBundle.of(PolicySettings.defaults());
         server.expect().get().withPath("/api/v1/namespaces/cattle-system").andReturn(404, "").once();
