@@ -1,12 +1,97 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.policy.PolicyApplier;
+import io.nodegate.policy.PolicyBundle;
+import io.nodegate.policy.PolicySettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "policy", description = "Emit the admission policy that enforces the gate (not implemented yet).")
-public final class PolicyCommand implements Runnable {
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** Emits (or applies) the admission policy that enforces the gate, and the operators' least-privilege RBAC. */
+@Command(name = "policy",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+                "Emit the ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1, Kubernetes",
+                ">= 1.30) that makes the API server enforce the gate, and least-privilege RBAC",
+                "for the operators group:",
+                "  * DELETE of a Node is denied unless its nodegate.io/gate-verdict annotation",
+                "    is PASS (members of the break-glass group excepted);",
+                "  * adding, changing or removing nodegate.io/* annotations on a Node (also",
+                "    through nodes/status) is denied unless the requester is an operator.",
+                "Prints YAML (nothing changes) unless --apply is given. See docs/policy.md."},
+        footer = {"",
+                "Examples:",
+                "  nodegate policy > gate.yaml && kubectl apply -f gate.yaml",
+                "  nodegate policy --operators-group platform:node-ops --no-rancher -o json",
+                "  nodegate policy --node-password-secret worker-7.node-password.rke2",
+                "  nodegate policy --apply --kubeconfig ~/.kube/prod.yaml"})
+public final class PolicyCommand implements Callable<Integer> {
+
+    public enum Format { yaml, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--operators-group", paramLabel = "GROUP", defaultValue = PolicySettings.DEFAULT_OPERATORS_GROUP,
+            description = "Group allowed to write nodegate.io/* annotations, bound to the RBAC (default: ${DEFAULT-VALUE}).")
+    String operatorsGroup;
+
+    @Option(names = "--break-glass-group", paramLabel = "GROUP",
+            defaultValue = PolicySettings.DEFAULT_BREAK_GLASS_GROUP,
+            description = "Group whose members may delete a Node without a PASS verdict (default: ${DEFAULT-VALUE}).")
+    String breakGlassGroup;
+
+    @Option(names = "--no-rancher",
+            description = "Leave out the cattle-system Role/RoleBinding (for clusters without Rancher, where that "
+                    + "namespace does not exist and the Role could not be created).")
+    boolean noRancher;
+
+    @Option(names = "--node-password-secret", paramLabel = "NAME",
+            description = "Grant delete only on these kube-system Secrets (exact names, repeatable, e.g. "
+                    + "worker-7.node-password.rke2). Default: delete on any Secret in kube-system.")
+    List<String> nodePasswordSecrets = new ArrayList<>();
+
+    @Option(names = "--apply",
+            description = "Server-side apply the objects (field manager 'nodegate') instead of printing them. "
+                    + "Needs rights to create admission policies and RBAC (cluster-admin).")
+    boolean apply;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Format format = Format.yaml;
+
+    @Mixin
+    SourceOptions source;
+
     @Override
-    public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'policy' is not implemented yet");
+    public Integer call() {
+        PolicyBundle bundle = PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher,
+                nodePasswordSecrets));
+        PrintWriter out = spec.commandLine().getOut();
+        if (!apply) {
+            out.print(format == Format.json ? bundle.toJson() : bundle.toYaml());
+            out.flush();
+            return ExitCodes.OK;
+        }
+        if (source.offline()) {
+            throw new NodegateException(ExitCodes.USAGE, "--apply needs a live cluster; -f/--filename cannot be used");
+        }
+        PolicyApplier.Result result;
+        try (KubernetesClient client = source.connect()) {
+            result = PolicyApplier.apply(client, bundle);
+        }
+        result.applied().forEach(what -> out.println("applied " + what));
+        result.skipped().forEach(what -> out.println("skipped " + what));
+        out.flush();
+        return ExitCodes.OK;
     }
 }

@@ -1,0 +1,193 @@
+package io.nodegate.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Entry point of the benchmark jar.
+ * <pre>
+ *   serve --nodes N [--port P] [--port-file F] [--max-seconds S]   synthetic API server on 127.0.0.1
+ *   floor --server URL [--limit L]        the LISTs nodegate needs, paginated, bodies read but not parsed
+ *   per-node-get --server URL [--max M]   the seed's way: list node names, then one GET per node
+ * </pre>
+ */
+public final class Bench {
+
+    private static final Pattern CONTINUE = Pattern.compile("\"continue\":\"([^\"]*)\"");
+    private static final Pattern NAME = Pattern.compile("\"metadata\":\\{\"name\":\"([^\"]+)\"");
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            usage();
+        }
+        switch (args[0]) {
+            case "serve" -> serve(args);
+            case "floor" -> floor(args);
+            case "per-node-get" -> perNodeGet(args);
+            default -> usage();
+        }
+    }
+
+    private static void usage() {
+        System.err.println("usage: serve --nodes N [--port P] [--port-file F] [--max-seconds S]"
+                + " | floor --server URL [--limit L] | per-node-get --server URL [--max M]");
+        System.exit(2);
+    }
+
+    private static String opt(String[] args, String name, String dflt) {
+        for (int i = 1; i < args.length - 1; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        if (dflt == null) {
+            System.err.println("missing " + name);
+            System.exit(2);
+        }
+        return dflt;
+    }
+
+    private static void serve(String[] args) throws Exception {
+        int nodes = Integer.parseInt(opt(args, "--nodes", null));
+        if (nodes > 20_000) {
+            throw new IllegalArgumentException("--nodes is capped at 20000 to keep the benchmark bounded");
+        }
+        int maxSeconds = Integer.parseInt(opt(args, "--max-seconds", "900"));
+        long t0 = System.nanoTime();
+        SyntheticCluster cluster = new SyntheticCluster(nodes, Instant.now());
+        FakeApiServer server = new FakeApiServer(cluster);
+        int port = server.start(Integer.parseInt(opt(args, "--port", "0")), 4);
+        System.err.printf("synthetic cluster of %d nodes generated in %d ms; serving http://127.0.0.1:%d for at most %d s%n",
+                nodes, (System.nanoTime() - t0) / 1_000_000, port, maxSeconds);
+        String portFile = opt(args, "--port-file", "");
+        if (!portFile.isEmpty()) {
+            Path tmp = Path.of(portFile + ".tmp");
+            Files.writeString(tmp, Integer.toString(port));
+            Files.move(tmp, Path.of(portFile), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        // Bounded: the server stops by itself even if the harness dies.
+        Thread.sleep(maxSeconds * 1000L);
+        server.stop();
+        System.err.println("max-seconds reached, stopped");
+    }
+
+    private static HttpClient client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    /** GETs url, reads the body fully; returns its first 4 KiB (metadata comes first in a LIST). */
+    private static String fetch(HttpClient http, String url, long[] bytes) throws IOException, InterruptedException {
+        HttpResponse<InputStream> rsp = http.send(HttpRequest.newBuilder(URI.create(url))
+                .header("Accept", "application/json").timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        byte[] head = new byte[4096];
+        int headLen = 0;
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = rsp.body()) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                if (headLen < head.length) {
+                    int c = Math.min(n, head.length - headLen);
+                    System.arraycopy(buf, 0, head, headLen, c);
+                    headLen += c;
+                }
+                bytes[0] += n;
+            }
+        }
+        if (rsp.statusCode() != 200 && rsp.statusCode() != 404) {
+            throw new IOException("HTTP " + rsp.statusCode() + " for " + url);
+        }
+        return new String(head, 0, headLen, StandardCharsets.UTF_8);
+    }
+
+    private static int listAll(HttpClient http, String server, String path, String selector, int limit, long[] bytes)
+            throws IOException, InterruptedException {
+        int pages = 0;
+        String cont = null;
+        do {
+            StringBuilder url = new StringBuilder(server).append(path).append("?limit=").append(limit);
+            if (selector != null) {
+                url.append('&').append(selector);
+            }
+            if (cont != null) {
+                url.append("&continue=").append(cont);
+            }
+            String head = fetch(http, url.toString(), bytes);
+            pages++;
+            Matcher m = CONTINUE.matcher(head);
+            cont = m.find() && !m.group(1).isEmpty() ? m.group(1) : null;
+        } while (cont != null);
+        return pages;
+    }
+
+    private static void floor(String[] args) throws Exception {
+        String server = opt(args, "--server", null);
+        int limit = Integer.parseInt(opt(args, "--limit", "500"));
+        HttpClient http = client();
+        long[] bytes = {0};
+        long t0 = System.nanoTime();
+        int requests = 0;
+        fetch(http, server + "/version", bytes);
+        requests++;
+        fetch(http, server + "/api/v1/namespaces/cattle-system", bytes);
+        requests++;
+        requests += listAll(http, server, "/api/v1/nodes", null, limit, bytes);
+        requests += listAll(http, server, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", null, limit, bytes);
+        requests += listAll(http, server, "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases", null, limit, bytes);
+        requests += listAll(http, server, "/api/v1/namespaces/kube-system/secrets", null, limit, bytes);
+        requests += listAll(http, server, "/apis/storage.k8s.io/v1/csinodes", null, limit, bytes);
+        requests += listAll(http, server, "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+                "labelSelector=kubernetes.io%2Fservice-name%3Dkubernetes", limit, bytes);
+        requests += listAll(http, server, "/apis/apps/v1/daemonsets", null, limit, bytes);
+        System.out.printf("floor: %d requests, %d bytes, %d ms in-process%n", requests, bytes[0],
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private static void perNodeGet(String[] args) throws Exception {
+        String server = opt(args, "--server", null);
+        int max = Integer.parseInt(opt(args, "--max", "100000"));
+        HttpClient http = client();
+        long[] bytes = {0};
+        long t0 = System.nanoTime();
+        List<String> names = new ArrayList<>();
+        String cont = null;
+        int requests = 0;
+        do {
+            // names only, like `kubectl get nodes -o name`
+            HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(URI.create(server + "/api/v1/nodes?limit=500"
+                            + (cont == null ? "" : "&continue=" + cont)))
+                    .header("Accept", "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            requests++;
+            Matcher m = NAME.matcher(rsp.body());
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            Matcher c = CONTINUE.matcher(rsp.body().substring(0, Math.min(4096, rsp.body().length())));
+            cont = c.find() && !c.group(1).isEmpty() ? c.group(1) : null;
+        } while (cont != null);
+        for (String name : names.subList(0, Math.min(max, names.size()))) {
+            fetch(http, server + "/api/v1/nodes/" + name, bytes);
+            requests++;
+        }
+        System.out.printf("per-node-get: %d nodes, %d requests, %d bytes, %d ms in-process%n", names.size(), requests,
+                bytes[0], (System.nanoTime() - t0) / 1_000_000);
+    }
+}

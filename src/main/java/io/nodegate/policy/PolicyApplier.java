@@ -1,0 +1,55 @@
+package io.nodegate.policy;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.nodegate.source.CollectionException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Server-side applies the bundle with field manager "nodegate"; a second apply is a no-op. */
+public final class PolicyApplier {
+
+    public static final String FIELD_MANAGER = "nodegate";
+
+    /** What was applied and what was left out (and why), for the command to print. */
+    public record Result(List<String> applied, List<String> skipped) {
+    }
+
+    private PolicyApplier() {
+    }
+
+    public static Result apply(KubernetesClient client, PolicyBundle bundle) {
+        boolean needsCattleSystem = bundle.objects().stream()
+                .anyMatch(o -> OperatorRbac.CATTLE_SYSTEM.equals(o.getMetadata().getNamespace()));
+        boolean cattleSystemExists = needsCattleSystem && namespaceExists(client, OperatorRbac.CATTLE_SYSTEM);
+        List<String> applied = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        for (HasMetadata object : bundle.objects()) {
+            String what = PolicyBundle.describe(object);
+            if (OperatorRbac.CATTLE_SYSTEM.equals(object.getMetadata().getNamespace()) && !cattleSystemExists) {
+                skipped.add(what + " (namespace cattle-system not found: no Rancher here; use --no-rancher)");
+                continue;
+            }
+            try {
+                client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+            } catch (KubernetesClientException e) {
+                throw new CollectionException("applying " + what + " failed (HTTP " + e.getCode() + "): "
+                        + e.getMessage() + "; applied before it: " + (applied.isEmpty() ? "nothing" : applied), e);
+            }
+            applied.add(what);
+        }
+        return new Result(applied, skipped);
+    }
+
+    /** Only NotFound proves absence: fabric8's get() returns null on 404 and throws on any other failure. */
+    private static boolean namespaceExists(KubernetesClient client, String name) {
+        try {
+            return client.namespaces().withName(name).get() != null;
+        } catch (KubernetesClientException e) {
+            throw new CollectionException("cannot tell whether namespace " + name + " exists (HTTP " + e.getCode()
+                    + "): " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.nodegate.policy;
+
+import io.nodegate.source.InputException;
+
+import java.util.List;
+
+/**
+ * What the emitted policy and RBAC are parameterised on.
+ *
+ * @param operatorsGroup        the group allowed to write nodegate.io/* annotations and granted nodegate's RBAC
+ * @param breakGlassGroup       the group whose members may delete a Node without a PASS verdict
+ * @param includeRancher        emit the cattle-system Role/RoleBinding (upgrader Jobs); that namespace exists only
+ *                              under Rancher, and a Role cannot be created in a missing namespace
+ * @param nodePasswordSecrets   when not empty, deleting kube-system Secrets is granted only for these exact names
+ */
+public record PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
+                             List<String> nodePasswordSecrets) {
+
+    public static final String DEFAULT_OPERATORS_GROUP = "nodegate:operators";
+    public static final String DEFAULT_BREAK_GLASS_GROUP = "nodegate:break-glass";
+
+    public PolicySettings {
+        operatorsGroup = requireGroup("--operators-group", operatorsGroup);
+        breakGlassGroup = requireGroup("--break-glass-group", breakGlassGroup);
+        if (operatorsGroup.equals(breakGlassGroup)) {
+            throw new InputException("--operators-group and --break-glass-group must differ (both are '"
+                    + operatorsGroup + "'): the people who approve a deletion should not also be the ones who skip"
+                    + " the approval");
+        }
+        nodePasswordSecrets = List.copyOf(nodePasswordSecrets == null ? List.of() : nodePasswordSecrets);
+        for (String name : nodePasswordSecrets) {
+            if (!name.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?") || name.length() > 253) {
+                throw new InputException("--node-password-secret '" + name + "' is not a valid Secret name"
+                        + " (lower-case DNS subdomain, e.g. worker-7.node-password.rke2)");
+            }
+        }
+    }
+
+    public static PolicySettings defaults() {
+        return new PolicySettings(DEFAULT_OPERATORS_GROUP, DEFAULT_BREAK_GLASS_GROUP, true, List.of());
+    }
+
+    private static String requireGroup(String flag, String group) {
+        if (group == null || group.isBlank()) {
+            throw new InputException(flag + " must name a group, got an empty value");
+        }
+        if (!group.equals(group.strip())) {
+            throw new InputException(flag + " '" + group + "' has leading or trailing spaces;"
+                    + " group names are matched exactly");
+        }
+        for (int i = 0; i < group.length(); i++) {
+            if (Character.isISOControl(group.charAt(i))) {
+                throw new InputException(flag + " contains a control character at position " + i);
+            }
+        }
+        return group;
+    }
+}

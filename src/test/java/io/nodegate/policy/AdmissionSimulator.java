@@ -1,0 +1,179 @@
+package io.nodegate.policy;
+
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelValidationResult;
+import dev.cel.common.types.SimpleType;
+import dev.cel.common.values.NullValue;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.NamedRuleWithOperations;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.Validation;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.Variable;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Evaluates a ValidatingAdmissionPolicy the way kube-apiserver does, with Google's CEL for Java: the same
+ * top-level variables (object, oldObject, request, params, namespaceObject, variables, declared dynamic because
+ * the API server's typed schemas are not available here), the strings extension Kubernetes enables, the policy's
+ * matchConstraints, its variables in order, then each validation; an evaluation error is a denial
+ * (failurePolicy Fail).
+ *
+ * <p>Stricter than the API server in one way: variables are evaluated eagerly, so a variable that errors denies
+ * even when no validation reads it. The policy is meant never to error, so that strictness is wanted here.
+ */
+final class AdmissionSimulator {
+
+    record Request(String operation, String resource, String subResource, String username, List<String> groups,
+                   Map<String, Object> object, Map<String, Object> oldObject) {
+    }
+
+    record Decision(boolean allowed, String message) {
+    }
+
+    private record Compiled(String name, String source, CelRuntime.Program program) {
+    }
+
+    private record Check(Compiled expression, Compiled messageExpression, String message) {
+    }
+
+    private static final Cel CEL = CelFactory.standardCelBuilder()
+            .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+            .addCompilerLibraries(CelExtensions.strings())
+            .addRuntimeLibraries(CelExtensions.strings())
+            .addVar("object", SimpleType.DYN)
+            .addVar("oldObject", SimpleType.DYN)
+            .addVar("request", SimpleType.DYN)
+            .addVar("params", SimpleType.DYN)
+            .addVar("namespaceObject", SimpleType.DYN)
+            .addVar("variables", SimpleType.DYN)
+            .build();
+
+    private final ValidatingAdmissionPolicy policy;
+    private final List<Compiled> variables = new ArrayList<>();
+    private final List<Check> checks = new ArrayList<>();
+
+    AdmissionSimulator(ValidatingAdmissionPolicy policy) {
+        this.policy = policy;
+        for (Variable v : policy.getSpec().getVariables()) {
+            variables.add(compile("variable " + v.getName(), v.getExpression()));
+        }
+        for (Validation v : policy.getSpec().getValidations()) {
+            Compiled message = v.getMessageExpression() == null ? null
+                    : compile("messageExpression", v.getMessageExpression());
+            checks.add(new Check(compile("validation", v.getExpression()), message, v.getMessage()));
+        }
+    }
+
+    static Compiled compile(String name, String source) {
+        CelValidationResult result = CEL.compile(source);
+        if (result.hasError()) {
+            throw new AssertionError(name + " does not compile: " + result.getErrorString() + "\n" + source);
+        }
+        try {
+            CelAbstractSyntaxTree ast = result.getAst();
+            return new Compiled(name, source, CEL.createProgram(ast));
+        } catch (Exception e) {
+            throw new AssertionError(name + " cannot be planned: " + e.getMessage(), e);
+        }
+    }
+
+    boolean matches(Request request) {
+        String resource = request.subResource() == null ? request.resource()
+                : request.resource() + "/" + request.subResource();
+        for (NamedRuleWithOperations rule : policy.getSpec().getMatchConstraints().getResourceRules()) {
+            if (rule.getApiGroups().contains("") && rule.getOperations().contains(request.operation())
+                    && rule.getResources().contains(resource)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    Decision review(Request request) {
+        if (!matches(request)) {
+            return new Decision(true, "not matched");
+        }
+        Map<String, Object> activation = activation(request);
+        Map<String, Object> computed = new LinkedHashMap<>();
+        activation.put("variables", computed);
+        for (Compiled variable : variables) {
+            try {
+                computed.put(variable.name().substring("variable ".length()), variable.program().eval(activation));
+            } catch (CelEvaluationException e) {
+                return new Decision(false, "error in " + variable.name() + ": " + e.getMessage());
+            }
+        }
+        for (Check check : checks) {
+            Object verdict;
+            try {
+                verdict = check.expression().program().eval(activation);
+            } catch (CelEvaluationException e) {
+                return new Decision(false, "error in validation: " + e.getMessage());
+            }
+            if (!(verdict instanceof Boolean)) {
+                return new Decision(false, "validation returned " + verdict + ", not a bool");
+            }
+            if (!(Boolean) verdict) {
+                return new Decision(false, message(check, activation));
+            }
+        }
+        return new Decision(true, "");
+    }
+
+    /** A messageExpression that fails would silently fall back to the static message; tests want to see it. */
+    private static String message(Check check, Map<String, Object> activation) {
+        if (check.messageExpression() == null) {
+            return check.message();
+        }
+        try {
+            return (String) check.messageExpression().program().eval(activation);
+        } catch (CelEvaluationException e) {
+            throw new AssertionError("messageExpression failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, Object> activation(Request request) {
+        Map<String, Object> userInfo = new LinkedHashMap<>();
+        userInfo.put("username", request.username());
+        userInfo.put("uid", "uid-" + request.username());
+        if (request.groups() != null) {
+            // encoding/json omits an empty groups slice, so the API server's request may lack the field
+            userInfo.put("groups", request.groups());
+        }
+        Map<String, Object> req = new LinkedHashMap<>();
+        req.put("uid", "705ab4f5-6393-11e8-b7cc-42010a800002");
+        req.put("kind", Map.of("group", "", "version", "v1", "kind", "Node"));
+        req.put("resource", Map.of("group", "", "version", "v1", "resource", "nodes"));
+        if (request.subResource() != null) {
+            req.put("subResource", request.subResource());
+        }
+        String name = name(request.object() != null ? request.object() : request.oldObject());
+        req.put("name", name);
+        req.put("operation", request.operation());
+        req.put("userInfo", userInfo);
+        req.put("dryRun", false);
+
+        Map<String, Object> activation = new HashMap<>();
+        activation.put("request", req);
+        activation.put("object", request.object() == null ? NullValue.NULL_VALUE : request.object());
+        activation.put("oldObject", request.oldObject() == null ? NullValue.NULL_VALUE : request.oldObject());
+        activation.put("params", NullValue.NULL_VALUE);
+        activation.put("namespaceObject", NullValue.NULL_VALUE);
+        return activation;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String name(Map<String, Object> node) {
+        return (String) ((Map<String, Object>) node.get("metadata")).get("name");
+    }
+}
