@@ -10,9 +10,12 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-                "Evidence before you touch a Kubernetes node.",
-                "A Node object is only the kubelet's last report; nodegate shows where Node objects and hosts",
-                "disagree, gates node removal on evidence, and reads every etcd endpoint and API view."},
+                "Evidence before you touch a Kubernetes node.%n",
+                "A Node object is only the kubelet's last report. nodegate shows where Node objects and hosts "
+                        + "disagree, gates node removal on evidence, and reads every etcd endpoint and API view "
+                        + "to find split brain.",
+                "Every command reads a live cluster (--kubeconfig/--context, as kubectl) or saved kubectl/etcdctl "
+                        + "JSON (-f). Findings are explained in docs/findings.md."},
         subcommands = {
                 AuditCommand.class,
                 CollectCommand.class,

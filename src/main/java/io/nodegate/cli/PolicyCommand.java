@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 
 /** Emits (or applies) the admission policy that enforces the gate, and the operators' least-privilege RBAC. */
 @Command(name = "policy",
+        header = "Emit (or apply) the admission policy and RBAC that make the API server enforce the gate.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
