@@ -232,7 +232,8 @@ public final class DumpSource {
         if (collection != null && !collection.collectedAt().equals(c.collectedAt())) {
             throw new InputException("the input holds two collections (" + collection.where() + " at "
                     + collection.collectedAt() + ", " + doc.where() + " at " + c.collectedAt()
-                    + "); read one collection at a time");
+                    + "); read one collection at a time. To compare API servers use `nodegate views -f A -f B`; for "
+                    + "`nodegate etcd`, give each side's etcdctl JSON files and one side's nodes.json");
         }
         collection = c;
     }

@@ -75,7 +75,11 @@ public final class EtcdDumps {
                     text(st, "version"),
                     id(st.get("dbSize"), ctx + " dbSize", false),
                     st.path("isLearner").asBoolean(false));
-            reports.add(new EtcdEndpointReport(endpoint, status, 0L, List.of(), null));
+            // `endpoint status --cluster` saved on two servers repeats the endpoints both could reach: one row each
+            boolean seen = reports.stream().anyMatch(r -> r.endpoint().equals(endpoint) && status.equals(r.status()));
+            if (!seen) {
+                reports.add(new EtcdEndpointReport(endpoint, status, 0L, List.of(), null));
+            }
         }
     }
 

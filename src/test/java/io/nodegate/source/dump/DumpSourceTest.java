@@ -201,6 +201,16 @@ class DumpSourceTest {
     }
 
     @Test
+    void theSameEndpointStatusSavedOnTwoServersIsOneRow() throws IOException {
+        // `etcdctl endpoint status --cluster` run on two servers repeats the endpoints both reached
+        Path status = etcdFixture("endpoint-status.json");
+        Files.copy(status, dir.resolve("etcd").resolve("endpoint-status-again.json"));
+        ClusterState s = DumpSource.load(List.of(dir.resolve("etcd")), NOW);
+        assertThat(s.etcd()).extracting(EtcdEndpointReport::endpoint).containsExactly("http://127.0.0.1:23791",
+                "http://127.0.0.1:23792", "http://127.0.0.1:23793", "http://127.0.0.1:23799");
+    }
+
+    @Test
     void etcdctlOutputWithIdsAbove2to63IsCombinedPerEndpoint() throws IOException {
         // real etcd 3.4 output: srv1..3 form one cluster, srv9 a separate one-member cluster (split brain)
         etcdFixture("endpoint-status.json");
