@@ -1,0 +1,602 @@
+package io.nodegate.testing;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A real HTTP Kubernetes API server for tests and benchmarks: fabric8's {@link KubernetesMockServer} in CRUD
+ * mode (objects you create are stored and served back) with a dispatcher in front that makes it behave like
+ * a real kube-apiserver where nodegate depends on it.
+ *
+ * <p>Behaviour this class adds on top of the fabric8 CRUD mock:
+ * <ul>
+ *   <li><b>Pagination</b>: LIST honours {@code limit} and {@code continue}. Items are served in key order
+ *       (namespace/name), a page that is not the last carries {@code metadata.continue} and
+ *       {@code metadata.remainingItemCount}; a malformed continue token answers 400. The mock alone returns
+ *       everything in one answer, so a client that never pages would pass unnoticed.</li>
+ *   <li><b>Field selectors</b>: {@code metadata.name}, {@code metadata.namespace}, and {@code spec.nodeName}
+ *       (pods only), with {@code =}, {@code ==}, {@code !=}. Any other field answers 400 "field label not
+ *       supported", as the real server does. The mock alone silently ignores {@code spec.nodeName}.</li>
+ *   <li><b>Label selectors</b>: the full set-based syntax ({@code k=v}, {@code k!=v}, {@code k},
+ *       {@code !k}, {@code k in (a,b)}, {@code k notin (a,b)}); the mock alone ignores {@code in}/{@code notin}.</li>
+ *   <li><b>/version</b> answers the gitVersion set with {@link #setGitVersion(String)}.</li>
+ *   <li><b>Unserved APIs</b>: {@link #unserve(String)} makes a resource path answer 404 "the server could not
+ *       find the requested resource", as for an API group/resource the cluster does not have (e.g. CSINode).
+ *       Missing objects and namespaces answer 404 NotFound (CRUD mock behaviour, kept).</li>
+ *   <li><b>Failure injection</b>: {@link #failOn(String, String, int)} and
+ *       {@link #failOn(String, String, int, int)} answer an error Status (403, 429, 500, ...) for one path,
+ *       optionally only after the first N requests succeeded (to break a paginated LIST half-way).</li>
+ *   <li><b>Request counting</b> per "METHOD path" (query excluded). Setup calls made through this class
+ *       ({@link #create}, {@link #delete}, {@link #client()}) are not counted, so counts show what the code
+ *       under test asked.</li>
+ * </ul>
+ *
+ * <p>What it still lacks compared to a real API server:
+ * <ul>
+ *   <li>No garbage collector: deleting a Node leaves its Lease, CSINode, node-password Secret and pods.
+ *       Tests play the GC (delete dependants themselves, with the delays they want to model).</li>
+ *   <li>No node lifecycle controller, no kubelet: conditions, taints and Lease renewals change only when a
+ *       test writes them.</li>
+ *   <li>No discovery documents (/api, /apis) beyond what the CRUD mock answers; no admission, no RBAC (use
+ *       {@link #failOn} for 403), no consistent snapshot across pages (a page reflects the store at the time
+ *       it is served, keyed after the previous page's last key; a real server serves one resourceVersion).</li>
+ *   <li>LIST in a namespace that does not exist answers an empty list (as a real server does); GET of the
+ *       namespace answers 404.</li>
+ * </ul>
+ *
+ * <p>Usage: {@code try (ApiTestServer api = ApiTestServer.start()) { api.create(node); Path kc =
+ * api.writeKubeconfig(dir.resolve("kubeconfig")); ... }}. Use {@link #mock()} for fabric8
+ * {@code expect()} expectations, which are consulted before the CRUD store.
+ */
+public final class ApiTestServer implements AutoCloseable {
+
+    /** Name of the context, cluster and user written by {@link #writeKubeconfig(Path)}. */
+    public static final String CONTEXT = "nodegate-test";
+
+    private static final String SETUP_HEADER = "X-Nodegate-Test-Setup";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final KubernetesMockServer mock;
+    private final KubernetesClient setupClient;
+    private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+    private final List<String> requestLog = new CopyOnWriteArrayList<>();
+    private final List<Failure> failures = new CopyOnWriteArrayList<>();
+    private final List<String> unserved = new CopyOnWriteArrayList<>();
+    private volatile String gitVersion = "v1.34.1+rke2r1";
+
+    private record Failure(String method, String path, int code, int succeedFirst, AtomicInteger seen) {
+    }
+
+    private ApiTestServer() {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(responses);
+        mock = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new RealisticDispatcher(crud),
+                false);
+        mock.init();
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withTrustCerts(true)
+                .withNamespace("default")
+                .withRequestRetryBackoffLimit(0)
+                .withCustomHeaders(Map.of(SETUP_HEADER, "true"))
+                .build();
+        setupClient = new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory()).build();
+    }
+
+    /** Starts a server on a free loopback port. */
+    public static ApiTestServer start() {
+        return new ApiTestServer();
+    }
+
+    /** Base URL, e.g. {@code http://localhost:41234}, without trailing slash. */
+    public String url() {
+        String u = mock.url("/");
+        return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+    }
+
+    /** The underlying fabric8 mock, for {@code expect()} expectations (consulted before the CRUD store). */
+    public KubernetesMockServer mock() {
+        return mock;
+    }
+
+    /** A client for test setup; its requests are not counted. */
+    public KubernetesClient client() {
+        return setupClient;
+    }
+
+    /** Creates the objects (namespaced objects without a namespace go to "default"). Status is kept as given. */
+    public ApiTestServer create(HasMetadata... objects) {
+        for (HasMetadata o : objects) {
+            setupClient.resource(o).create();
+        }
+        return this;
+    }
+
+    /** Creates or replaces the objects. */
+    public ApiTestServer apply(HasMetadata... objects) {
+        for (HasMetadata o : objects) {
+            setupClient.resource(o).createOr(op -> op.update());
+        }
+        return this;
+    }
+
+    /** Deletes the objects; nothing else goes with them (no GC here). */
+    public ApiTestServer delete(HasMetadata... objects) {
+        for (HasMetadata o : objects) {
+            setupClient.resource(o).delete();
+        }
+        return this;
+    }
+
+    public ApiTestServer setGitVersion(String version) {
+        this.gitVersion = version;
+        return this;
+    }
+
+    /**
+     * Makes every request under {@code resourcePath} (e.g. {@code /apis/storage.k8s.io/v1/csinodes}) answer
+     * 404 as for a resource the server does not serve.
+     */
+    public ApiTestServer unserve(String resourcePath) {
+        unserved.add(resourcePath);
+        return this;
+    }
+
+    /** Every {@code method} request to exactly {@code path} (query ignored) answers {@code code}. */
+    public ApiTestServer failOn(String method, String path, int code) {
+        return failOn(method, path, code, 0);
+    }
+
+    /** Like {@link #failOn(String, String, int)} but the first {@code succeedFirst} requests are served. */
+    public ApiTestServer failOn(String method, String path, int code, int succeedFirst) {
+        failures.add(new Failure(method.toUpperCase(), path, code, succeedFirst, new AtomicInteger()));
+        return this;
+    }
+
+    public ApiTestServer clearFailures() {
+        failures.clear();
+        return this;
+    }
+
+    /** Requests counted for "METHOD path" (query excluded), e.g. {@code requests("GET", "/api/v1/nodes")}. */
+    public int requests(String method, String path) {
+        AtomicInteger c = counts.get(method.toUpperCase() + " " + path);
+        return c == null ? 0 : c.get();
+    }
+
+    /** Total counted requests (all methods and paths). */
+    public int totalRequests() {
+        return counts.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /** Counted requests as "METHOD path" -> count. */
+    public Map<String, Integer> requestCounts() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.put(e.getKey(), e.getValue().get()));
+        return out;
+    }
+
+    /** Counted request lines including the query, in arrival order. */
+    public List<String> requestLog() {
+        return List.copyOf(requestLog);
+    }
+
+    public ApiTestServer resetCounts() {
+        counts.clear();
+        requestLog.clear();
+        return this;
+    }
+
+    /** Writes a kubeconfig with context {@value #CONTEXT} pointing at this server; returns the file. */
+    public Path writeKubeconfig(Path file) {
+        return writeKubeconfig(file, CONTEXT);
+    }
+
+    /** Writes a kubeconfig with one context named {@code contextName} pointing at this server. */
+    public Path writeKubeconfig(Path file, String contextName) {
+        String yaml = """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: %1$s
+                  cluster:
+                    server: %2$s
+                users:
+                - name: %1$s
+                  user:
+                    token: test-token-not-a-secret
+                contexts:
+                - name: %1$s
+                  context:
+                    cluster: %1$s
+                    user: %1$s
+                    namespace: default
+                current-context: %1$s
+                """.formatted(contextName, url());
+        try {
+            if (file.getParent() != null) {
+                Files.createDirectories(file.getParent());
+            }
+            Files.writeString(file, yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
+    }
+
+    @Override
+    public void close() {
+        setupClient.close();
+        mock.destroy();
+    }
+
+    /** Sits in front of the CRUD dispatcher and adds what a real API server does (see class javadoc). */
+    private final class RealisticDispatcher extends Dispatcher {
+        private final KubernetesMixedDispatcher crud;
+
+        RealisticDispatcher(KubernetesMixedDispatcher crud) {
+            this.crud = crud;
+        }
+
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            URI uri = URI.create("http://server" + request.getPath());
+            String path = uri.getRawPath();
+            String method = request.getMethod().toUpperCase();
+            if (request.getHeader(SETUP_HEADER) == null) {
+                counts.computeIfAbsent(method + " " + path, k -> new AtomicInteger()).incrementAndGet();
+                requestLog.add(method + " " + request.getPath());
+            }
+            for (Failure f : failures) {
+                if (f.method().equals(method) && f.path().equals(path)
+                        && f.seen().getAndIncrement() >= f.succeedFirst()) {
+                    return status(f.code(), reasonOf(f.code()), "injected failure for " + method + " " + path);
+                }
+            }
+            if ("/version".equals(path)) {
+                return json(200, versionJson());
+            }
+            for (String prefix : unserved) {
+                if (path.equals(prefix) || path.startsWith(prefix + "/")) {
+                    return status(404, "NotFound", "the server could not find the requested resource");
+                }
+            }
+            Map<String, String> query = query(uri.getRawQuery());
+            if ("GET".equals(method) && isList(path) && !"true".equals(query.get("watch"))) {
+                return list(request, path, query);
+            }
+            return crud.dispatch(request);
+        }
+
+        private MockResponse list(RecordedRequest request, String path, Map<String, String> query) {
+            Predicate<JsonNode> fieldFilter;
+            Predicate<JsonNode> labelFilter;
+            try {
+                fieldFilter = Selectors.fields(query.get("fieldSelector"), resourceOf(path));
+                labelFilter = Selectors.labels(query.get("labelSelector"));
+            } catch (IllegalArgumentException e) {
+                return status(400, "BadRequest", e.getMessage());
+            }
+            Map<String, String> rest = new LinkedHashMap<>(query);
+            for (String handled : List.of("limit", "continue", "fieldSelector", "labelSelector")) {
+                rest.remove(handled);
+            }
+            RecordedRequest plain = new RecordedRequest(request.getHttpVersion(), request.method(),
+                    path + encode(rest), request.getHeaders(), request.getBody());
+            MockResponse answer = crud.dispatch(plain);
+            if (answer.code() != 200) {
+                return answer;
+            }
+            ObjectNode list = (ObjectNode) JSON.readTree(answer.getBody().readUtf8());
+            List<JsonNode> items = new ArrayList<>();
+            if (list.get("items") instanceof ArrayNode array) {
+                array.forEach(items::add);
+            }
+            items.removeIf(fieldFilter.and(labelFilter).negate());
+            items.sort(Comparator.comparing(ApiTestServer::key));
+            String after = null;
+            if (query.get("continue") != null && !query.get("continue").isEmpty()) {
+                try {
+                    after = new String(Base64.getUrlDecoder().decode(query.get("continue")), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    return status(400, "BadRequest", "continue key is not valid: " + e.getMessage());
+                }
+            }
+            final String start = after;
+            if (start != null) {
+                items.removeIf(i -> key(i).compareTo(start) <= 0);
+            }
+            int limit = Integer.MAX_VALUE;
+            if (query.get("limit") != null) {
+                try {
+                    long requested = Long.parseLong(query.get("limit"));
+                    limit = requested <= 0 ? Integer.MAX_VALUE : (int) Math.min(requested, Integer.MAX_VALUE);
+                } catch (NumberFormatException e) {
+                    return status(400, "BadRequest", "limit is not a number: " + query.get("limit"));
+                }
+            }
+            List<JsonNode> page = items.subList(0, Math.min(limit, items.size()));
+            ObjectNode meta = list.get("metadata") instanceof ObjectNode m ? m : list.putObject("metadata");
+            meta.remove("continue");
+            meta.remove("remainingItemCount");
+            if (page.size() < items.size()) {
+                String last = key(page.get(page.size() - 1));
+                meta.put("continue", Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(last.getBytes(StandardCharsets.UTF_8)));
+                meta.put("remainingItemCount", items.size() - page.size());
+            }
+            ArrayNode out = list.putArray("items");
+            page.forEach(out::add);
+            return json(200, list.toString());
+        }
+
+        private String versionJson() {
+            String v = gitVersion;
+            String major = "1";
+            String minor = "0";
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^v?(\\d+)\\.(\\d+)").matcher(v);
+            if (m.find()) {
+                major = m.group(1);
+                minor = m.group(2);
+            }
+            ObjectNode o = JSON.createObjectNode();
+            o.put("major", major);
+            o.put("minor", minor);
+            o.put("gitVersion", v);
+            o.put("gitCommit", "0000000000000000000000000000000000000000");
+            o.put("gitTreeState", "clean");
+            o.put("buildDate", "2026-01-01T00:00:00Z");
+            o.put("goVersion", "go1.24.0");
+            o.put("compiler", "gc");
+            o.put("platform", "linux/amd64");
+            return o.toString();
+        }
+    }
+
+    /** Path of a collection: /api/v1/R, /api/v1/namespaces/N/R, /apis/G/V/R, /apis/G/V/namespaces/N/R. */
+    static boolean isList(String path) {
+        List<String> rest = afterGroupVersion(path);
+        if (rest == null) {
+            return false;
+        }
+        return rest.size() == 1 || (rest.size() == 3 && "namespaces".equals(rest.get(0)));
+    }
+
+    private static String resourceOf(String path) {
+        List<String> rest = afterGroupVersion(path);
+        return rest == null || rest.isEmpty() ? "" : rest.get(rest.size() - 1);
+    }
+
+    private static List<String> afterGroupVersion(String path) {
+        List<String> seg = new ArrayList<>();
+        for (String s : path.split("/")) {
+            if (!s.isEmpty()) {
+                seg.add(s);
+            }
+        }
+        if (seg.size() >= 2 && "api".equals(seg.get(0))) {
+            return seg.subList(2, seg.size());
+        }
+        if (seg.size() >= 3 && "apis".equals(seg.get(0))) {
+            return seg.subList(3, seg.size());
+        }
+        return null;
+    }
+
+    static String key(JsonNode item) {
+        JsonNode meta = item.get("metadata");
+        String ns = meta == null || meta.get("namespace") == null ? "" : meta.get("namespace").asString();
+        String name = meta == null || meta.get("name") == null ? "" : meta.get("name").asString();
+        return ns + "/" + name;
+    }
+
+    private static Map<String, String> query(String rawQuery) {
+        Map<String, String> q = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return q;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            q.put(k, v);
+        }
+        return q;
+    }
+
+    private static String encode(Map<String, String> q) {
+        if (q.isEmpty()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        q.forEach((k, v) -> parts.add(URLEncoder.encode(k, StandardCharsets.UTF_8) + "="
+                + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        return "?" + String.join("&", parts);
+    }
+
+    private static MockResponse json(int code, String body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(body);
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        ObjectNode s = JSON.createObjectNode();
+        s.put("kind", "Status");
+        s.put("apiVersion", "v1");
+        s.putObject("metadata");
+        s.put("status", "Failure");
+        s.put("message", message);
+        s.put("reason", reason);
+        s.put("code", code);
+        return json(code, s.toString());
+    }
+
+    private static String reasonOf(int code) {
+        return switch (code) {
+            case 400 -> "BadRequest";
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
+            case 404 -> "NotFound";
+            case 409 -> "Conflict";
+            case 410 -> "Expired";
+            case 429 -> "TooManyRequests";
+            case 500 -> "InternalError";
+            case 503 -> "ServiceUnavailable";
+            case 504 -> "Timeout";
+            default -> "Unknown";
+        };
+    }
+
+    /** Field and label selector evaluation over JSON items. */
+    static final class Selectors {
+        private Selectors() {
+        }
+
+        static Predicate<JsonNode> fields(String selector, String resource) {
+            Predicate<JsonNode> all = i -> true;
+            if (selector == null || selector.isBlank()) {
+                return all;
+            }
+            for (String term : selector.split(",")) {
+                String t = term.trim();
+                boolean negate = t.contains("!=");
+                String[] kv = negate ? t.split("!=", 2) : t.split("==?", 2);
+                if (kv.length != 2) {
+                    throw new IllegalArgumentException("invalid field selector: " + t);
+                }
+                String field = kv[0].trim();
+                String value = kv[1].trim();
+                java.util.function.Function<JsonNode, String> getter = switch (field) {
+                    case "metadata.name" -> i -> text(i, "metadata", "name");
+                    case "metadata.namespace" -> i -> text(i, "metadata", "namespace");
+                    case "spec.nodeName" -> {
+                        if (!"pods".equals(resource)) {
+                            throw new IllegalArgumentException("field label not supported: " + field);
+                        }
+                        yield i -> text(i, "spec", "nodeName");
+                    }
+                    default -> throw new IllegalArgumentException("field label not supported: " + field);
+                };
+                Predicate<JsonNode> p = i -> value.equals(getter.apply(i) == null ? "" : getter.apply(i));
+                all = all.and(negate ? p.negate() : p);
+            }
+            return all;
+        }
+
+        static Predicate<JsonNode> labels(String selector) {
+            Predicate<JsonNode> all = i -> true;
+            if (selector == null || selector.isBlank()) {
+                return all;
+            }
+            for (String term : splitTerms(selector)) {
+                all = all.and(labelTerm(term.trim()));
+            }
+            return all;
+        }
+
+        private static Predicate<JsonNode> labelTerm(String t) {
+            java.util.regex.Matcher set = java.util.regex.Pattern
+                    .compile("^([^\\s!=]+)\\s+(in|notin)\\s+\\((.*)\\)$").matcher(t);
+            if (set.matches()) {
+                String key = set.group(1);
+                List<String> values = new ArrayList<>();
+                for (String v : set.group(3).split(",")) {
+                    values.add(v.trim());
+                }
+                boolean in = "in".equals(set.group(2));
+                return i -> {
+                    String v = label(i, key);
+                    return in ? v != null && values.contains(v) : v == null || !values.contains(v);
+                };
+            }
+            if (t.startsWith("!")) {
+                String key = t.substring(1).trim();
+                return i -> label(i, key) == null;
+            }
+            if (t.contains("!=")) {
+                String[] kv = t.split("!=", 2);
+                return i -> !kv[1].trim().equals(label(i, kv[0].trim()));
+            }
+            if (t.contains("=")) {
+                String[] kv = t.split("==?", 2);
+                return i -> kv[1].trim().equals(label(i, kv[0].trim()));
+            }
+            if (t.isEmpty() || t.contains(" ")) {
+                throw new IllegalArgumentException("invalid label selector term: " + t);
+            }
+            return i -> label(i, t) != null;
+        }
+
+        private static List<String> splitTerms(String selector) {
+            List<String> terms = new ArrayList<>();
+            int depth = 0;
+            StringBuilder cur = new StringBuilder();
+            for (char c : selector.toCharArray()) {
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    depth--;
+                }
+                if (c == ',' && depth == 0) {
+                    terms.add(cur.toString());
+                    cur.setLength(0);
+                } else {
+                    cur.append(c);
+                }
+            }
+            terms.add(cur.toString());
+            return terms;
+        }
+
+        private static String label(JsonNode item, String key) {
+            JsonNode labels = item.path("metadata").path("labels");
+            JsonNode v = labels.get(key);
+            return v == null || v.isNull() ? null : v.asString();
+        }
+
+        private static String text(JsonNode item, String a, String b) {
+            JsonNode v = item.path(a).get(b);
+            return v == null || v.isNull() ? null : v.asString();
+        }
+    }
+}
