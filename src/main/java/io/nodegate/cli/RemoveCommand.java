@@ -68,7 +68,7 @@ public final class RemoveCommand implements Runnable {
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
-            r = new NodeRemover(client, store, LifecycleSupport.clock, w, d -> Thread.sleep(d.toMillis()))
+            r = new NodeRemover(client, store, LifecycleSupport.clock, w, LifecycleSupport.sleeper)
                     .remove(baseline, node, opts);
         } catch (NodeRemover.Refused e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());

@@ -24,6 +24,16 @@ public final class LifecycleSupport {
     public static volatile Clock clock = Clock.systemUTC();
     /** How remove waits between cascade polls; tests shorten it. */
     public static volatile Duration pollInterval = Duration.ofSeconds(2);
+    /** How remove waits; tests replace it with one that advances their clock and plays the garbage collector. */
+    public static volatile io.nodegate.lifecycle.remove.NodeRemover.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+
+    /** Restores the defaults (tests call this when done). */
+    public static void reset() {
+        clientOverride = null;
+        clock = Clock.systemUTC();
+        pollInterval = Duration.ofSeconds(2);
+        sleeper = d -> Thread.sleep(d.toMillis());
+    }
 
     private LifecycleSupport() {
     }
