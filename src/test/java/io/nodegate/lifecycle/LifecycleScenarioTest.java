@@ -123,6 +123,12 @@ class LifecycleScenarioTest {
                 .contains("gpu-a11.node-password.rke2").doesNotContain("\"data\"");
         assertNoSecretValue(g, r);
 
+        CliRun v = CliRun.of("verify-gone", "--baseline", baseline.toString(), "--name-pattern", "^new-");
+        assertThat(v.exit()).as(v.all()).isZero();
+        assertThat(v.out()).contains("verify-gone", "PASS", "selfTest: IP query with the control node's [192.0.2.50] -> [keep-1]",
+                "gpu-a10: bootID boot-a10");
+        assertNoSecretValue(v);
+
         CliRun again = remove("gpu-a11");
         assertThat(again.exit()).isEqualTo(5);
         assertThat(again.err()).contains("already gone");
@@ -227,6 +233,30 @@ class LifecycleScenarioTest {
         assertThat(r2.exit()).isEqualTo(2);
         assertThat(r2.err()).contains("not writable");
         assertThat(node("gpu-a11")).isNotNull();
+    }
+
+    @Test
+    void renamedHostThatCameBackIsNamedBySystemUuid() throws InterruptedException {
+        playGarbageCollector("gpu-a11");
+        assertThat(remove("gpu-a11", "--override", "test setup").exit()).isZero();
+        while (java.time.Instant.now().isBefore(seed.t0.plusSeconds(1))) {
+            Thread.sleep(50); // the server stamps creation with the real clock, in whole seconds
+        }
+        // D+17: the host was renamed and rebooted with the old config.yaml: a new Node, no cordon, no role
+        api.create(SeedCluster.node("new-01", "198.51.100.21", "True", false, java.util.Map.of(), "boot-n1",
+                "uuid-a11", 8, seed.gateTime, null));
+        CliRun v = CliRun.of("verify-gone", "--baseline", baseline.toString());
+        assertThat(v.exit()).as(v.all()).isEqualTo(5);
+        assertThat(v.out()).contains("Node new-01 has systemUUID uuid-a11 of target gpu-a11: the same host came back under a new name",
+                "Node new-01 created");
+    }
+
+    @Test
+    void verifyGoneWhoseSelfTestFindsNothingIsInvalid() {
+        api.delete(node("keep-1"));
+        CliRun v = CliRun.of("verify-gone", "--baseline", baseline.toString());
+        assertThat(v.exit()).as(v.all()).isEqualTo(3);
+        assertThat(v.out()).contains("INVALID", "self-test found nothing (IP query with the control node's [192.0.2.50])");
     }
 
     void assertNoSecretValue(CliRun... runs) throws IOException {
