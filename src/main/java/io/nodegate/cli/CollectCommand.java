@@ -1,12 +1,61 @@
 package io.nodegate.cli;
 
+import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.dump.CollectionWriter;
+import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "collect", description = "Save what the live cluster says, for offline audit (not implemented yet).")
-public final class CollectCommand implements Runnable {
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** Saves what the live cluster says as kubectl-style JSON, so audits can run offline and be compared later. */
+@Command(name = "collect",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Save what the live cluster says, for offline audit and as evidence.",
+                "Reads Nodes, kube-node-lease Leases, node-password Secret metadata (never data), CSINodes,",
+                "the default/kubernetes EndpointSlices, DaemonSets, cattle-system Jobs and kube-system Leases",
+                "with paginated LIST calls, and writes one kubectl-style List JSON file per kind plus",
+                "collected.json (time, context, server, version; no credentials). The directory appears",
+                "complete or not at all: any failed call writes nothing (exit 3)."},
+        footer = {"",
+                "Examples:",
+                "  nodegate collect -o /tmp/prod-2026-10-19",
+                "  nodegate collect --context prod-east -o evidence/before --with-pods",
+                "  nodegate audit -f /tmp/prod-2026-10-19          # audit offline, ages against collectedAt"})
+public final class CollectCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", required = true,
+            description = "Directory to create (must not exist, or be empty).")
+    Path outputDir;
+
+    @Option(names = "--with-pods",
+            description = "Also save all pods (pods.json); needed offline by checks that count pods per node.")
+    boolean withPods;
+
     @Override
-    public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'collect' is not implemented yet");
+    public Integer call() {
+        RawSnapshot raw;
+        try (LiveSource live = source.liveSource()) {
+            raw = live.read(withPods);
+        }
+        CollectionWriter.Written written = CollectionWriter.write(raw, outputDir);
+        var out = spec.commandLine().getOut();
+        out.println("collected from " + raw.source().replaceFirst("^live: ", "") + " at " + raw.now());
+        written.counts().forEach((file, count) -> out.printf("  %-32s %6d%n", file, count));
+        raw.notes().forEach(n -> out.println("  note: " + n));
+        out.println("wrote " + written.directory());
+        out.flush();
+        return ExitCodes.OK;
     }
 }

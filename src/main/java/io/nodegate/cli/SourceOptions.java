@@ -2,6 +2,10 @@ package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.model.ClusterState;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+import io.nodegate.source.dump.DumpSource;
+import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -39,13 +43,51 @@ public final class SourceOptions {
         return !files.isEmpty();
     }
 
-    /** Reads the cluster (live or from files) into one snapshot. Pods are read only when asked. */
+    /**
+     * Reads the cluster (live or from files) into one snapshot. Pods are read only when asked (live: one
+     * paginated LIST over all namespaces; offline: whatever pods the input holds).
+     *
+     * @throws InputException      bad flags, unreadable kubeconfig, unknown context, malformed dump (exit 2)
+     * @throws CollectionException any failed API call (exit 3)
+     */
     public ClusterState load(boolean withPods) {
-        throw new UnsupportedOperationException("not implemented yet");
+        if (offline()) {
+            checkOfflineFlags();
+            return DumpSource.load(files, now);
+        }
+        checkLiveFlags();
+        try (LiveSource live = liveSource()) {
+            return live.load(withPods);
+        }
     }
 
-    /** A live client honouring --kubeconfig/--context, failing fast when the server is unreachable. */
+    /** A live client honouring --kubeconfig/--context, failing fast when the server is unreachable. Close it. */
     public KubernetesClient connect() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return liveSource().client();
+    }
+
+    /**
+     * The live source itself, for callers that need more than a snapshot (e.g.
+     * {@link LiveSource#podsOnNode(String)}). Close it when done; closing closes its client.
+     */
+    public LiveSource liveSource() {
+        if (offline()) {
+            throw new InputException("this needs a live cluster; -f reads files only (drop -f, use --context)");
+        }
+        checkLiveFlags();
+        return LiveSource.open(kubeconfig, context, requestTimeoutSeconds);
+    }
+
+    private void checkOfflineFlags() {
+        if (context != null || kubeconfig != null) {
+            throw new InputException("-f cannot be combined with " + (context != null ? "--context" : "--kubeconfig")
+                    + ": -f reads dumps, --context/--kubeconfig pick a live cluster; use one or the other");
+        }
+    }
+
+    private void checkLiveFlags() {
+        if (now != null) {
+            throw new InputException("--now applies to -f dumps only; a live read uses the local clock");
+        }
     }
 }

@@ -1,0 +1,66 @@
+package io.nodegate.cli;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.model.ClusterState;
+import io.nodegate.source.Fixtures;
+import io.nodegate.source.InputException;
+import io.nodegate.testing.ApiTestServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SourceOptionsTest {
+
+    @TempDir
+    Path dir;
+
+    @Command(name = "probe")
+    static final class Probe {
+        @Mixin
+        SourceOptions source = new SourceOptions();
+    }
+
+    private static SourceOptions parse(String... args) {
+        Probe p = new Probe();
+        new CommandLine(p).parseArgs(args);
+        return p.source;
+    }
+
+    @Test
+    void dumpsAndALiveContextCannotBeMixed() throws IOException {
+        Path f = Files.writeString(dir.resolve("n.json"), "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"}}");
+        assertThatThrownBy(() -> parse("-f", f.toString(), "--context", "prod").load(false))
+                .isInstanceOf(InputException.class).hasMessageContaining("-f cannot be combined with --context");
+        assertThatThrownBy(() -> parse("--now", "2026-10-19T06:10:00Z").load(false))
+                .isInstanceOf(InputException.class).hasMessageContaining("--now applies to -f");
+        ClusterState s = parse("-f", f.toString(), "--now", "2026-10-19T06:10:00Z").load(false);
+        assertThat(s.nodes()).hasSize(1);
+    }
+
+    @Test
+    void liveLoadAndConnectHonourKubeconfigAndContext() {
+        try (ApiTestServer api = ApiTestServer.start()) {
+            api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+            Path kc = api.writeKubeconfig(dir.resolve("kc"), "lab");
+            ClusterState s = parse("--kubeconfig", kc.toString(), "--context", "lab").load(true);
+            assertThat(s.nodes()).hasSize(5);
+            assertThat(s.context()).isEqualTo("lab");
+            assertThat(s.pods().present()).isTrue();
+            try (KubernetesClient client = parse("--kubeconfig", kc.toString()).connect()) {
+                assertThat(client.nodes().list().getItems()).hasSize(5);
+            }
+            assertThatThrownBy(() -> parse("--kubeconfig", kc.toString(), "--context", "prod").load(false))
+                    .isInstanceOf(InputException.class).hasMessageContaining("available contexts: lab");
+        }
+    }
+}

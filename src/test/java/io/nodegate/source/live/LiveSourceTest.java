@@ -1,0 +1,220 @@
+package io.nodegate.source.live;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.Fixtures;
+import io.nodegate.source.InputException;
+import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.SourceNotes;
+import io.nodegate.testing.ApiTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LiveSourceTest {
+
+    @TempDir
+    Path dir;
+    private ApiTestServer api;
+    private Path kubeconfig;
+
+    @BeforeEach
+    void start() {
+        api = ApiTestServer.start();
+        kubeconfig = api.writeKubeconfig(dir.resolve("kubeconfig"));
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+    }
+
+    private LiveSource source(long pageSize) {
+        return new LiveSource(KubeConnection.open(kubeconfig, null, 10), Clock.systemUTC(), pageSize);
+    }
+
+    @Test
+    void readsEveryObjectAcrossPagesWithAFixedNumberOfCalls() {
+        List<HasMetadata> cluster = Fixtures.cluster(117, true); // 120 nodes
+        api.create(cluster.toArray(HasMetadata[]::new));
+        Instant before = Instant.now();
+        ClusterState state;
+        try (LiveSource live = source(50)) {
+            state = live.load(false);
+        }
+        assertThat(state.nodes()).hasSize(120);
+        assertThat(state.nodes()).extracting(NodeInfo::name).doesNotHaveDuplicates().contains("srv-0", "wrk-0116");
+        assertThat(state.nodeLeases()).hasSize(120);
+        assertThat(state.nodePasswordSecrets()).hasSize(120);
+        assertThat(state.csiNodes().present()).isTrue();
+        assertThat(state.csiNodes().items()).hasSize(120);
+        assertThat(state.apiEndpoints().addresses()).containsExactly("10.0.0.10", "10.0.0.11", "10.0.0.12");
+        assertThat(state.apiEndpoints().port()).isEqualTo(6443);
+        assertThat(state.daemonSets()).hasSize(2);
+        assertThat(state.cattleJobs().present()).isTrue();
+        assertThat(state.cattleJobs().items()).singleElement().satisfies(j -> assertThat(j.failed()).isTrue());
+        assertThat(state.controlPlaneLeases()).hasSize(2);
+        assertThat(state.pods().present()).isFalse();
+        assertThat(state.serverVersion()).isEqualTo("v1.34.1+rke2r1");
+        assertThat(state.context()).isEqualTo(ApiTestServer.CONTEXT);
+        assertThat(state.server()).isEqualTo(api.url());
+        assertThat(state.source()).isEqualTo("live: context " + ApiTestServer.CONTEXT + " (" + api.url() + ")");
+        assertThat(state.now()).isBetween(before, Instant.now());
+        // 120 objects at 50 a page: 3 calls, whatever the number of nodes; never one call per node
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
+        assertThat(api.requests("GET", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases")).isEqualTo(3);
+        assertThat(api.requests("GET", "/api/v1/namespaces/kube-system/secrets")).isEqualTo(3);
+        assertThat(api.requests("GET", "/apis/storage.k8s.io/v1/csinodes")).isEqualTo(3);
+        assertThat(api.requestCounts().keySet()).noneMatch(k -> k.startsWith("GET /api/v1/nodes/"));
+        assertThat(api.requestCounts().keySet()).allMatch(k -> k.startsWith("GET "));
+    }
+
+    @Test
+    void usesPagesOf500ByDefaultAndKeepsNoSecretData() {
+        api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+        RawSnapshot raw;
+        try (LiveSource live = LiveSource.open(kubeconfig, null, 10)) {
+            raw = live.read(false);
+        }
+        assertThat(api.requestLog()).filteredOn(l -> l.startsWith("GET /api/v1/nodes"))
+                .singleElement().asString().contains("limit=500");
+        assertThat(raw.kubeSystemSecrets()).hasSize(6);
+        assertThat(raw.kubeSystemSecrets()).allSatisfy(s -> {
+            assertThat(s.getData()).isNullOrEmpty();
+            assertThat(s.getStringData()).isNullOrEmpty();
+            assertThat(String.valueOf(s.getMetadata().getAnnotations())).doesNotContain("TOPSECRET");
+        });
+        assertThat(raw.kubeSystemSecrets().toString()).doesNotContain("VE9QU0VDUkVU");
+    }
+
+    @Test
+    void optionalApisAbsentAreNotedNotFailed() {
+        api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+        api.unserve("/apis/storage.k8s.io/v1/csinodes");
+        ClusterState state;
+        try (LiveSource live = source(500)) {
+            state = live.load(false);
+        }
+        assertThat(state.csiNodes().present()).isFalse();
+        assertThat(state.cattleJobs().present()).isFalse();
+        assertThat(state.notes()).contains(SourceNotes.CSINODES_NOT_SERVED, SourceNotes.CATTLE_SYSTEM_ABSENT);
+        assertThat(state.nodes()).hasSize(5);
+    }
+
+    @Test
+    void aForbiddenListFailsTheWholeRead() {
+        api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+        api.failOn("GET", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", 403);
+        try (LiveSource live = source(500)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageStartingWith("LIST leases in kube-node-lease: 403 Forbidden");
+        }
+    }
+
+    @Test
+    void aServerErrorOnTheSecondPageFailsInsteadOfReturningHalf() {
+        api.create(Fixtures.cluster(7, false).toArray(HasMetadata[]::new));
+        api.failOn("GET", "/api/v1/nodes", 500, 1);
+        try (LiveSource live = source(4)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageStartingWith("LIST nodes: 500 Internal Server Error");
+        }
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(2);
+    }
+
+    @Test
+    void throttlingOrAnErrorOnTheNamespaceProbeIsNotAbsence() {
+        api.create(Fixtures.cluster(1, true).toArray(HasMetadata[]::new));
+        api.failOn("GET", "/api/v1/namespaces/cattle-system", 429);
+        try (LiveSource live = source(500)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageContaining("GET namespace cattle-system: 429 Too Many Requests");
+        }
+    }
+
+    @Test
+    void aCsiNodeErrorOtherThanNotFoundFails() {
+        api.create(Fixtures.cluster(1, false).toArray(HasMetadata[]::new));
+        api.failOn("GET", "/apis/storage.k8s.io/v1/csinodes", 503);
+        try (LiveSource live = source(500)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageContaining("LIST csinodes").hasMessageContaining("503");
+        }
+    }
+
+    @Test
+    void podsAreReadOnDemandAndByNodeWithTheFieldSelector() {
+        api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+        for (int i = 0; i < 9; i++) {
+            api.create(Fixtures.pod("ns" + (i % 2), "p" + i, i % 3 == 0 ? "wrk-0000" : "wrk-0001"));
+        }
+        try (LiveSource live = source(2)) {
+            assertThat(live.podsOnNode("wrk-0000")).extracting(p -> p.getMetadata().getName())
+                    .containsExactlyInAnyOrder("p0", "p3", "p6");
+            assertThat(live.podsOnNode("gone-node")).isEmpty();
+            assertThat(api.requestLog()).filteredOn(l -> l.startsWith("GET /api/v1/pods"))
+                    .allMatch(l -> l.contains("fieldSelector=spec.nodeName"));
+            ClusterState state = live.load(true);
+            assertThat(state.pods().present()).isTrue();
+            assertThat(state.pods().items()).hasSize(9);
+        }
+    }
+
+    @Test
+    void wrongContextListsTheAvailableOnes() {
+        assertThatThrownBy(() -> KubeConnection.open(kubeconfig, "prod-east", 10))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("context 'prod-east' not found")
+                .hasMessageContaining("available contexts: " + ApiTestServer.CONTEXT);
+    }
+
+    @Test
+    void missingKubeconfigFileIsAnInputError() {
+        assertThatThrownBy(() -> KubeConnection.open(dir.resolve("nope"), null, 10))
+                .isInstanceOf(InputException.class).hasMessageContaining("nope");
+    }
+
+    @Test
+    void unreachableServerFailsFastNamingTheServer() throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String url = "http://127.0.0.1:" + port;
+        Path kc = dir.resolve("dead");
+        Files.writeString(kc, Files.readString(kubeconfig).replace(api.url(), url));
+        try (LiveSource live = LiveSource.open(kc, ApiTestServer.CONTEXT, 10)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageContaining("GET /version")
+                    .hasMessageContaining("cannot reach API server " + url);
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersFailsAfterTheRequestTimeout() throws IOException {
+        try (ServerSocket silent = new ServerSocket(0)) {
+            String url = "http://127.0.0.1:" + silent.getLocalPort();
+            Path kc = dir.resolve("silent");
+            Files.writeString(kc, Files.readString(kubeconfig).replace(api.url(), url));
+            try (LiveSource live = LiveSource.open(kc, null, 1)) {
+                assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                        .hasMessageContaining("GET /version")
+                        .hasMessageContaining("no answer from API server " + url + " within 1 s");
+            }
+        }
+    }
+}
