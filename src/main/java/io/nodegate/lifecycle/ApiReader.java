@@ -272,9 +272,23 @@ public final class ApiReader {
 
     /** Lists that must exist in every cluster: NotFound there is itself a broken answer. */
     private static CollectionException failed(String what, RuntimeException e) {
-        String detail = e instanceof KubernetesClientException k && k.getCode() > 0
-                ? "HTTP " + k.getCode() + " " + firstLine(k.getMessage()) : firstLine(String.valueOf(e.getMessage()));
-        return new CollectionException(what + ": " + detail, e);
+        return new CollectionException(what + ": " + describe(e), e);
+    }
+
+    /** One line saying what went wrong: the HTTP status and the server's message, or the root cause. */
+    public static String describe(Throwable e) {
+        if (e instanceof KubernetesClientException k && k.getCode() > 0) {
+            String msg = k.getStatus() != null && k.getStatus().getMessage() != null ? k.getStatus().getMessage() : "";
+            return "HTTP " + k.getCode() + (msg.isEmpty() ? "" : " (" + firstLine(msg) + ")");
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String kind = root instanceof java.net.http.HttpTimeoutException ? "timed out"
+                : root instanceof java.io.IOException ? "connection failed"
+                : root.getClass().getName().contains("jackson") ? "unparsable answer" : "failed";
+        return kind + ": " + root.getClass().getSimpleName() + " " + firstLine(String.valueOf(root.getMessage()));
     }
 
     private static String firstLine(String s) {

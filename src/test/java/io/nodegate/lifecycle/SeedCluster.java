@@ -67,8 +67,13 @@ public final class SeedCluster {
 
     /** A client for the code under test: no retries, short timeouts, so faults surface at once. */
     public static KubernetesClient client(String url) {
+        return client(url, 1500);
+    }
+
+    public static KubernetesClient client(String url, int timeoutMillis) {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withTrustCerts(true)
-                .withRequestRetryBackoffLimit(0).withRequestTimeout(1500).withConnectionTimeout(1500).build();
+                .withRequestRetryBackoffLimit(0).withRequestTimeout(timeoutMillis).withConnectionTimeout(timeoutMillis)
+                .build();
         return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
     }
 

@@ -53,6 +53,9 @@ public final class GateService {
                 baselineFile == null ? null : EvidenceStore.sha256(baselineFile),
                 baseline.baselineTs(), api.server(), request, null);
         String name = "gate-" + request.node() + "-" + EvidenceStore.stamp(evidence.observedAt());
+        for (int n = 2; java.nio.file.Files.exists(store.dir().resolve(name + ".json")); n++) {
+            name = "gate-" + request.node() + "-" + EvidenceStore.stamp(evidence.observedAt()) + "-" + n;
+        }
         Path file = store.writeJson(name + ".json", record);
         String sha = EvidenceStore.sha256(file);
         String annotation = null;
@@ -69,7 +72,7 @@ public final class GateService {
      */
     private String annotate(GateRecord record, String name, String sha) {
         if (record.verdict() == Verdict.INVALID || record.nodeUid() == null) {
-            return "not annotated: verdict " + record.verdict() + (record.nodeUid() == null ? " (no Node)" : "");
+            return "not annotated: verdict " + record.verdict() + (record.nodeUid() == null ? " (Node not seen)" : "");
         }
         Map<String, Object> patch = Map.of("metadata", Map.of(
                 "uid", record.nodeUid(),
@@ -80,12 +83,11 @@ public final class GateService {
         try {
             patched = client.nodes().withName(record.node())
                     .patch(PatchContext.of(PatchType.JSON_MERGE), Json.MAPPER.writeValueAsString(patch));
-        } catch (KubernetesClientException e) {
-            throw new CollectionException("annotating Node " + record.node() + " failed (HTTP " + e.getCode()
-                    + (e.getCode() == 409 ? ": the Node changed since the gate read it" : "") + "); the gate record "
-                    + "is kept but the Node carries no new verdict", e);
         } catch (RuntimeException e) {
-            throw new CollectionException("annotating Node " + record.node() + " failed: " + e.getMessage(), e);
+            boolean conflict = e instanceof KubernetesClientException k && k.getCode() == 409;
+            throw new CollectionException("annotating Node " + record.node() + " failed (" + ApiReader.describe(e)
+                    + (conflict ? ": the Node changed since the gate read it" : "") + "); the gate record "
+                    + "is kept but the Node carries no new verdict", e);
         }
         if (patched == null || patched.getMetadata() == null) {
             throw new CollectionException("annotating Node " + record.node() + ": unparsable answer");

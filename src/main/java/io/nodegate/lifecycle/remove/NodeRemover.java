@@ -263,5 +263,14 @@ public final class NodeRemover {
             throw new CollectionException("deleting Node " + node + " answered HTTP " + code
                     + "; whether it was deleted is unknown: check 'kubectl get node " + node + "'");
         }
+        try {
+            var answer = Json.MAPPER.readTree(response.body());
+            if (answer == null || !answer.isObject() || !answer.has("kind")) {
+                throw new IllegalArgumentException("no kind");
+            }
+        } catch (RuntimeException e) {
+            throw new CollectionException("deleting Node " + node + ": unparsable answer (HTTP " + code
+                    + "); whether it was deleted is unknown: check 'kubectl get node " + node + "'", e);
+        }
     }
 }
