@@ -158,7 +158,7 @@ public final class BaselineCollector {
     }
 
     /** The version the servers run (the one a returning host must be reinstalled at): most common on servers. */
-    static String clusterKubeletVersion(Collection<NodeInfo> nodes) {
+    public static String clusterKubeletVersion(Collection<NodeInfo> nodes) {
         Map<String, Integer> counts = new TreeMap<>();
         boolean anyServer = nodes.stream().anyMatch(NodeInfo::isServer);
         for (NodeInfo n : nodes) {
