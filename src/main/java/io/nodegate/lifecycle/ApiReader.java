@@ -162,6 +162,11 @@ public final class ApiReader {
         return assemble(raw(List.of(), List.of(), List.of(), null, ds, null, null)).daemonSets();
     }
 
+    public Optional<Job> rawJob(String namespace, String name) {
+        return get("Job " + namespace + "/" + name,
+                () -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(), name);
+    }
+
     public Collected<JobInfo> jobs(String namespace) {
         try {
             List<Job> jobs = listAll("Jobs in " + namespace,

@@ -33,6 +33,7 @@ class FaultMatrixTest {
     TestClock clock;
     Path baseline;
     int worlds;
+    Runnable worldSetup = () -> { };
 
     @AfterEach
     void tearDown() {
@@ -79,7 +80,15 @@ class FaultMatrixTest {
             api.client().pods().inNamespace("kube-system").withName("rke2-canal-gpu-a11").delete();
             api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-gpu-a11").delete();
         }
+        worldSetup.run();
         proxy.reset();
+    }
+
+    /** The objects readmit may delete: gpu-a10's node-password Secret and cattle-system Jobs. */
+    String otherState() {
+        var secret = api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2").get();
+        return " secret=" + (secret == null ? "gone" : secret.getMetadata().getUid()) + " jobs="
+                + api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems().size();
     }
 
     String nodeState(String name) {
@@ -102,9 +111,15 @@ class FaultMatrixTest {
      *                     get a fresh world
      */
     List<Cell> matrix(Supplier<CliRun> command, boolean gatePassed, String mutatingCall) throws IOException {
+        return matrix(command, gatePassed, mutatingCall, 0, () -> { });
+    }
+
+    List<Cell> matrix(Supplier<CliRun> command, boolean gatePassed, String mutatingCall, int cleanExit,
+                      Runnable worldSetup) throws IOException {
+        this.worldSetup = worldSetup;
         newWorld(gatePassed);
         CliRun clean = command.get();
-        assertThat(clean.exit()).as("clean run: " + clean.all()).isZero();
+        assertThat(clean.exit()).as("clean run: " + clean.all()).isEqualTo(cleanExit);
         List<String> calls = proxy.log();
         int mutating = mutatingCall == null ? Integer.MAX_VALUE : calls.indexOf(mutatingCall);
         assertThat(calls).isNotEmpty();
@@ -112,7 +127,7 @@ class FaultMatrixTest {
         newWorld(gatePassed);
         for (int i = 0; i < calls.size(); i++) {
             for (FaultProxy.Fault f : FaultProxy.Fault.values()) {
-                String before10 = nodeState("gpu-a10");
+                String before10 = nodeState("gpu-a10") + otherState();
                 String before11 = nodeState("gpu-a11");
                 proxy.breakCall(i, f);
                 CliRun run = command.get();
@@ -121,8 +136,8 @@ class FaultMatrixTest {
                 assertThat(run.exit()).as(cell.toString()).isNotZero().isNotEqualTo(70);
                 assertThat(run.out()).as(cell.toString()).doesNotContain(": PASS");
                 assertThat(run.err()).as(cell.toString()).startsWith("nodegate: ");
-                assertThat(nodeState("gpu-a10")).as(cell.toString()).isEqualTo(before10);
                 if (i <= mutating) {
+                    assertThat(nodeState("gpu-a10") + otherState()).as(cell.toString()).isEqualTo(before10);
                     assertThat(nodeState("gpu-a11")).as("nothing written before the fault: " + cell).isEqualTo(before11);
                 } else {
                     newWorld(gatePassed);
@@ -160,5 +175,23 @@ class FaultMatrixTest {
         List<Cell> cells = matrix(() -> CliRun.of("verify-gone", "--baseline", baseline.toString()), false, null);
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
         assertThat(cells).allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("INVALID"));
+    }
+
+    @Test
+    void readmitDeletesNothingOnAFault() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes"),
+                false, "DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
+        assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+    }
+
+    @Test
+    void readmitVerifyDeletesNoJobOnAFault() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
+                false, "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee",
+                5, () -> api.create(ReadmitScenarioTest.failedUpgraderJob()));
+        assertThat(cells).extracting(Cell::call).contains(
+                "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee");
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
     }
 }

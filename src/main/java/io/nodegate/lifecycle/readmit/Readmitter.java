@@ -105,7 +105,7 @@ public final class Readmitter {
                 store.ensureWritable();
                 String dir = "readmit-" + node + "-" + EvidenceStore.stamp(at);
                 for (JobInfo j : failed) {
-                    var raw = client.batch().v1().jobs().inNamespace(j.namespace()).withName(j.name()).get();
+                    var raw = api.rawJob(j.namespace(), j.name()).orElse(null);
                     if (raw != null) {
                         store.writeText(dir + "/job-" + j.name() + ".json", client.getKubernetesSerialization().asJson(raw) + "\n");
                         delete("/apis/batch/v1/namespaces/" + j.namespace() + "/jobs/" + j.name(), j.uid(),
