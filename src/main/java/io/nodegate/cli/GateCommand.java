@@ -87,7 +87,7 @@ public final class GateCommand implements Runnable {
         if (output.format() == OutputOptions.Format.table) {
             w.printf("gate %s: %s%n", node, run.result().verdict());
             for (Check c : run.result().checks()) {
-                w.printf("  [%s] %-8s %s%n", c.id(), c.outcome(), c.title());
+                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", c.outcome(), c.title());
                 for (String r : c.reasons()) {
                     w.printf("      - %s%n", r);
                 }

@@ -114,7 +114,7 @@ class GateDecisionTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e");
         assertThat(check(r, "c").evidence()).containsEntry("leaseRenewTime", "2026-10-19T06:07:56Z")
-                .containsEntry("leaseStoppedBeforeRemovedAt", "PT1M4S");
+                .containsEntry("leaseStoppedBeforeRemovedAt", "1m04s");
     }
 
     @Test

@@ -188,7 +188,7 @@ public final class GateDecision {
                             + ": when the agent stopped cannot be shown"), evid);
         }
         Duration gap = Duration.between(ev.targetLease().renewTime(), req.removedAt());
-        evid.put("leaseStoppedBeforeRemovedAt", gap.toString());
+        evid.put("leaseStoppedBeforeRemovedAt", (gap.isNegative() ? "-" : "") + human(gap.abs()));
         if (gap.abs().compareTo(req.matchWindow()) > 0) {
             return new Check("c", "agent stopped when the reply says", Verdict.HOLD,
                     List.of("Lease renewTime " + ev.targetLease().renewTime() + " is " + human(gap.abs())
