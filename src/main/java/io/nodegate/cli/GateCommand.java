@@ -82,7 +82,7 @@ public final class GateCommand implements Runnable {
         LifecycleSupport.checkSameCluster(baseline, server);
         EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
         GateService.Run run = new GateService(client, store, LifecycleSupport.clock)
-                .run(baseline, baselineFile, request, List.of(), annotate);
+                .run(baseline, baselineFile, request, List.of() /* etcd: wire EtcdOptions.read() here when merged */, annotate);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("gate %s: %s%n", node, run.result().verdict());

@@ -69,7 +69,7 @@ public final class RemoveCommand implements Runnable {
         NodeRemover.Record r;
         try {
             r = new NodeRemover(client, store, LifecycleSupport.clock, w, LifecycleSupport.sleeper)
-                    .remove(baseline, node, opts);
+                    .remove(baseline, baselineFile, node, opts);
         } catch (NodeRemover.Refused e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());
         }

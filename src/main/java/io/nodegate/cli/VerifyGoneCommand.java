@@ -69,7 +69,7 @@ public final class VerifyGoneCommand implements Runnable {
         LifecycleSupport.checkSameCluster(baseline, api.server());
         EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, api.server());
         GoneVerifier.Run run = new GoneVerifier(api, store, LifecycleSupport.clock)
-                .verify(baseline, baselineFile, pattern, ips, List.of());
+                .verify(baseline, baselineFile, pattern, ips, List.of() /* etcd: wire EtcdOptions.read() here when merged */);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());

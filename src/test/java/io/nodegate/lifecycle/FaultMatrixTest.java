@@ -57,8 +57,8 @@ class FaultMatrixTest {
         api = ApiTestServer.start();
         seed = SeedCluster.populate(api);
         proxy = new FaultProxy(api.url());
-        proxy.hangFor(Duration.ofMillis(900));
-        viaProxy = SeedCluster.client(proxy.url(), 400);
+        proxy.hangFor(Duration.ofMillis(1300));
+        viaProxy = SeedCluster.client(proxy.url(), 700);
         clock = new TestClock(seed.t0);
         LifecycleSupport.clock = clock;
         LifecycleSupport.sleeper = clock;

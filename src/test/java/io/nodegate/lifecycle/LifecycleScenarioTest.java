@@ -195,6 +195,17 @@ class LifecycleScenarioTest {
     }
 
     @Test
+    void gateRecordAgainstAnotherBaselineIsRefused() throws IOException {
+        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
+        Path other = tmp.resolve("other-baseline.json");
+        Files.writeString(other, Files.readString(baseline).replace("\"pods\" : 3", "\"pods\" : 4"));
+        CliRun r = CliRun.of("remove", "gpu-a11", "--baseline", other.toString());
+        assertThat(r.exit()).isEqualTo(5);
+        assertThat(r.err()).contains("made against another baseline");
+        assertThat(node("gpu-a11")).isNotNull();
+    }
+
+    @Test
     void staleGateRecordIsRefused() {
         assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
         clock.advance(Duration.ofMinutes(31));

@@ -76,6 +76,11 @@ public final class NodeRemover {
     }
 
     public Record remove(Baseline baseline, String node, Options opt) {
+        return remove(baseline, null, node, opt);
+    }
+
+    /** @param baselineFile when given, the gate record must have been made against this very file (same sha256) */
+    public Record remove(Baseline baseline, Path baselineFile, String node, Options opt) {
         Instant started = clock.instant();
         Baseline.Target target = baseline.target(node);
         if (target == null) {
@@ -100,6 +105,11 @@ public final class NodeRemover {
             if (rec.verdict() != Verdict.PASS) {
                 throw new Refused(5, "the newest gate record for " + node + " (" + latest.file().getFileName() + ") is "
                         + rec.verdict() + ", not PASS: " + String.join("; ", rec.reasons()));
+            }
+            if (baselineFile != null && rec.baselineSha256() != null
+                    && !rec.baselineSha256().equals(EvidenceStore.sha256(baselineFile))) {
+                throw new Refused(5, "the gate record " + latest.file().getFileName() + " was made against another "
+                        + "baseline (" + rec.baselineFile() + "): gate again with --baseline " + baselineFile);
             }
             Duration age = Duration.between(rec.gatedAt(), started);
             if (age.compareTo(opt.maxGateAge()) > 0 || age.isNegative()) {
