@@ -150,13 +150,15 @@ class LifecycleScenarioTest {
 
     @Test
     void gpuA10WithOverrideIsRemovedAndTheDecisionRecorded() throws IOException {
+        assertThat(gate("gpu-a10").exit()).isEqualTo(4);
         playGarbageCollector("gpu-a10");
         CliRun r = remove("gpu-a10", "--override", "kim: same reply source as gpu-a11; risk accepted");
         assertThat(r.exit()).as(r.all()).isZero();
         assertThat(node("gpu-a10")).isNull();
         try (Stream<Path> s = Files.walk(evidence)) {
             Path rec = s.filter(p -> p.getFileName().toString().equals("removal.json")).findFirst().orElseThrow();
-            assertThat(Files.readString(rec)).contains("risk accepted", "\"cascadeComplete\" : true");
+            assertThat(Files.readString(rec)).contains("risk accepted", "\"cascadeComplete\" : true",
+                    "override of gate HOLD (gate-gpu-a10-");
         }
     }
 

@@ -94,8 +94,12 @@ public final class NodeRemover {
             if (opt.override().isBlank()) {
                 throw new Refused(2, "--override needs a reason (who decided, and why)");
             }
-            decision = "override";
+            var latest = GateService.latest(store, node);
+            decision = "override of " + latest.map(l -> "gate " + l.record().verdict() + " (" + l.file().getFileName() + ")")
+                    .orElse("no gate record");
+            gateFile = latest.map(l -> l.file().toString()).orElse(null);
             expectedUid = target.uid();
+            progress.println("override: " + decision + "; reason recorded: " + opt.override());
         } else {
             var latest = GateService.latest(store, node).orElseThrow(() -> new Refused(5,
                     "no gate record for " + node + " in " + store.dir() + ": run 'nodegate gate " + node
