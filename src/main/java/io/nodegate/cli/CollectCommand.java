@@ -17,16 +17,20 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         description = {
                 "Save what the live cluster says, for offline audit and as evidence.",
-                "Reads Nodes, kube-node-lease Leases, node-password Secret metadata (never data), CSINodes,",
-                "the default/kubernetes EndpointSlices, DaemonSets, cattle-system Jobs and kube-system Leases",
-                "with paginated LIST calls, and writes one kubectl-style List JSON file per kind plus",
-                "collected.json (time, context, server, version; no credentials). The directory appears",
-                "complete or not at all: any failed call writes nothing (exit 3)."},
+                "",
+                "Reads Nodes, kube-node-lease Leases, node-password Secret metadata (never data), CSINodes, the "
+                        + "default/kubernetes EndpointSlices, DaemonSets, cattle-system Jobs and kube-system Leases "
+                        + "with paginated LIST calls, and writes one kubectl-style List JSON file per kind plus "
+                        + "collected.json (time, context, server, version, which optional APIs are absent; no "
+                        + "credentials).",
+                "",
+                "The directory appears complete or not at all: any failed call writes nothing (exit 3). "
+                        + "-f and --now do not apply: collect always reads a live cluster."},
         footer = {"",
                 "Examples:",
                 "  nodegate collect -o /tmp/prod-2026-10-19",
                 "  nodegate collect --context prod-east -o evidence/before --with-pods",
-                "  nodegate audit -f /tmp/prod-2026-10-19          # audit offline, ages against collectedAt"})
+                "  nodegate audit -f /tmp/prod-2026-10-19    # offline; ages against collectedAt"})
 public final class CollectCommand implements Callable<Integer> {
 
     @Spec

@@ -63,7 +63,8 @@ import java.util.function.Predicate;
  *       Missing objects and namespaces answer 404 NotFound (CRUD mock behaviour, kept).</li>
  *   <li><b>Failure injection</b>: {@link #failOn(String, String, int)} and
  *       {@link #failOn(String, String, int, int)} answer an error Status (403, 429, 500, ...) for one path,
- *       optionally only after the first N requests succeeded (to break a paginated LIST half-way).</li>
+ *       optionally only after the first N requests succeeded (to break a paginated LIST half-way). Setup
+ *       requests made through this class are never failed.</li>
  *   <li><b>Request counting</b> per "METHOD path" (query excluded). Setup calls made through this class
  *       ({@link #create}, {@link #delete}, {@link #client()}) are not counted, so counts show what the code
  *       under test asked.</li>
@@ -141,6 +142,20 @@ public final class ApiTestServer implements AutoCloseable {
     /** A client for test setup; its requests are not counted. */
     public KubernetesClient client() {
         return setupClient;
+    }
+
+    /**
+     * A new client that behaves like the code under test: its requests are counted and subject to
+     * {@link #failOn}. The caller closes it.
+     */
+    public KubernetesClient newClient() {
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withNamespace("default")
+                .withRequestRetryBackoffLimit(0)
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
     }
 
     /** Creates the objects (namespaced objects without a namespace go to "default"). Status is kept as given. */
@@ -283,12 +298,13 @@ public final class ApiTestServer implements AutoCloseable {
             URI uri = URI.create("http://server" + request.getPath());
             String path = uri.getRawPath();
             String method = request.getMethod().toUpperCase();
-            if (request.getHeader(SETUP_HEADER) == null) {
+            boolean setup = request.getHeader(SETUP_HEADER) != null;
+            if (!setup) {
                 counts.computeIfAbsent(method + " " + path, k -> new AtomicInteger()).incrementAndGet();
                 requestLog.add(method + " " + request.getPath());
             }
             for (Failure f : failures) {
-                if (f.method().equals(method) && f.path().equals(path)
+                if (!setup && f.method().equals(method) && f.path().equals(path)
                         && f.seen().getAndIncrement() >= f.succeedFirst()) {
                     return status(f.code(), reasonOf(f.code()), "injected failure for " + method + " " + path);
                 }
@@ -327,7 +343,17 @@ public final class ApiTestServer implements AutoCloseable {
             if (answer.code() != 200) {
                 return answer;
             }
-            ObjectNode list = (ObjectNode) JSON.readTree(answer.getBody().readUtf8());
+            String body = answer.getBody() == null ? "" : answer.getBody().readUtf8();
+            ObjectNode list;
+            try {
+                if (!(JSON.readTree(body) instanceof ObjectNode parsed)) {
+                    return json(answer.code(), body);
+                }
+                list = parsed;
+            } catch (RuntimeException notJson) {
+                // an expect() answer that is not a list (e.g. garbage to test the client): pass it through
+                return new MockResponse().setResponseCode(answer.code()).setHeaders(answer.getHeaders()).setBody(body);
+            }
             List<JsonNode> items = new ArrayList<>();
             if (list.get("items") instanceof ArrayNode array) {
                 array.forEach(items::add);

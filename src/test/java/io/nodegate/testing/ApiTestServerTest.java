@@ -25,11 +25,12 @@ class ApiTestServerTest {
     @BeforeEach
     void start() {
         api = ApiTestServer.start();
-        client = api.client();
+        client = api.newClient();
     }
 
     @AfterEach
     void stop() {
+        client.close();
         api.close();
     }
 
@@ -57,8 +58,10 @@ class ApiTestServerTest {
         } while (token != null);
         assertThat(pages).isEqualTo(3);
         assertThat(names).containsExactly("n0", "n1", "n2", "n3", "n4", "n5", "n6");
-        // setup client requests are not counted
-        assertThat(api.requests("GET", "/api/v1/nodes")).isZero();
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
+        // setup requests are not counted
+        api.client().nodes().list();
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
     }
 
     @Test

@@ -15,7 +15,9 @@ import java.util.List;
  * them into one {@link EtcdEndpointReport} per endpoint.
  *
  * <p>IDs are uint64 and etcdctl prints them as bare JSON numbers, often above 2^63; they are read as
- * BigInteger text and kept as the same 64 bits in a long ({@link EtcdIds#parse}).
+ * BigInteger text and kept as the same 64 bits in a long ({@link EtcdIds#parse}). Strings are accepted too:
+ * all digits = decimal (the etcd JSON gateway), otherwise hex (etcdctl 3.5+ {@code --hex}). A hex ID made only
+ * of digits would be misread as decimal; run etcdctl without {@code --hex} to avoid it.
  *
  * <p>Combination rule (the member list output does not say which endpoint answered, only which member):
  * <ol>
@@ -134,8 +136,13 @@ public final class EtcdDumps {
             }
             return 0L;
         }
-        String text = node.isNumber() ? node.bigIntegerValue().toString() : node.asString();
+        String text = node.isNumber() ? node.bigIntegerValue().toString() : node.asString().trim();
         try {
+            if (!node.isNumber() && !text.matches("[0-9]+")) {
+                // etcdctl 3.5+ with --hex prints IDs as hex strings
+                String hex = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+                return new java.math.BigInteger(hex, 16).longValue();
+            }
             return EtcdIds.parse(text);
         } catch (NumberFormatException e) {
             throw new InputException(where + ": not a number: " + text, e);

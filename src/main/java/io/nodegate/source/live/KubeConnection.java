@@ -101,11 +101,15 @@ public final class KubeConnection implements AutoCloseable {
     }
 
     private static void requireContext(Config config, String context, String where) {
-        if (context == null) {
-            return;
-        }
         List<String> names = config.getContexts() == null ? List.of()
                 : config.getContexts().stream().map(NamedContext::getName).filter(Objects::nonNull).sorted().toList();
+        if (context == null) {
+            if (config.getCurrentContext() == null && !names.isEmpty()) {
+                throw new InputException("kubeconfig " + where + " has no current-context; pass --context NAME "
+                        + "(available contexts: " + String.join(", ", names) + ")");
+            }
+            return;
+        }
         if (!names.contains(context)) {
             throw new InputException("context '" + context + "' not found in kubeconfig " + where
                     + "; available contexts: " + (names.isEmpty() ? "(none)" : String.join(", ", names)));

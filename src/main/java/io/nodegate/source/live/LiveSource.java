@@ -249,6 +249,12 @@ public final class LiveSource implements AutoCloseable {
                 return "no answer from API server " + connection.server() + " within "
                         + connection.requestTimeoutSeconds() + " s (--request-timeout): " + root;
             }
+            if (root instanceof tools.jackson.core.JacksonException parse) {
+                String detail = parse.getOriginalMessage() == null ? "" : parse.getOriginalMessage().lines()
+                        .findFirst().orElse("");
+                return "unparsable answer from API server " + connection.server() + " (a proxy or login page?): "
+                        + detail;
+            }
         }
         return "failed talking to API server " + connection.server() + ": " + rootMessage(e);
     }

@@ -243,4 +243,21 @@ class DumpSourceTest {
         });
         assertThat(s.notes()).anyMatch(n -> n.contains("has no endpoint status"));
     }
+
+    @Test
+    void idsAsDecimalOrHexStringsAreTheSameMember() throws IOException {
+        // the gateway prints decimal strings, etcdctl --hex (3.5+) hex strings; both name member 13558905889656223264
+        write("gw.json", "{\"header\":{\"cluster_id\":\"8728020266155638186\",\"member_id\":\"13558905889656223264\"},"
+                + "\"members\":[{\"ID\":\"13558905889656223264\",\"name\":\"srv3\"}]}");
+        write("hex.json", "[{\"Endpoint\":\"https://10.0.0.12:2379\",\"Status\":{\"header\":{\"cluster_id\":\"79202830649dfdaa\","
+                + "\"member_id\":\"bc2ae91187e93620\"},\"leader\":\"bc2ae91187e93620\",\"version\":\"3.5.21\"}}]");
+        ClusterState s = DumpSource.load(List.of(dir.resolve("gw.json"), dir.resolve("hex.json")), NOW);
+        long srv3 = new BigInteger("13558905889656223264").longValue();
+        assertThat(EtcdIds.hex(srv3)).isEqualTo("bc2ae91187e93620");
+        assertThat(s.etcd()).singleElement().satisfies(r -> {
+            assertThat(r.endpoint()).isEqualTo("https://10.0.0.12:2379");
+            assertThat(r.status().memberId()).isEqualTo(srv3);
+            assertThat(r.members()).singleElement().satisfies(m -> assertThat(m.id()).isEqualTo(srv3));
+        });
+    }
 }

@@ -217,4 +217,28 @@ class LiveSourceTest {
             }
         }
     }
+
+    @Test
+    void anUnparsableAnswerIsACollectionFailureNotAnEmptyList() {
+        api.create(Fixtures.cluster(1, false).toArray(HasMetadata[]::new));
+        api.mock().expect().get().withPath("/apis/apps/v1/daemonsets")
+                .andReturn(200, "<html>proxy login</html>").always();
+        try (LiveSource live = source(500)) {
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageStartingWith("LIST daemonsets in all namespaces: unparsable answer from API server "
+                            + api.url());
+        }
+    }
+
+    @Test
+    void aKubeconfigWithoutCurrentContextAsksForOne() throws IOException {
+        Path kc = dir.resolve("nocurrent");
+        Files.writeString(kc, Files.readString(kubeconfig).replaceAll("(?m)^current-context:.*$", ""));
+        assertThatThrownBy(() -> KubeConnection.open(kc, null, 10)).isInstanceOf(InputException.class)
+                .hasMessageContaining("no current-context").hasMessageContaining(ApiTestServer.CONTEXT);
+        try (KubeConnection c = KubeConnection.open(kc, ApiTestServer.CONTEXT, 10)) {
+            assertThat(c.server()).isEqualTo(api.url());
+            assertThat(c.describe()).isEqualTo("context " + ApiTestServer.CONTEXT + " (" + api.url() + ")");
+        }
+    }
 }
