@@ -62,7 +62,8 @@ class GateDecisionTest {
         for (NodeInfo n : List.of(A10, A11)) {
             targets.add(new Baseline.Target(n.name(), n.uid(), "1", n.created(), n.systemInfo().bootId(),
                     n.systemInfo().systemUuid(), n.systemInfo().machineId(), "6.8", "v1.34.3+rke2r3", n.internalIps(),
-                    BURNIN, List.of(), true, n.nodeArgs(), Map.of("nvidia.com/gpu", 8L), LEASE, "Unknown", null,
+                    BURNIN, List.of(), true, n.nodeArgs(), Map.of("nvidia.com/gpu", 8L), LEASE, "Unknown",
+                    n.condition("Ready").lastHeartbeatTime(),
                     n.name() + ".node-password.rke2"));
         }
         return new Baseline(Baseline.FORMAT, Instant.parse("2026-10-19T05:00:00Z"), "https://cp-vip:6443", "/tmp/e", "rke2",
