@@ -13,7 +13,6 @@ import io.nodegate.source.CollectionException;
 
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,6 +125,4 @@ public final class GateService {
         }
         return Optional.ofNullable(best);
     }
-
-    static final Comparator<GateRecord> BY_TIME = Comparator.comparing(GateRecord::gatedAt);
 }

@@ -123,10 +123,8 @@ public final class Readmitter {
             v = Verdict.worst(v, c.outcome());
         }
         Verification result = new Verification(node, at, v, checks, deletedJobs);
-        if (store != null) {
-            store.ensureWritable();
-            store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
-        }
+        store.ensureWritable();
+        store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
         return result;
     }
 
