@@ -1,12 +1,99 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.baseline.BaselineCollector;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "baseline", description = "Record the state that gate and verify-gone compare against (not implemented yet).")
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+@Command(name = "baseline", description = "Record the cluster before node removal starts (see 'baseline save').",
+        subcommands = BaselineCommand.Save.class)
 public final class BaselineCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'baseline' is not implemented yet");
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: nodegate baseline save --help");
+    }
+
+    @Command(name = "save", mixinStandardHelpOptions = true,
+            description = {"Record BASELINE_TS and what every later step compares with: each target's uid,",
+                    "resourceVersion, bootID, systemUUID, machineID, kernel, InternalIPs, role labels, taints, cordon,",
+                    "node-args, GPU capacity and Lease renewTime; every other node's Ready and cordon; DaemonSet",
+                    "desired counts (and each target's share); GPU totals; MetalLB L2 announcers (ServiceL2Status);",
+                    "node-password Secret names and creation times (never their data); etcd members when given.",
+                    "The file is JSON, readable and diffable, kept in the evidence directory."},
+            footer = {"", "Example:",
+                    "  nodegate baseline save --targets gpu-a10,gpu-a11 --control keep-1",
+                    "  nodegate baseline save --targets gpu-a11 --control keep-1 --out /srv/evidence/baseline.json"})
+    public static final class Save implements Runnable {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        SourceOptions source;
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "--targets", required = true, split = ",", paramLabel = "NODE",
+                description = "Nodes to be removed, comma-separated.")
+        List<String> targets;
+
+        @Option(names = "--control", required = true, paramLabel = "NODE",
+                description = "A node that stays (positive control): later runs must find it, its pods and its node-password Secret.")
+        String control;
+
+        @Option(names = "--out", paramLabel = "FILE",
+                description = "Where to write the baseline (default: <evidence-dir>/baseline-<time>.json).")
+        Path out;
+
+        @Option(names = "--evidence-dir", paramLabel = "DIR",
+                description = "Evidence directory (default: ${XDG_STATE_HOME:-~/.local/state}/nodegate/<cluster>/).")
+        Path evidenceDir;
+
+        @Override
+        public void run() {
+            KubernetesClient client = LifecycleCommands.connect(source);
+            ApiReader api = new ApiReader(client);
+            EvidenceStore store = LifecycleSupport.store(evidenceDir, null, api.server());
+            store.ensureWritable();
+            // etcd members: the EtcdOptions mixin (etcd helper) feeds BaselineCollector a List<EtcdEndpointReport>.
+            Baseline b = new BaselineCollector(api, LifecycleSupport.clock)
+                    .collect(targets, control, List.of(), store.dir().toString());
+            Path file;
+            if (out != null) {
+                Path parent = out.toAbsolutePath().getParent();
+                file = new EvidenceStore(parent).writeJson(out.getFileName().toString(), b);
+            } else {
+                file = store.writeJson("baseline-" + EvidenceStore.stamp(b.baselineTs()) + ".json", b);
+            }
+            PrintWriter w = spec.commandLine().getOut();
+            if (output.format() == OutputOptions.Format.table) {
+                w.printf("BASELINE_TS %s  server %s%n", b.baselineTs(), b.server());
+                w.printf("targets: %s%n", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
+                        + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList());
+                w.printf("control: %s (%d pods, node-password %s)%n", b.control().name(), b.control().pods(),
+                        b.control().nodePasswordSecret());
+                w.printf("other nodes: %d, DaemonSets: %d, GPU totals: %s, MetalLB: %s, node-password Secrets: %d%n",
+                        b.nonTargets().size(), b.daemonSets().size(), b.gpuTotals(),
+                        b.metallb() == null ? "not installed" : b.metallb(), b.nodePasswordSecrets().size());
+                w.printf("etcd members: %s%n", b.etcdMembers() == null ? "not recorded (no etcd source)" : b.etcdMembers().size());
+                w.printf("written: %s%n", file);
+            } else {
+                w.print(Json.write(b));
+            }
+            w.flush();
+        }
     }
 }

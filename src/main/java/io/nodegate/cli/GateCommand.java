@@ -1,12 +1,112 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.lifecycle.gate.GateRequest;
+import io.nodegate.lifecycle.gate.GateService;
+import io.nodegate.lifecycle.gate.Verdict;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "gate", description = "Decide, on evidence, whether a node may be deleted (not implemented yet).")
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+@Command(name = "gate", mixinStandardHelpOptions = true,
+        description = {"Decide, on evidence, whether a node may be deleted: PASS (exit 0), HOLD (4: a human must",
+                "decide, reasons listed), FAIL (5: must not be deleted), INVALID (3: evidence cannot be trusted).",
+                "Checks: (a) a target and a worker, not an etcd member; (b) the host owner's removal time;",
+                "(c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster equals the",
+                "baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet desired, GPU",
+                "totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role labels); the control",
+                "node, its pods and node-password Secret found. Every run is recorded in the evidence directory."},
+        footer = {"", "Examples:",
+                "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
+                "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate"})
 public final class GateCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Mixin
+    SourceOptions source;
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(index = "0", paramLabel = "NODE", description = "The node to gate.")
+    String node;
+
+    @Option(names = "--baseline", required = true, paramLabel = "FILE", description = "Baseline from 'nodegate baseline save'.")
+    Path baselineFile;
+
+    @Option(names = "--removed-at", paramLabel = "TIME",
+            description = "When RKE2 was removed or the agent stopped, per the host owner's reply (not the reboot time). "
+                    + "ISO-8601 with offset, or local time with --tz. Without it the verdict is at best HOLD.")
+    String removedAt;
+
+    @Option(names = "--tz", paramLabel = "ZONE", description = "Zone for a --removed-at without offset (e.g. Asia/Seoul).")
+    String tz;
+
+    @Option(names = "--reply-from", paramLabel = "WHO", description = "Who sent the cleanup reply (recorded).")
+    String replyFrom;
+
+    @Option(names = "--reply", paramLabel = "TEXT", description = "The reply's text (recorded).")
+    String reply;
+
+    @Option(names = "--match-window", paramLabel = "DURATION", defaultValue = "5m",
+            description = "How far the Lease's last renewTime may be from --removed-at (default: ${DEFAULT-VALUE}).")
+    String matchWindow;
+
+    @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
+    boolean annotate;
+
+    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
+    Path evidenceDir;
+
     @Override
     public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'gate' is not implemented yet");
+        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
+        GateRequest request = new GateRequest(node, at, replyFrom, reply,
+                LifecycleSupport.parseDuration(matchWindow, "--match-window"));
+        KubernetesClient client = LifecycleCommands.connect(source);
+        String server = new ApiReader(client).server();
+        LifecycleSupport.checkSameCluster(baseline, server);
+        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
+        GateService.Run run = new GateService(client, store, LifecycleSupport.clock)
+                .run(baseline, baselineFile, request, List.of() /* etcd: wire EtcdOptions.read() here when merged */, annotate);
+        PrintWriter w = spec.commandLine().getOut();
+        if (output.format() == OutputOptions.Format.table) {
+            w.printf("gate %s: %s%n", node, run.result().verdict());
+            for (Check c : run.result().checks()) {
+                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", c.outcome(), c.title());
+                for (String r : c.reasons()) {
+                    w.printf("      - %s%n", r);
+                }
+                if (c.outcome() != Verdict.PASS || "c".equals(c.id())) {
+                    for (Map.Entry<String, String> e : c.evidence().entrySet()) {
+                        w.printf("        %s: %s%n", e.getKey(), e.getValue());
+                    }
+                }
+            }
+            w.printf("record: %s (sha256 %s)%n", run.recordFile(), run.sha256());
+            if (run.annotation() != null) {
+                w.println(run.annotation());
+            }
+        } else {
+            w.print(Json.write(run.record()));
+        }
+        w.flush();
+        if (run.result().verdict() != Verdict.PASS) {
+            throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
+        }
     }
 }

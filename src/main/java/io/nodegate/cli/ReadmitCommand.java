@@ -1,12 +1,104 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.lifecycle.readmit.Readmitter;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "readmit", description = "Re-admit a host that came back, keeping its Node object (not implemented yet).")
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+@Command(name = "readmit", mixinStandardHelpOptions = true,
+        description = {"Take back a host that left (seed: gpu-a07..a09 back from cluster B) without losing its Node.",
+                "Keeps the Node object (cordon, role labels, GPU taint, podCIDR); backs up and deletes only",
+                "<node>.node-password.<k3s|rke2> (with --yes; without it, shows the plan); prints the host-side steps",
+                "and the exact version to reinstall (the cluster's). --verify, after the host rejoined: Ready, new",
+                "bootID, systemUUID/kernel/GPU count equal to the baseline, cordon and taints kept, unreachable taints",
+                "gone, a new node-password Secret, no Failed apply-system-agent-upgrader-on-NODE-... Job (--yes deletes",
+                "them so the Plan runs again). Exit 0 done/PASS, 5 FAIL, 3 an API call failed."},
+        footer = {"", "Examples:",
+                "  nodegate readmit gpu-a07 --baseline base.json            # the plan, nothing changed",
+                "  nodegate readmit gpu-a07 --baseline base.json --yes      # delete the node-password Secret",
+                "  nodegate readmit gpu-a07 --baseline base.json --verify --yes"})
 public final class ReadmitCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Mixin
+    SourceOptions source;
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(index = "0", paramLabel = "NODE")
+    String node;
+
+    @Option(names = "--baseline", required = true, paramLabel = "FILE")
+    Path baselineFile;
+
+    @Option(names = "--verify", description = "Check the rejoined host instead of preparing its return.")
+    boolean verify;
+
+    @Option(names = "--yes", description = "Act: delete the node-password Secret (or, with --verify, Failed upgrader Jobs).")
+    boolean yes;
+
+    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
+    Path evidenceDir;
+
     @Override
     public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'readmit' is not implemented yet");
+        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        KubernetesClient client = LifecycleCommands.connect(source);
+        String server = new ApiReader(client).server();
+        LifecycleSupport.checkSameCluster(baseline, server);
+        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
+        Readmitter readmitter = new Readmitter(client, store, LifecycleSupport.clock);
+        PrintWriter w = spec.commandLine().getOut();
+        if (verify) {
+            Readmitter.Verification v = readmitter.verify(baseline, node, yes);
+            if (output.format() == OutputOptions.Format.table) {
+                w.printf("readmit --verify %s: %s%n", node, v.verdict());
+                for (Check c : v.checks()) {
+                    w.printf("  %-8s %s%n", c.outcome(), c.title());
+                    c.reasons().forEach(r -> w.printf("      - %s%n", r));
+                    c.evidence().forEach((k, val) -> w.printf("        %s: %s%n", k, val));
+                }
+                v.deletedJobs().forEach(j -> w.printf("deleted Failed Job %s (backed up first)%n", j));
+            } else {
+                w.print(Json.write(v));
+            }
+            w.flush();
+            if (v.verdict() != Verdict.PASS) {
+                throw new NodegateException(v.verdict().exitCode(), "readmit --verify " + node + ": " + v.verdict());
+            }
+            return;
+        }
+        Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
+        if (output.format() == OutputOptions.Format.table) {
+            w.printf("readmit %s: keep the Node object (cordon, role labels, taints, podCIDR stay)%n", node);
+            w.printf("  cluster version: %s (the host reported %s): reinstall at exactly %s%n", p.clusterVersion(),
+                    p.nodeKubelet(), p.clusterVersion());
+            if (p.secret() == null) {
+                w.printf("  node-password Secret: none (NotFound): nothing to delete%n");
+            } else if (p.deleted()) {
+                w.printf("  deleted Secret kube-system/%s (metadata backed up to %s)%n", p.secret().name(), p.backup());
+            } else {
+                w.printf("  would delete Secret kube-system/%s (created %s); run again with --yes%n",
+                        p.secret().name(), p.secret().created());
+            }
+            w.println("host-side steps:");
+            p.hostSteps().forEach(s -> w.println("  " + s));
+        } else {
+            w.print(Json.write(p));
+        }
+        w.flush();
     }
 }

@@ -1,12 +1,93 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.lifecycle.remove.NodeRemover;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "remove", description = "Delete a gated node, preserving its record, and follow the cascade (not implemented yet).")
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+@Command(name = "remove", mixinStandardHelpOptions = true,
+        description = {"Delete a Node that passed the gate, and follow the cascade.",
+                "Refuses unless the newest gate record for NODE is PASS, younger than --max-gate-age, and the Node's",
+                "uid and resourceVersion are those the gate saw (--override records a human decision instead).",
+                "Saves Node, Lease, CSINode and node-password Secret metadata (written, fsync'd, read back) before",
+                "deleting with a uid precondition, then waits until Lease, CSINode, node-password Secret are NotFound",
+                "and no pod is bound to the node (40-80 s is normal). Exit 0 done, 4 cascade incomplete at --timeout,",
+                "5 refused / already gone, 3 an API call failed."},
+        footer = {"", "Examples:",
+                "  nodegate remove gpu-a11 --baseline base.json",
+                "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'"})
 public final class RemoveCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Mixin
+    SourceOptions source;
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(index = "0", paramLabel = "NODE")
+    String node;
+
+    @Option(names = "--baseline", required = true, paramLabel = "FILE")
+    Path baselineFile;
+
+    @Option(names = "--max-gate-age", defaultValue = "30m", paramLabel = "DURATION",
+            description = "Oldest PASS gate record accepted (default: ${DEFAULT-VALUE}).")
+    String maxGateAge;
+
+    @Option(names = "--override", paramLabel = "REASON",
+            description = "Delete without a PASS gate record, recording this human decision (who and why).")
+    String override;
+
+    @Option(names = "--timeout", defaultValue = "3m", paramLabel = "DURATION",
+            description = "How long to follow the cascade (default: ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
+    Path evidenceDir;
+
     @Override
     public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'remove' is not implemented yet");
+        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        var opts = new NodeRemover.Options(LifecycleSupport.parseDuration(maxGateAge, "--max-gate-age"), override,
+                LifecycleSupport.parseDuration(timeout, "--timeout"), LifecycleSupport.pollInterval);
+        KubernetesClient client = LifecycleCommands.connect(source);
+        String server = new ApiReader(client).server();
+        LifecycleSupport.checkSameCluster(baseline, server);
+        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
+        PrintWriter w = spec.commandLine().getOut();
+        NodeRemover.Record r;
+        try {
+            r = new NodeRemover(client, store, LifecycleSupport.clock, w, LifecycleSupport.sleeper)
+                    .remove(baseline, baselineFile, node, opts);
+        } catch (NodeRemover.Refused e) {
+            throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());
+        }
+        if (output.format() != OutputOptions.Format.table) {
+            w.print(Json.write(r));
+        }
+        w.flush();
+        if (r.error() != null) {
+            throw new NodegateException(ExitCodes.COLLECTION, "Node " + node + " was deleted, but following the cascade failed: "
+                    + r.error());
+        }
+        if (!r.cascadeComplete()) {
+            throw new NodegateException(ExitCodes.HOLD, "Node " + node + " deleted; after " + timeout
+                    + " still left: " + String.join("; ", r.left()));
+        }
+        if (output.format() == OutputOptions.Format.table) {
+            w.printf("removed %s: cascade complete; evidence in %s%n", node, store.dir());
+            w.flush();
+        }
     }
 }

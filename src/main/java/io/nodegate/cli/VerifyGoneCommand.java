@@ -1,12 +1,92 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.lifecycle.verify.GoneVerifier;
+import io.nodegate.source.InputException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
-/** NOT IMPLEMENTED YET: placeholder so every command has its room. */
-@Command(name = "verify-gone", description = "Prove that nothing came back after removal (not implemented yet).")
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+@Command(name = "verify-gone", mixinStandardHelpOptions = true,
+        description = {"Check that nothing came back after removal: no Node and no node-password Secret created after",
+                "BASELINE_TS; no Node with a target's IP, systemUUID or machineID, or a name matching --name-pattern;",
+                "etcd members unchanged; targets not yet removed still silent (heartbeat, bootID, Lease unchanged).",
+                "Each query is first shown to find something (the control node's IP and UUID, a time before the",
+                "oldest node); a self-test that finds nothing makes the run INVALID. Run it twice: the next day, and",
+                "after the receiving side admitted the hosts. Exit 0 PASS, 5 FAIL (something came back), 3 INVALID."},
+        footer = {"", "Example:",
+                "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22"})
 public final class VerifyGoneCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Mixin
+    SourceOptions source;
+    @Mixin
+    OutputOptions output;
+
+    @Option(names = "--baseline", required = true, paramLabel = "FILE")
+    Path baselineFile;
+
+    @Option(names = "--name-pattern", paramLabel = "REGEX",
+            description = "Names the receiving side gives hosts (e.g. '^new-'): any such Node is reported.")
+    String namePattern;
+
+    @Option(names = "--ip", paramLabel = "IP", description = "Further addresses to look for (repeatable), e.g. the hosts' new IPs.")
+    List<String> ips = new ArrayList<>();
+
+    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
+    Path evidenceDir;
+
     @Override
     public void run() {
-        throw new NodegateException(ExitCodes.USAGE, "'verify-gone' is not implemented yet");
+        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        Pattern pattern = null;
+        if (namePattern != null) {
+            try {
+                pattern = Pattern.compile(namePattern);
+            } catch (PatternSyntaxException e) {
+                throw new InputException("--name-pattern '" + namePattern + "': " + e.getDescription());
+            }
+        }
+        KubernetesClient client = LifecycleCommands.connect(source);
+        ApiReader api = new ApiReader(client);
+        LifecycleSupport.checkSameCluster(baseline, api.server());
+        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, api.server());
+        GoneVerifier.Run run = new GoneVerifier(api, store, LifecycleSupport.clock)
+                .verify(baseline, baselineFile, pattern, ips, List.of() /* etcd: wire EtcdOptions.read() here when merged */);
+        PrintWriter w = spec.commandLine().getOut();
+        if (output.format() == OutputOptions.Format.table) {
+            w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());
+            for (Check c : run.result().checks()) {
+                w.printf("  %-8s %s%n", c.outcome(), c.title());
+                c.reasons().forEach(r -> w.printf("      - %s%n", r));
+                for (Map.Entry<String, String> e : c.evidence().entrySet()) {
+                    w.printf("        %s: %s%n", e.getKey(), e.getValue());
+                }
+            }
+            w.printf("record: %s%n", run.recordFile());
+        } else {
+            w.print(Json.write(run.result()));
+        }
+        w.flush();
+        if (run.result().verdict() != Verdict.PASS) {
+            throw new NodegateException(run.result().verdict().exitCode(), "verify-gone: " + run.result().verdict());
+        }
     }
 }

@@ -1,0 +1,120 @@
+package io.nodegate.lifecycle;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.source.InputException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.function.Supplier;
+
+/** What the lifecycle commands share: how they get a client, a clock, and how they read their inputs. */
+public final class LifecycleSupport {
+
+    /** Tests replace this to point commands at a test server; null means SourceOptions.connect(). */
+    public static volatile Supplier<KubernetesClient> clientOverride;
+    public static volatile Clock clock = Clock.systemUTC();
+    /** How remove waits between cascade polls; tests shorten it. */
+    public static volatile Duration pollInterval = Duration.ofSeconds(2);
+    /** How remove waits; tests replace it with one that advances their clock and plays the garbage collector. */
+    public static volatile io.nodegate.lifecycle.remove.NodeRemover.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+
+    /** Restores the defaults (tests call this when done). */
+    public static void reset() {
+        clientOverride = null;
+        clock = Clock.systemUTC();
+        pollInterval = Duration.ofSeconds(2);
+        sleeper = d -> Thread.sleep(d.toMillis());
+    }
+
+    private LifecycleSupport() {
+    }
+
+    public static Baseline readBaseline(Path file) {
+        if (file == null || !Files.isRegularFile(file)) {
+            throw new InputException("--baseline " + file + ": no such file (save one with 'nodegate baseline save')");
+        }
+        Baseline b = EvidenceStore.readJson(file, Baseline.class);
+        if (b.format() != Baseline.FORMAT || b.baselineTs() == null || b.control() == null) {
+            throw new InputException("--baseline " + file + ": not a nodegate baseline (format " + b.format() + ")");
+        }
+        return b;
+    }
+
+    /** --evidence-dir, else the directory the baseline was recorded with, else the per-cluster default. */
+    public static EvidenceStore store(Path evidenceDir, Baseline baseline, String server) {
+        if (evidenceDir != null) {
+            return new EvidenceStore(evidenceDir);
+        }
+        if (baseline != null && baseline.evidenceDir() != null) {
+            return new EvidenceStore(Path.of(baseline.evidenceDir()));
+        }
+        return new EvidenceStore(EvidenceStore.defaultDir(server));
+    }
+
+    /** The baseline must come from the cluster we talk to: comparing another cluster's baseline proves nothing. */
+    public static void checkSameCluster(Baseline baseline, String server) {
+        if (baseline.server() != null && server != null
+                && !EvidenceStore.clusterKey(baseline.server()).equals(EvidenceStore.clusterKey(server))) {
+            throw new InputException("--baseline was saved from " + baseline.server() + " but this run talks to "
+                    + server + ": use that cluster's baseline");
+        }
+    }
+
+    /**
+     * ISO-8601 with an offset (2026-10-19T15:09:00+09:00, …Z), or a local date-time (2026-10-19T15:09 or
+     * "2026-10-19 15:09") read in --tz.
+     */
+    public static Instant parseTime(String text, String zone, String flag) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.trim().replace(' ', 'T');
+        try {
+            return OffsetDateTime.parse(t).toInstant();
+        } catch (DateTimeParseException ignored) {
+            // not offset-qualified: needs --tz
+        }
+        LocalDateTime local;
+        try {
+            local = LocalDateTime.parse(t);
+        } catch (DateTimeParseException e) {
+            throw new InputException(flag + " '" + text + "': expected ISO-8601 such as 2026-10-19T15:09:00+09:00, "
+                    + "or 2026-10-19T15:09 with --tz Asia/Seoul");
+        }
+        if (zone == null) {
+            throw new InputException(flag + " '" + text + "' has no UTC offset: add one (+09:00, Z) or give --tz ZONE");
+        }
+        try {
+            return local.atZone(ZoneId.of(zone)).toInstant();
+        } catch (java.time.DateTimeException e) {
+            throw new InputException("--tz '" + zone + "': unknown time zone (e.g. Asia/Seoul, UTC, +09:00)");
+        }
+    }
+
+    public static Duration parseDuration(String text, String flag) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        try {
+            if (t.matches("\\d+[smhd]")) {
+                long n = Long.parseLong(t.substring(0, t.length() - 1));
+                return switch (t.charAt(t.length() - 1)) {
+                    case 's' -> Duration.ofSeconds(n);
+                    case 'm' -> Duration.ofMinutes(n);
+                    case 'h' -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            }
+            return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
+        } catch (RuntimeException e) {
+            throw new InputException(flag + " '" + text + "': expected a duration such as 90s, 5m, 1h");
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.nodegate.lifecycle.readmit;
+
+import io.nodegate.lifecycle.Gpu;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.JobInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SecretMeta;
+import io.nodegate.model.Taint;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * After a returned host rejoined (seed: gpu-a07..a09 back from cluster B): is it the same host, back in this
+ * cluster, with the Node's cordon and taints kept? A pure function of the baseline and what the API says now.
+ */
+public final class ReadmitDecision {
+
+    /** Taints the node lifecycle controller and kubelet manage; everything else was put there by people. */
+    static final Set<String> CONTROLLER_TAINTS = Set.of(Taint.UNREACHABLE, Taint.NOT_READY,
+            "node.kubernetes.io/unschedulable", "node.kubernetes.io/network-unavailable");
+
+    private ReadmitDecision() {
+    }
+
+    public static String upgraderJobPrefix(String node) {
+        return "apply-system-agent-upgrader-on-" + node + "-with-";
+    }
+
+    /**
+     * @param secretDeletedAt when readmit deleted the old node-password Secret (null if unknown: then the new one
+     *                        must be younger than the baseline)
+     */
+    public static List<Check> verify(Baseline.Target t, NodeInfo n, SecretMeta secret, List<JobInfo> jobs,
+                                     String clusterVersion, Instant secretDeletedAt, Instant baselineTs) {
+        List<Check> checks = new ArrayList<>();
+        Map<String, String> ev = new LinkedHashMap<>();
+        ev.put("ready", String.valueOf(n.readyStatus()));
+        ev.put("bootID", n.systemInfo().bootId() + " (baseline " + t.bootId() + ")");
+        List<String> back = new ArrayList<>();
+        if (!n.isReady()) {
+            back.add("Ready is " + n.readyStatus() + ", not True: the host has not rejoined (yet)");
+        }
+        if (Objects.equals(t.bootId(), n.systemInfo().bootId())) {
+            back.add("bootID unchanged (" + t.bootId() + "): no new boot has reported to this cluster");
+        }
+        checks.add(check("rejoined", "Ready with a new bootID", back, ev));
+
+        List<String> same = new ArrayList<>();
+        Map<String, String> idEv = new LinkedHashMap<>();
+        idEv.put("systemUUID", n.systemInfo().systemUuid() + " (baseline " + t.systemUuid() + ")");
+        idEv.put("kernel", n.systemInfo().kernelVersion() + " (baseline " + t.kernelVersion() + ")");
+        Map<String, Long> gpus = Gpu.capacity(n);
+        idEv.put("gpu", gpus + " (baseline " + t.gpuCapacity() + ")");
+        if (!Objects.equals(t.systemUuid(), n.systemInfo().systemUuid())) {
+            same.add("systemUUID " + n.systemInfo().systemUuid() + " differs from the baseline's " + t.systemUuid()
+                    + ": another host registered under this name");
+        }
+        if (!Objects.equals(t.kernelVersion(), n.systemInfo().kernelVersion())) {
+            same.add("kernel " + n.systemInfo().kernelVersion() + ", baseline " + t.kernelVersion());
+        }
+        if (!new java.util.TreeMap<>(t.gpuCapacity()).equals(gpus)) {
+            same.add("GPU capacity " + gpus + ", baseline " + new java.util.TreeMap<>(t.gpuCapacity()));
+        }
+        checks.add(check("identity", "the same host (systemUUID, kernel, GPU count)", same, idEv));
+
+        List<String> kept = new ArrayList<>();
+        Map<String, String> keptEv = new LinkedHashMap<>();
+        keptEv.put("unschedulable", n.unschedulable() + " (baseline " + t.unschedulable() + ")");
+        keptEv.put("taints", n.taints().toString());
+        if (t.unschedulable() != n.unschedulable()) {
+            kept.add("cordon " + t.unschedulable() + " -> " + n.unschedulable());
+        }
+        List<String> now = n.taints().stream().map(Taint::toString).toList();
+        for (String taint : t.taints()) {
+            String key = taint.replaceAll("[=:].*$", "");
+            if (!CONTROLLER_TAINTS.contains(key) && !now.contains(taint)) {
+                kept.add("taint " + taint + " lost");
+            }
+        }
+        n.taints().stream().filter(x -> Taint.UNREACHABLE.equals(x.key()) || Taint.NOT_READY.equals(x.key()))
+                .forEach(x -> kept.add("taint " + x + " still there"));
+        checks.add(check("kept", "cordon and taints kept, unreachable taints gone", kept, keptEv));
+
+        List<String> version = new ArrayList<>();
+        if (clusterVersion != null && !clusterVersion.equals(n.systemInfo().kubeletVersion())) {
+            version.add("kubelet " + n.systemInfo().kubeletVersion() + ", the cluster runs " + clusterVersion);
+        }
+        checks.add(check("version", "kubelet at the cluster's version", version,
+                Map.of("kubelet", String.valueOf(n.systemInfo().kubeletVersion()), "cluster", String.valueOf(clusterVersion))));
+
+        List<String> pw = new ArrayList<>();
+        Instant after = secretDeletedAt != null ? secretDeletedAt : baselineTs;
+        if (secret == null) {
+            pw.add("no node-password Secret for " + n.name() + ": the agent has not registered");
+        } else if (secret.created() == null || secret.created().isBefore(after.truncatedTo(java.time.temporal.ChronoUnit.SECONDS))) {
+            pw.add("node-password Secret " + secret.name() + " was created " + secret.created() + ", before " + after
+                    + ": it is the old one");
+        }
+        checks.add(check("node-password", "a new node-password Secret", pw,
+                Map.of("secret", secret == null ? "NotFound" : secret.name() + " created " + secret.created())));
+
+        List<String> failed = jobs.stream().filter(j -> j.failed() && j.name().startsWith(upgraderJobPrefix(n.name())))
+                .map(j -> "Failed Job " + j.namespace() + "/" + j.name() + " blocks the system-agent-upgrader Plan "
+                        + "(delete it: --verify --yes)").toList();
+        checks.add(check("upgrader-jobs", "no Failed apply-system-agent-upgrader Job", failed, Map.of()));
+        return checks;
+    }
+
+    private static Check check(String id, String title, List<String> reasons, Map<String, String> ev) {
+        return new Check(id, title, reasons.isEmpty() ? Verdict.PASS : Verdict.FAIL, reasons, ev);
+    }
+}

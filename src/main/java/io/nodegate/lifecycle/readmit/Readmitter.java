@@ -1,0 +1,230 @@
+package io.nodegate.lifecycle.readmit;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.baseline.BaselineCollector;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.JobInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SecretMeta;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Readmission of a returned host: keep the Node (cordon, role labels, GPU taint, podCIDR), back up and delete
+ * only its node-password Secret, tell the person the host-side steps and the exact version; afterwards verify.
+ */
+public final class Readmitter {
+
+    public static final String CATTLE_SYSTEM = "cattle-system";
+
+    private final KubernetesClient client;
+    private final ApiReader api;
+    private final EvidenceStore store;
+    private final Clock clock;
+
+    public Readmitter(KubernetesClient client, EvidenceStore store, Clock clock) {
+        this.client = client;
+        this.api = new ApiReader(client);
+        this.store = store;
+        this.clock = clock;
+    }
+
+    public record Plan(String node, Instant at, String distribution, String clusterVersion, String nodeKubelet,
+                       SecretMeta secret, boolean deleted, String backup, List<String> hostSteps) {
+        public static final String KIND = "nodegate.io/readmit-record";
+    }
+
+    public record Verification(String node, Instant at, Verdict verdict, List<Check> checks, List<String> deletedJobs) {
+    }
+
+    public Plan prepare(Baseline baseline, String node, boolean yes) {
+        Baseline.Target target = requireTarget(baseline, node);
+        Instant at = clock.instant();
+        NodeInfo n = api.node(node).orElseThrow(() -> new InputException("Node " + node + " is gone (NotFound): "
+                + "readmit keeps an existing Node; a host whose Node was deleted joins as a new node"));
+        if (!n.uid().equals(target.uid())) {
+            throw new InputException("Node " + node + " has uid " + n.uid() + ", the baseline's is " + target.uid()
+                    + ": it was recreated since; compare with a baseline of this object");
+        }
+        List<NodeInfo> nodes = api.nodes();
+        String version = BaselineCollector.clusterKubeletVersion(nodes);
+        String dist = baseline.distribution() != null ? baseline.distribution() : "rke2";
+        SecretMeta secret = api.nodePasswordSecret(node).orElse(null);
+        String backup = null;
+        boolean deleted = false;
+        if (yes) {
+            store.ensureWritable();
+            String dir = "readmit-" + node + "-" + EvidenceStore.stamp(at);
+            if (secret != null) {
+                backup = store.writeJson(dir + "/node-password-secret.json", secret).toString();
+                deleteSecret(secret);
+                deleted = true;
+            }
+            Plan plan = new Plan(node, at, dist, version, n.systemInfo().kubeletVersion(), secret, deleted, backup,
+                    hostSteps(node, dist, version));
+            store.writeJson(dir + "/readmit.json", plan);
+            return plan;
+        }
+        return new Plan(node, at, dist, version, n.systemInfo().kubeletVersion(), secret, false, null,
+                hostSteps(node, dist, version));
+    }
+
+    public Verification verify(Baseline baseline, String node, boolean deleteFailedJobs) {
+        Baseline.Target target = requireTarget(baseline, node);
+        Instant at = clock.instant();
+        NodeInfo n = api.node(node).orElseThrow(() -> new CollectionException("Node " + node
+                + " not found (NotFound): the Node object was not kept, or the host registered under another name"));
+        List<NodeInfo> nodes = api.nodes();
+        SecretMeta secret = api.nodePasswordSecret(node).orElse(null);
+        var jobs = api.jobs(CATTLE_SYSTEM);
+        Instant deletedAt = lastSecretDeletion(node);
+        String version = BaselineCollector.clusterKubeletVersion(nodes);
+        List<Check> checks = ReadmitDecision.verify(target, n, secret, jobs.items(), version, deletedAt,
+                baseline.baselineTs());
+        List<String> deletedJobs = new ArrayList<>();
+        if (deleteFailedJobs) {
+            List<JobInfo> failed = jobs.items().stream().filter(j -> j.failed()
+                    && j.name().startsWith(ReadmitDecision.upgraderJobPrefix(node))).toList();
+            if (!failed.isEmpty()) {
+                store.ensureWritable();
+                String dir = "readmit-" + node + "-" + EvidenceStore.stamp(at);
+                for (JobInfo j : failed) {
+                    var raw = api.rawJob(j.namespace(), j.name()).orElse(null);
+                    if (raw != null) {
+                        store.writeText(dir + "/job-" + j.name() + ".json", client.getKubernetesSerialization().asJson(raw) + "\n");
+                        delete("/apis/batch/v1/namespaces/" + j.namespace() + "/jobs/" + j.name(), j.uid(),
+                                "Job " + j.namespace() + "/" + j.name(), "Background");
+                        deletedJobs.add(j.namespace() + "/" + j.name());
+                    }
+                }
+                checks = ReadmitDecision.verify(target, n, secret,
+                        jobs.items().stream().filter(j -> !deletedJobs.contains(j.namespace() + "/" + j.name())).toList(),
+                        version, deletedAt, baseline.baselineTs());
+            }
+        }
+        Verdict v = Verdict.PASS;
+        for (Check c : checks) {
+            v = Verdict.worst(v, c.outcome());
+        }
+        Verification result = new Verification(node, at, v, checks, deletedJobs);
+        store.ensureWritable();
+        store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
+        return result;
+    }
+
+    private Instant lastSecretDeletion(String node) {
+        Instant last = null;
+        for (Path dir : listDirs("readmit-" + node + "-")) {
+            Path rec = dir.resolve("readmit.json");
+            if (java.nio.file.Files.exists(rec)) {
+                Plan p = EvidenceStore.readJson(rec, Plan.class);
+                if (p.deleted() && node.equals(p.node()) && (last == null || p.at().isAfter(last))) {
+                    last = p.at();
+                }
+            }
+        }
+        return last;
+    }
+
+    private List<Path> listDirs(String prefix) {
+        if (!java.nio.file.Files.isDirectory(store.dir())) {
+            return List.of();
+        }
+        try (var s = java.nio.file.Files.list(store.dir())) {
+            return s.filter(p -> p.getFileName().toString().startsWith(prefix) && java.nio.file.Files.isDirectory(p)).toList();
+        } catch (java.io.IOException e) {
+            throw new InputException("cannot list " + store.dir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Baseline.Target requireTarget(Baseline baseline, String node) {
+        Baseline.Target t = baseline.target(node);
+        if (t == null) {
+            throw new InputException(node + " is not a target in the baseline: its identity (systemUUID, kernel, GPUs) "
+                    + "cannot be compared");
+        }
+        return t;
+    }
+
+    private void deleteSecret(SecretMeta s) {
+        delete("/api/v1/namespaces/" + s.namespace() + "/secrets/" + s.name(), s.uid(), "Secret " + s.namespace() + "/" + s.name(), null);
+    }
+
+    /** DELETE with a uid precondition; 404 means someone else already deleted it, which is what we wanted. */
+    private void delete(String path, String uid, String what, String propagation) {
+        HttpClient http = client.getHttpClient();
+        Map<String, Object> options = new java.util.LinkedHashMap<>();
+        options.put("kind", "DeleteOptions");
+        options.put("apiVersion", "v1");
+        options.put("preconditions", Map.of("uid", uid));
+        if (propagation != null) {
+            options.put("propagationPolicy", propagation);
+        }
+        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
+        HttpRequest req = http.newHttpRequestBuilder().uri(url)
+                .delete("application/json", Json.MAPPER.writeValueAsString(options)).build();
+        HttpResponse<String> resp;
+        try {
+            long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
+            resp = http.sendAsync(req, String.class).get(timeout, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("deleting " + what + " interrupted; whether it was deleted is unknown");
+        } catch (Exception e) {
+            throw new CollectionException("deleting " + what + " failed (" + ApiReader.describe(e)
+                    + "); whether it was deleted is unknown", e);
+        }
+        if (resp.code() == 404) {
+            return;
+        }
+        if (resp.code() < 200 || resp.code() >= 300) {
+            throw new CollectionException("deleting " + what + " answered HTTP " + resp.code()
+                    + "; whether it was deleted is unknown");
+        }
+        try {
+            var answer = Json.MAPPER.readTree(resp.body());
+            if (answer == null || !answer.isObject() || !answer.has("kind")) {
+                throw new IllegalArgumentException("no kind");
+            }
+        } catch (RuntimeException e) {
+            throw new CollectionException("deleting " + what + ": unparsable answer; whether it was deleted is unknown", e);
+        }
+    }
+
+    static List<String> hostSteps(String node, String dist, String version) {
+        String v = version == null ? "<the cluster's version: see 'kubectl get nodes'>" : version;
+        if ("k3s".equals(dist)) {
+            return List.of(
+                    "1. On the host: /usr/local/bin/rancher-system-agent-uninstall.sh (if present), then /usr/local/bin/k3s-agent-uninstall.sh",
+                    "2. Check nothing is left: no cni0/flannel/cali* interfaces, no mounts under /var/lib/kubelet, no k3s units",
+                    "3. Install the agent at this cluster's exact version: curl -sfL https://get.k3s.io | INSTALL_K3S_VERSION="
+                            + v + " K3S_URL=https://<server>:6443 K3S_TOKEN=<agent-token> K3S_NODE_NAME=" + node + " sh -s - agent",
+                    "4. Then: nodegate readmit " + node + " --baseline FILE --verify");
+        }
+        return List.of(
+                "1. On the host: /usr/local/bin/rancher-system-agent-uninstall.sh (if present), then /usr/local/bin/rke2-uninstall.sh",
+                "2. Check nothing is left: no cali*/flannel interfaces, no mounts under /var/lib/kubelet, no rke2 units",
+                "3. Install RKE2 at this cluster's exact version: curl -sfL https://get.rke2.io | INSTALL_RKE2_TYPE=agent INSTALL_RKE2_VERSION="
+                        + v + " sh -",
+                "4. /etc/rancher/rke2/config.yaml: server: https://<this cluster's supervisor>:9345, token: <agent-token>, node-name: "
+                        + node + " (keep the name: the Node object keeps cordon, roles and taints)",
+                "5. systemctl enable --now rke2-agent",
+                "6. Then: nodegate readmit " + node + " --baseline FILE --verify (add --yes to delete Failed upgrader Jobs)");
+    }
+}

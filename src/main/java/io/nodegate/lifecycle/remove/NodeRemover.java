@@ -1,0 +1,290 @@
+package io.nodegate.lifecycle.remove;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.lifecycle.gate.GateService;
+import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.source.CollectionException;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Deletes one Node on the strength of a fresh PASS gate record (or a recorded human override), after its
+ * Node, Lease, CSINode and node-password Secret metadata are durably on disk, and follows the cascade.
+ */
+public final class NodeRemover {
+
+    /** Ends the command: exit code and message. Nothing was deleted unless {@code deleted} says so. */
+    public static final class Refused extends RuntimeException {
+        private final int exitCode;
+
+        public Refused(int exitCode, String message) {
+            super(message);
+            this.exitCode = exitCode;
+        }
+
+        public int exitCode() {
+            return exitCode;
+        }
+    }
+
+    public record Options(Duration maxGateAge, String override, Duration timeout, Duration pollInterval) {
+    }
+
+    /** The removal record written to the evidence directory. */
+    public record Record(String kind, String node, Instant startedAt, String decision, String gateRecord,
+                         String override, String nodeUid, String nodeResourceVersion, Map<String, String> backups,
+                         boolean deleted, Instant deletedAt, List<String> left, boolean cascadeComplete,
+                         Instant finishedAt, String error) {
+        public static final String KIND = "nodegate.io/removal-record";
+    }
+
+    private final KubernetesClient client;
+    private final EvidenceStore store;
+    private final Clock clock;
+    private final PrintWriter progress;
+    private final Sleeper sleeper;
+
+    public interface Sleeper {
+        void sleep(Duration d) throws InterruptedException;
+    }
+
+    public NodeRemover(KubernetesClient client, EvidenceStore store, Clock clock, PrintWriter progress, Sleeper sleeper) {
+        this.client = client;
+        this.store = store;
+        this.clock = clock;
+        this.progress = progress;
+        this.sleeper = sleeper;
+    }
+
+    public Record remove(Baseline baseline, String node, Options opt) {
+        return remove(baseline, null, node, opt);
+    }
+
+    /** @param baselineFile when given, the gate record must have been made against this very file (same sha256) */
+    public Record remove(Baseline baseline, Path baselineFile, String node, Options opt) {
+        Instant started = clock.instant();
+        Baseline.Target target = baseline.target(node);
+        if (target == null) {
+            throw new Refused(5, node + " is not a target in the baseline: refusing to delete it");
+        }
+        String decision;
+        String gateFile = null;
+        String expectedUid;
+        List<String> acceptableRv = new ArrayList<>();
+        if (opt.override() != null) {
+            if (opt.override().isBlank()) {
+                throw new Refused(2, "--override needs a reason (who decided, and why)");
+            }
+            var latest = GateService.latest(store, node);
+            decision = "override of " + latest.map(l -> "gate " + l.record().verdict() + " (" + l.file().getFileName() + ")")
+                    .orElse("no gate record");
+            gateFile = latest.map(l -> l.file().toString()).orElse(null);
+            expectedUid = target.uid();
+            progress.println("override: " + decision + "; reason recorded: " + opt.override());
+        } else {
+            var latest = GateService.latest(store, node).orElseThrow(() -> new Refused(5,
+                    "no gate record for " + node + " in " + store.dir() + ": run 'nodegate gate " + node
+                            + "' first (or --override REASON for a human decision)"));
+            var rec = latest.record();
+            gateFile = latest.file().toString();
+            if (rec.verdict() != Verdict.PASS) {
+                throw new Refused(5, "the newest gate record for " + node + " (" + latest.file().getFileName() + ") is "
+                        + rec.verdict() + ", not PASS: " + String.join("; ", rec.reasons()));
+            }
+            if (baselineFile != null && rec.baselineSha256() != null
+                    && !rec.baselineSha256().equals(EvidenceStore.sha256(baselineFile))) {
+                throw new Refused(5, "the gate record " + latest.file().getFileName() + " was made against another "
+                        + "baseline (" + rec.baselineFile() + "): gate again with --baseline " + baselineFile);
+            }
+            Duration age = Duration.between(rec.gatedAt(), started);
+            if (age.compareTo(opt.maxGateAge()) > 0 || age.isNegative()) {
+                throw new Refused(5, "the PASS gate record for " + node + " is " + age.toMinutes()
+                        + " min old (max " + opt.maxGateAge().toMinutes() + " min): run the gate again");
+            }
+            decision = "gate PASS at " + rec.gatedAt();
+            expectedUid = rec.nodeUid();
+            acceptableRv.add(rec.nodeResourceVersion());
+            if (latest.annotatedResourceVersion() != null) {
+                acceptableRv.add(latest.annotatedResourceVersion());
+            }
+        }
+        store.ensureWritable();
+
+        ApiReader api = new ApiReader(client);
+        var nodeObj = api.rawNode(node).orElseThrow(() -> new Refused(5,
+                "Node " + node + " is already gone (NotFound): nothing deleted"));
+        String uid = nodeObj.getMetadata().getUid();
+        String rv = nodeObj.getMetadata().getResourceVersion();
+        if (!uid.equals(expectedUid)) {
+            throw new Refused(5, "Node " + node + " has uid " + uid + " but the " + (opt.override() != null ? "baseline" : "gate")
+                    + " saw " + expectedUid + ": it was recreated (the host registered again). Not deleted.");
+        }
+        if (!acceptableRv.isEmpty() && !acceptableRv.contains(rv)) {
+            throw new Refused(5, "Node " + node + " changed since the gate (resourceVersion " + rv + ", gate saw "
+                    + acceptableRv + "): run the gate again. Not deleted.");
+        }
+
+        // Backups first: if any cannot be written and read back, nothing is deleted.
+        String dirName = "remove-" + node + "-" + EvidenceStore.stamp(started);
+        Map<String, String> backups = new LinkedHashMap<>();
+        backups.put("node", backup(dirName + "/node.json", nodeObj));
+        backups.put("lease", backup(dirName + "/lease.json", api.rawLease(node).orElse(null)));
+        backups.put("csinode", backup(dirName + "/csinode.json", api.rawCsiNode(node).orElse(null)));
+        Secret secret = null;
+        for (String dist : List.of("rke2", "k3s")) {
+            var meta = api.secretMeta(io.nodegate.model.SecretMeta.nodePasswordName(node, dist));
+            if (meta.isPresent()) {
+                secret = metadataOnly(meta.get());
+                break;
+            }
+        }
+        backups.put("nodePasswordSecret", backup(dirName + "/node-password-secret.json", secret));
+        Record pending = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
+                false, null, List.of(), false, null, null);
+        store.writeJson(dirName + "/removal.json", pending);
+        progress.println("saved Node, Lease, CSINode and node-password Secret metadata to " + store.dir().resolve(dirName));
+
+        deleteWithPreconditions(node, uid, rv);
+        Instant deletedAt = clock.instant();
+        progress.println("deleted Node " + node + " (uid " + uid + "); following the cascade (timeout "
+                + opt.timeout().toSeconds() + "s)");
+        progress.flush();
+
+        List<String> left;
+        String error = null;
+        try {
+            left = follow(api, node, deletedAt, opt);
+        } catch (CollectionException e) {
+            left = List.of("unknown: " + e.getMessage());
+            error = e.getMessage();
+        }
+        Record done = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
+                true, deletedAt, left, left.isEmpty(), clock.instant(), error);
+        store.writeJson(dirName + "/removal.json", done);
+        return done;
+    }
+
+    private List<String> follow(ApiReader api, String node, Instant deletedAt, Options opt) {
+        Instant deadline = deletedAt.plus(opt.timeout());
+        while (true) {
+            List<String> left = leftovers(api, node);
+            long elapsed = Duration.between(deletedAt, clock.instant()).toSeconds();
+            if (left.isEmpty()) {
+                progress.printf("+%ds: Lease, CSINode, node-password Secret NotFound; no pod bound to %s%n", elapsed, node);
+                progress.flush();
+                return left;
+            }
+            progress.printf("+%ds: still there: %s%n", elapsed, String.join(", ", left));
+            progress.flush();
+            if (!clock.instant().isBefore(deadline)) {
+                return left;
+            }
+            try {
+                sleeper.sleep(opt.pollInterval());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return left;
+            }
+        }
+    }
+
+    static List<String> leftovers(ApiReader api, String node) {
+        List<String> left = new ArrayList<>();
+        if (api.rawNode(node).isPresent()) {
+            left.add("Node " + node);
+        }
+        api.rawLease(node).ifPresent(l -> left.add("Lease kube-node-lease/" + node));
+        api.rawCsiNode(node).ifPresent(c -> left.add("CSINode " + node));
+        api.nodePasswordSecret(node).ifPresent(s -> left.add("Secret kube-system/" + s.name()));
+        var pods = api.podsOn(node);
+        if (!pods.isEmpty()) {
+            left.add(pods.size() + " pod(s) bound to " + node + ": "
+                    + pods.stream().limit(5).map(p -> p.namespace() + "/" + p.name()).toList()
+                    + (pods.size() > 5 ? " …" : ""));
+        }
+        return left;
+    }
+
+    private String backup(String name, HasMetadata obj) {
+        if (obj == null) {
+            store.writeJson(name, Map.of("notFound", true));
+            return "NotFound";
+        }
+        store.writeText(name, client.getKubernetesSerialization().asJson(obj) + "\n");
+        return name;
+    }
+
+    private static Secret metadataOnly(io.nodegate.model.SecretMeta m) {
+        Secret s = new Secret();
+        ObjectMeta meta = new ObjectMeta();
+        meta.setNamespace(m.namespace());
+        meta.setName(m.name());
+        meta.setUid(m.uid());
+        meta.setCreationTimestamp(m.created() == null ? null : m.created().toString());
+        meta.setLabels(m.labels().isEmpty() ? null : m.labels());
+        s.setMetadata(meta);
+        s.setType(m.type());
+        s.setData(null);
+        return s;
+    }
+
+    /** DELETE with uid and resourceVersion preconditions: the API server refuses (409) if the object is another. */
+    private void deleteWithPreconditions(String node, String uid, String rv) {
+        HttpClient http = client.getHttpClient();
+        String body = Json.MAPPER.writeValueAsString(Map.of("kind", "DeleteOptions", "apiVersion", "v1",
+                "preconditions", Map.of("uid", uid, "resourceVersion", rv)));
+        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + "/api/v1/nodes/" + node;
+        HttpRequest request = http.newHttpRequestBuilder().uri(url).delete("application/json", body).build();
+        HttpResponse<String> response;
+        try {
+            long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
+            response = http.sendAsync(request, String.class).get(timeout, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("deleting Node " + node + " interrupted; state unknown: check 'kubectl get node " + node + "'");
+        } catch (Exception e) {
+            throw new CollectionException("deleting Node " + node + " failed (" + e.getMessage()
+                    + "); whether it was deleted is unknown: check 'kubectl get node " + node + "'", e);
+        }
+        int code = response.code();
+        if (code == 404) {
+            throw new Refused(5, "Node " + node + " is already gone (NotFound at delete): another operator removed it");
+        }
+        if (code == 409) {
+            throw new Refused(5, "Node " + node + " was not deleted: the API server refused the uid/resourceVersion "
+                    + "precondition (the Node changed or was recreated since it was checked)");
+        }
+        if (code < 200 || code >= 300) {
+            throw new CollectionException("deleting Node " + node + " answered HTTP " + code
+                    + "; whether it was deleted is unknown: check 'kubectl get node " + node + "'");
+        }
+        try {
+            var answer = Json.MAPPER.readTree(response.body());
+            if (answer == null || !answer.isObject() || !answer.has("kind")) {
+                throw new IllegalArgumentException("no kind");
+            }
+        } catch (RuntimeException e) {
+            throw new CollectionException("deleting Node " + node + ": unparsable answer (HTTP " + code
+                    + "); whether it was deleted is unknown: check 'kubectl get node " + node + "'", e);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.nodegate.lifecycle;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.FaultProxy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * For every API call gate, remove and verify-gone make, each fault (500, 403, 429, connection reset, timeout,
+ * malformed JSON) is injected in turn. Every cell must end INVALID or a clear error; none PASS; and none may
+ * delete, patch or annotate anything (checked on the server's state, not on the command's word).
+ */
+class FaultMatrixTest {
+
+    @TempDir
+    Path tmp;
+    ApiTestServer api;
+    FaultProxy proxy;
+    KubernetesClient viaProxy;
+    SeedCluster seed;
+    TestClock clock;
+    Path baseline;
+    int worlds;
+    Runnable worldSetup = () -> { };
+
+    @AfterEach
+    void tearDown() {
+        LifecycleSupport.reset();
+        closeWorld();
+    }
+
+    void closeWorld() {
+        if (viaProxy != null) {
+            viaProxy.close();
+            proxy.close();
+            api.close();
+            viaProxy = null;
+        }
+    }
+
+    /** A fresh cluster, its baseline, and a client that goes through the fault proxy. */
+    void newWorld(boolean gatePassed) throws IOException {
+        closeWorld();
+        worlds++;
+        api = ApiTestServer.start();
+        seed = SeedCluster.populate(api);
+        proxy = new FaultProxy(api.url());
+        proxy.hangFor(Duration.ofMillis(1300));
+        viaProxy = SeedCluster.client(proxy.url(), 700);
+        clock = new TestClock(seed.t0);
+        LifecycleSupport.clock = clock;
+        LifecycleSupport.sleeper = clock;
+        LifecycleSupport.pollInterval = Duration.ofSeconds(5);
+        LifecycleSupport.clientOverride = () -> viaProxy;
+        Path evidence = tmp.resolve("evidence-" + worlds);
+        baseline = evidence.resolve("baseline.json");
+        CliRun b = CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+                "--evidence-dir", evidence.toString(), "--out", baseline.toString());
+        assertThat(b.exit()).as(b.all()).isZero();
+        clock.set(seed.gateTime);
+        if (gatePassed) {
+            CliRun g = CliRun.of("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply);
+            assertThat(g.exit()).as(g.all()).isZero();
+            // the garbage collector was quick: only the Node is left, so the cascade ends at the first look
+            api.client().leases().inNamespace("kube-node-lease").withName("gpu-a11").delete();
+            api.client().storage().v1().csiNodes().withName("gpu-a11").delete();
+            api.client().secrets().inNamespace("kube-system").withName("gpu-a11.node-password.rke2").delete();
+            api.client().pods().inNamespace("kube-system").withName("rke2-canal-gpu-a11").delete();
+            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-gpu-a11").delete();
+        }
+        worldSetup.run();
+        proxy.reset();
+    }
+
+    /** The objects readmit may delete: gpu-a10's node-password Secret and cattle-system Jobs. */
+    String otherState() {
+        var secret = api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2").get();
+        return " secret=" + (secret == null ? "gone" : secret.getMetadata().getUid()) + " jobs="
+                + api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems().size();
+    }
+
+    String nodeState(String name) {
+        Node n = api.client().nodes().withName(name).get();
+        return n == null ? "gone" : n.getMetadata().getUid() + "@" + n.getMetadata().getResourceVersion()
+                + n.getMetadata().getAnnotations().keySet().stream().filter(k -> k.startsWith("nodegate.io/")).toList();
+    }
+
+    record Cell(int index, String call, FaultProxy.Fault fault, CliRun run) {
+        @Override
+        public String toString() {
+            return "#" + index + " " + call + " " + fault + " -> exit " + run.exit() + ": " + run.all().trim();
+        }
+    }
+
+    /**
+     * Runs the command cleanly once to learn its calls, then once per (call, fault).
+     *
+     * @param statefulFrom index of the first call after which the world has changed (a delete); later cells
+     *                     get a fresh world
+     */
+    List<Cell> matrix(Supplier<CliRun> command, boolean gatePassed, String mutatingCall) throws IOException {
+        return matrix(command, gatePassed, mutatingCall, 0, () -> { });
+    }
+
+    List<Cell> matrix(Supplier<CliRun> command, boolean gatePassed, String mutatingCall, int cleanExit,
+                      Runnable worldSetup) throws IOException {
+        this.worldSetup = worldSetup;
+        newWorld(gatePassed);
+        CliRun clean = command.get();
+        assertThat(clean.exit()).as("clean run: " + clean.all()).isEqualTo(cleanExit);
+        List<String> calls = proxy.log();
+        int mutating = mutatingCall == null ? Integer.MAX_VALUE : calls.indexOf(mutatingCall);
+        assertThat(calls).isNotEmpty();
+        List<Cell> cells = new ArrayList<>();
+        newWorld(gatePassed);
+        for (int i = 0; i < calls.size(); i++) {
+            for (FaultProxy.Fault f : FaultProxy.Fault.values()) {
+                String before10 = nodeState("gpu-a10") + otherState();
+                String before11 = nodeState("gpu-a11");
+                proxy.breakCall(i, f);
+                CliRun run = command.get();
+                Cell cell = new Cell(i, calls.get(i), f, run);
+                cells.add(cell);
+                assertThat(run.exit()).as(cell.toString()).isNotZero().isNotEqualTo(70);
+                assertThat(run.out()).as(cell.toString()).doesNotContain(": PASS");
+                assertThat(run.err()).as(cell.toString()).startsWith("nodegate: ");
+                if (i <= mutating) {
+                    assertThat(nodeState("gpu-a10") + otherState()).as(cell.toString()).isEqualTo(before10);
+                    assertThat(nodeState("gpu-a11")).as("nothing written before the fault: " + cell).isEqualTo(before11);
+                } else {
+                    newWorld(gatePassed);
+                }
+            }
+        }
+        return cells;
+    }
+
+    @Test
+    void gateEndsInvalidOnEveryFaultAndAnnotatesNothing() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("gate", "gpu-a11", "--baseline", baseline.toString(),
+                "--removed-at", seed.a11Reply, "--annotate"), false, null);
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells).extracting(Cell::call).anySatisfy(c -> assertThat(c).startsWith("PATCH /api/v1/nodes/gpu-a11"))
+                .anySatisfy(c -> assertThat(c).contains("fieldSelector=spec.nodeName"));
+        // a fault while reading: INVALID; a fault while annotating (fabric8 reads, then patches): a clear error
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString())
+                .containsAnyOf("gate gpu-a11: INVALID", "annotating Node gpu-a11 failed"));
+        assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).contains("annotating Node gpu-a11 failed (HTTP 500"));
+    }
+
+    @Test
+    void removeNeverDeletesOnAFaultBeforeTheDeleteAndAlwaysSaysWhatHappened() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("remove", "gpu-a11", "--baseline", baseline.toString()), true,
+                "DELETE /api/v1/nodes/gpu-a11");
+        assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/nodes/gpu-a11");
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells.stream().filter(c -> c.call().startsWith("DELETE")))
+                .allSatisfy(c -> assertThat(c.run().err()).contains("whether it was deleted is unknown"));
+    }
+
+    @Test
+    void verifyGoneEndsInvalidOnEveryFault() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("verify-gone", "--baseline", baseline.toString()), false, null);
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("INVALID"));
+    }
+
+    @Test
+    void readmitDeletesNothingOnAFault() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes"),
+                false, "DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
+        assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+    }
+
+    @Test
+    void readmitVerifyDeletesNoJobOnAFault() throws IOException {
+        List<Cell> cells = matrix(() -> CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
+                false, "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee",
+                5, () -> api.create(ReadmitScenarioTest.failedUpgraderJob()));
+        assertThat(cells).extracting(Cell::call).contains(
+                "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee");
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+    }
+}

@@ -1,0 +1,148 @@
+package io.nodegate.lifecycle;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.testing.ApiTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Seed 000's returned hosts (gpu-a07..a09 from cluster B), played by gpu-a10: keep the Node, swap the password. */
+class ReadmitScenarioTest {
+
+    ApiTestServer api;
+    KubernetesClient client;
+    TestClock clock;
+    SeedCluster seed;
+    @TempDir
+    Path tmp;
+    Path evidence;
+    Path baseline;
+
+    @BeforeEach
+    void setUp() {
+        api = ApiTestServer.start();
+        seed = SeedCluster.populate(api);
+        client = SeedCluster.client(api.url());
+        clock = new TestClock(seed.t0);
+        LifecycleSupport.clientOverride = () -> client;
+        LifecycleSupport.clock = clock;
+        LifecycleSupport.sleeper = clock;
+        evidence = tmp.resolve("evidence");
+        baseline = evidence.resolve("baseline.json");
+        assertThat(CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+                "--evidence-dir", evidence.toString(), "--out", baseline.toString()).exit()).isZero();
+        // readmission happens days later; the server stamps new objects with the real clock
+        clock.set(Instant.now());
+    }
+
+    @AfterEach
+    void tearDown() {
+        LifecycleSupport.reset();
+        client.close();
+        api.close();
+    }
+
+    Node node() {
+        return api.client().nodes().withName("gpu-a10").get();
+    }
+
+    boolean secretExists() {
+        return api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2").get() != null;
+    }
+
+    void hostRejoins(String systemUuid) throws InterruptedException {
+        Instant deleted = clock.instant();
+        while (Instant.now().isBefore(deleted.plusSeconds(1))) {
+            Thread.sleep(50); // creation timestamps have whole seconds
+        }
+        Node n = node();
+        n.getStatus().getConditions().get(0).setStatus("True");
+        n.getStatus().getConditions().get(0).setReason("KubeletReady");
+        n.getStatus().getNodeInfo().setBootID("boot-a10-reinstalled");
+        n.getStatus().getNodeInfo().setSystemUUID(systemUuid);
+        api.client().nodes().resource(n).updateStatus();
+        Node spec = node();
+        spec.getSpec().getTaints().removeIf(t -> t.getKey().equals("node.kubernetes.io/unreachable"));
+        api.client().nodes().resource(spec).update();
+        api.create(SeedCluster.secret("gpu-a10"));
+    }
+
+    static Job failedUpgraderJob() {
+        return new JobBuilder().withNewMetadata().withName("apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")
+                .withNamespace("cattle-system").endMetadata().withNewSpec().withNewTemplate().withNewSpec()
+                .endSpec().endTemplate().endSpec()
+                .withNewStatus().addNewCondition().withType("Failed").withStatus("True").withReason("BackoffLimitExceeded")
+                .endCondition().withFailed(1).endStatus().build();
+    }
+
+    @Test
+    void planChangesNothingYesDeletesOnlyTheSecretVerifyFollowsTheHost() throws Exception {
+        String uid = node().getMetadata().getUid();
+        CliRun plan = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString());
+        assertThat(plan.exit()).as(plan.all()).isZero();
+        assertThat(plan.out()).contains("would delete Secret kube-system/gpu-a10.node-password.rke2",
+                "INSTALL_RKE2_VERSION=v1.34.3+rke2r3", "rke2-uninstall.sh", "node-name: gpu-a10");
+        assertThat(secretExists()).isTrue();
+
+        CliRun yes = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        assertThat(yes.exit()).as(yes.all()).isZero();
+        assertThat(yes.out()).contains("deleted Secret kube-system/gpu-a10.node-password.rke2");
+        assertThat(secretExists()).isFalse();
+        assertThat(node().getMetadata().getUid()).isEqualTo(uid);
+        assertThat(node().getSpec().getUnschedulable()).isTrue();
+        assertThat(api.client().secrets().inNamespace("kube-system").withName("gpu-a11.node-password.rke2").get()).isNotNull();
+
+        CliRun early = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        assertThat(early.exit()).isEqualTo(5);
+        assertThat(early.out()).contains("Ready is Unknown", "bootID unchanged", "no node-password Secret for gpu-a10");
+
+        hostRejoins("uuid-a10");
+        api.create(failedUpgraderJob());
+        CliRun blocked = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        assertThat(blocked.exit()).as(blocked.all()).isEqualTo(5);
+        assertThat(blocked.out()).contains("Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")
+                .doesNotContain("still there").doesNotContain("lost");
+
+        CliRun done = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
+        assertThat(done.exit()).as(done.all()).isZero();
+        assertThat(done.out()).contains("PASS", "deleted Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10");
+        assertThat(api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems()).isEmpty();
+
+        String encoded = java.util.Base64.getEncoder().encodeToString(SeedCluster.SECRET_VALUE.getBytes());
+        try (Stream<Path> s = Files.walk(evidence)) {
+            for (Path p : s.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(p)).as(p.toString()).doesNotContain(encoded).doesNotContain(SeedCluster.SECRET_VALUE);
+            }
+        }
+    }
+
+    @Test
+    void anotherHostUnderTheSameNameFailsIdentity() throws Exception {
+        assertThat(CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exit()).isZero();
+        hostRejoins("uuid-some-other-board");
+        CliRun v = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        assertThat(v.exit()).isEqualTo(5);
+        assertThat(v.out()).contains("systemUUID uuid-some-other-board differs from the baseline's uuid-a10");
+    }
+
+    @Test
+    void readmitOfAGoneNodeIsRefused() throws IOException {
+        api.delete(node());
+        CliRun r = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("is gone (NotFound)");
+        assertThat(secretExists()).isTrue();
+    }
+}

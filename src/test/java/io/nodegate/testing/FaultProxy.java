@@ -1,0 +1,232 @@
+package io.nodegate.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A small HTTP proxy in front of the test server that breaks one chosen API call: the Nth request (0-based)
+ * answers 500, 403 or 429, has its connection reset, never answers, or answers malformed JSON. Once a call is
+ * broken, repeats of the same "METHOD path?query" (client retries) stay broken, so a fault cannot be retried
+ * away. A broken request is never forwarded, so the server's state shows whether the code wrote anything.
+ */
+public final class FaultProxy implements AutoCloseable {
+
+    public enum Fault { HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET, TIMEOUT, MALFORMED_JSON }
+
+    private final ServerSocket server;
+    private final String upstream;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fault-proxy");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicInteger counter = new AtomicInteger();
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private volatile Fault fault;
+    private volatile int faultAt = -1;
+    private volatile String brokenCall;
+    private volatile Duration hang = Duration.ofSeconds(3);
+
+    public FaultProxy(String upstreamUrl) throws IOException {
+        this.upstream = upstreamUrl.replaceAll("/+$", "");
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        pool.execute(this::acceptLoop);
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getLocalPort();
+    }
+
+    /** Break request number {@code index} (0-based, counted from the last {@link #reset}) with {@code f}. */
+    public synchronized void breakCall(int index, Fault f) {
+        reset();
+        this.fault = f;
+        this.faultAt = index;
+    }
+
+    /** Forward everything; clear the log and counter. */
+    public synchronized void reset() {
+        fault = null;
+        faultAt = -1;
+        brokenCall = null;
+        counter.set(0);
+        log.clear();
+    }
+
+    /** How long a TIMEOUT fault holds the connection before closing it (longer than the client's timeout). */
+    public void hangFor(Duration d) {
+        hang = d;
+    }
+
+    /** "METHOD path?query" of every request since the last reset, in order. */
+    public List<String> log() {
+        return List.copyOf(log);
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                pool.execute(() -> handle(s));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void handle(Socket socket) {
+        try (socket) {
+            InputStream in = socket.getInputStream();
+            String head = readHead(in);
+            if (head == null) {
+                return;
+            }
+            String[] lines = head.split("\r\n");
+            String[] first = lines[0].split(" ");
+            String method = first[0];
+            String target = first[1];
+            int length = 0;
+            boolean chunked = false;
+            String contentType = null;
+            for (String l : lines) {
+                String lower = l.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
+                    length = Integer.parseInt(l.substring(15).trim());
+                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    chunked = true;
+                } else if (lower.startsWith("content-type:")) {
+                    contentType = l.substring(13).trim();
+                }
+            }
+            byte[] body = chunked ? readChunked(in) : in.readNBytes(length);
+            String call = method + " " + target;
+            int index = counter.getAndIncrement();
+            log.add(call);
+            Fault f = null;
+            synchronized (this) {
+                if (fault != null && (index == faultAt || call.equals(brokenCall))) {
+                    brokenCall = call;
+                    f = fault;
+                }
+            }
+            OutputStream out = socket.getOutputStream();
+            if (f != null) {
+                inject(f, socket, out);
+                return;
+            }
+            HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(upstream + target)).timeout(Duration.ofSeconds(10))
+                    .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofByteArray(body));
+            if (contentType != null) {
+                req.header("Content-Type", contentType);
+            }
+            HttpResponse<byte[]> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
+            write(out, resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"), resp.body());
+        } catch (IOException e) {
+            // the client went away; nothing to do
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void inject(Fault f, Socket socket, OutputStream out) throws IOException {
+        switch (f) {
+            case HTTP_500 -> write(out, 500, "application/json", status(500, "InternalError", "injected"));
+            case HTTP_403 -> write(out, 403, "application/json", status(403, "Forbidden", "injected: forbidden"));
+            case HTTP_429 -> write(out, 429, "application/json", status(429, "TooManyRequests", "injected: slow down"));
+            case CONNECTION_RESET -> {
+                socket.setSoLinger(true, 0);
+                socket.close();
+            }
+            case TIMEOUT -> {
+                try {
+                    Thread.sleep(hang.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            case MALFORMED_JSON -> write(out, 200, "application/json",
+                    "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static byte[] status(int code, String reason, String message) {
+        return ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
+                + message + "\",\"reason\":\"" + reason + "\",\"code\":" + code + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void write(OutputStream out, int code, String type, byte[] body) throws IOException {
+        String head = "HTTP/1.1 " + code + " X\r\nContent-Type: " + type + "\r\nContent-Length: " + body.length
+                + "\r\nConnection: close\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+        out.write(body);
+        out.flush();
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int state = 0;
+        int b;
+        while ((b = in.read()) != -1) {
+            buf.write(b);
+            state = (b == '\r' && (state == 0 || state == 2)) ? state + 1 : (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            if (state == 4) {
+                return buf.toString(StandardCharsets.ISO_8859_1);
+            }
+        }
+        return null;
+    }
+
+    private static byte[] readChunked(InputStream in) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String size = readLine(in).trim();
+            int n = Integer.parseInt(size.split(";")[0], 16);
+            if (n == 0) {
+                readLine(in);
+                return body.toByteArray();
+            }
+            body.write(in.readNBytes(n));
+            readLine(in);
+        }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int b;
+        while ((b = in.read()) != -1 && b != '\n') {
+            if (b != '\r') {
+                sb.append((char) b);
+            }
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        pool.shutdownNow();
+    }
+}
