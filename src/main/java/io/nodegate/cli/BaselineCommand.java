@@ -45,6 +45,8 @@ public final class BaselineCommand implements Runnable {
         SourceOptions source;
         @Mixin
         OutputOptions output;
+        @Mixin
+        EtcdOptions etcd = new EtcdOptions();
 
         @Option(names = "--targets", required = true, split = ",", paramLabel = "NODE",
                 description = "Nodes to be removed, comma-separated.")
@@ -68,9 +70,8 @@ public final class BaselineCommand implements Runnable {
             ApiReader api = new ApiReader(client);
             EvidenceStore store = LifecycleSupport.store(evidenceDir, null, api.server());
             store.ensureWritable();
-            // etcd members: the EtcdOptions mixin (etcd helper) feeds BaselineCollector a List<EtcdEndpointReport>.
             Baseline b = new BaselineCollector(api, LifecycleSupport.clock)
-                    .collect(targets, control, List.of(), store.dir().toString());
+                    .collect(targets, control, LifecycleCommands.etcdEvidence(etcd), store.dir().toString());
             Path file;
             if (out != null) {
                 Path parent = out.toAbsolutePath().getParent();

@@ -19,7 +19,6 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 @Command(name = "gate", mixinStandardHelpOptions = true,
@@ -36,6 +35,9 @@ import java.util.Map;
 public final class GateCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    @Mixin
+    EtcdOptions etcd = new EtcdOptions();
+
     @Mixin
     SourceOptions source;
     @Mixin
@@ -82,7 +84,7 @@ public final class GateCommand implements Runnable {
         LifecycleSupport.checkSameCluster(baseline, server);
         EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
         GateService.Run run = new GateService(client, store, LifecycleSupport.clock)
-                .run(baseline, baselineFile, request, List.of() /* etcd: wire EtcdOptions.read() here when merged */, annotate);
+                .run(baseline, baselineFile, request, LifecycleCommands.etcdEvidence(etcd), annotate);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("gate %s: %s%n", node, run.result().verdict());

@@ -36,6 +36,9 @@ public final class VerifyGoneCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
+    EtcdOptions etcd = new EtcdOptions();
+
+    @Mixin
     SourceOptions source;
     @Mixin
     OutputOptions output;
@@ -69,7 +72,7 @@ public final class VerifyGoneCommand implements Runnable {
         LifecycleSupport.checkSameCluster(baseline, api.server());
         EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, api.server());
         GoneVerifier.Run run = new GoneVerifier(api, store, LifecycleSupport.clock)
-                .verify(baseline, baselineFile, pattern, ips, List.of() /* etcd: wire EtcdOptions.read() here when merged */);
+                .verify(baseline, baselineFile, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());
