@@ -29,12 +29,13 @@ public final class BaselineCommand implements Runnable {
     }
 
     @Command(name = "save", mixinStandardHelpOptions = true,
-            description = {"Record BASELINE_TS and what every later step compares with: each target's uid,",
-                    "resourceVersion, bootID, systemUUID, machineID, kernel, InternalIPs, role labels, taints, cordon,",
-                    "node-args, GPU capacity and Lease renewTime; every other node's Ready and cordon; DaemonSet",
-                    "desired counts (and each target's share); GPU totals; MetalLB L2 announcers (ServiceL2Status);",
-                    "node-password Secret names and creation times (never their data); etcd members when given.",
-                    "The file is JSON, readable and diffable, kept in the evidence directory."},
+            header = "Record the state that gate and verify-gone compare against.",
+            description = "Record BASELINE_TS and what every later step compares with: each target's uid, resourceVersion, "
+                    + "bootID, systemUUID, machineID, kernel, InternalIPs, role labels, taints, cordon, node-args, GPU "
+                    + "capacity and Lease renewTime; every other node's Ready and cordon; DaemonSet desired counts "
+                    + "(and each target's share); GPU totals; MetalLB L2 announcers (ServiceL2Status); node-password "
+                    + "Secret names and creation times (never their data); etcd members when given. The file is JSON, "
+                    + "readable and diffable, kept in the evidence directory.",
             footer = {"", "Example:",
                     "  nodegate baseline save --targets gpu-a10,gpu-a11 --control keep-1",
                     "  nodegate baseline save --targets gpu-a11 --control keep-1 --out /srv/evidence/baseline.json"})

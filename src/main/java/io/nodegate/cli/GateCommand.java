@@ -22,13 +22,15 @@ import java.time.Instant;
 import java.util.Map;
 
 @Command(name = "gate", mixinStandardHelpOptions = true,
-        description = {"Decide, on evidence, whether a node may be deleted: PASS (exit 0), HOLD (4: a human must",
-                "decide, reasons listed), FAIL (5: must not be deleted), INVALID (3: evidence cannot be trusted).",
-                "Checks: (a) a target and a worker, not an etcd member; (b) the host owner's removal time;",
-                "(c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster equals the",
-                "baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet desired, GPU",
-                "totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role labels); the control",
-                "node, its pods and node-password Secret found. Every run is recorded in the evidence directory."},
+        header = "Decide, on evidence, whether a node may be deleted: PASS, HOLD, FAIL or INVALID.",
+        description = "Decide, on evidence, whether a node may be deleted: PASS (exit 0), HOLD (4: a human must "
+                + "decide, reasons listed), FAIL (5: must not be deleted), INVALID (3: evidence cannot be "
+                + "trusted). Checks: (a) a target and a worker, not an etcd member; (b) the host owner's removal "
+                + "time; (c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster "
+                + "equals the baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet "
+                + "desired, GPU totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role "
+                + "labels); the control node, its pods and node-password Secret found. Every run is recorded in "
+                + "the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate"})

@@ -19,13 +19,15 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 
 @Command(name = "readmit", mixinStandardHelpOptions = true,
-        description = {"Take back a host that left (seed: gpu-a07..a09 back from cluster B) without losing its Node.",
-                "Keeps the Node object (cordon, role labels, GPU taint, podCIDR); backs up and deletes only",
-                "<node>.node-password.<k3s|rke2> (with --yes; without it, shows the plan); prints the host-side steps",
-                "and the exact version to reinstall (the cluster's). --verify, after the host rejoined: Ready, new",
-                "bootID, systemUUID/kernel/GPU count equal to the baseline, cordon and taints kept, unreachable taints",
-                "gone, a new node-password Secret, no Failed apply-system-agent-upgrader-on-NODE-... Job (--yes deletes",
-                "them so the Plan runs again). Exit 0 done/PASS, 5 FAIL, 3 an API call failed."},
+        header = "Take back a host that left, keeping its Node object.",
+        description = "Take back a host that left (seed: gpu-a07..a09 back from cluster B) without losing its Node. "
+                + "Keeps the Node object (cordon, role labels, GPU taint, podCIDR); backs up and deletes only "
+                + "<node>.node-password.<k3s|rke2> (with --yes; without it, shows the plan); prints the host-side "
+                + "steps and the exact version to reinstall (the cluster's). --verify, after the host rejoined: "
+                + "Ready, new bootID, systemUUID/kernel/GPU count equal to the baseline, cordon and taints kept, "
+                + "unreachable taints gone, a new node-password Secret, no Failed "
+                + "apply-system-agent-upgrader-on-NODE-... Job (--yes deletes them so the Plan runs again). Exit 0 "
+                + "done/PASS, 5 FAIL, 3 an API call failed.",
         footer = {"", "Examples:",
                 "  nodegate readmit gpu-a07 --baseline base.json            # the plan, nothing changed",
                 "  nodegate readmit gpu-a07 --baseline base.json --yes      # delete the node-password Secret",

@@ -17,13 +17,14 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 
 @Command(name = "remove", mixinStandardHelpOptions = true,
-        description = {"Delete a Node that passed the gate, and follow the cascade.",
-                "Refuses unless the newest gate record for NODE is PASS, younger than --max-gate-age, and the Node's",
-                "uid and resourceVersion are those the gate saw (--override records a human decision instead).",
-                "Saves Node, Lease, CSINode and node-password Secret metadata (written, fsync'd, read back) before",
-                "deleting with a uid precondition, then waits until Lease, CSINode, node-password Secret are NotFound",
-                "and no pod is bound to the node (40-80 s is normal). Exit 0 done, 4 cascade incomplete at --timeout,",
-                "5 refused / already gone, 3 an API call failed."},
+        header = "Delete a Node that passed the gate, preserving its record, and follow the cascade.",
+        description = "Delete a Node that passed the gate, and follow the cascade. Refuses unless the newest gate "
+                + "record for NODE is PASS, younger than --max-gate-age, and the Node's uid and resourceVersion "
+                + "are those the gate saw (--override records a human decision instead). Saves Node, Lease, "
+                + "CSINode and node-password Secret metadata (written, fsync'd, read back) before deleting with a "
+                + "uid precondition, then waits until Lease, CSINode, node-password Secret are NotFound and no pod "
+                + "is bound to the node (40-80 s is normal). Exit 0 done, 4 cascade incomplete at --timeout, 5 "
+                + "refused / already gone, 3 an API call failed.",
         footer = {"", "Examples:",
                 "  nodegate remove gpu-a11 --baseline base.json",
                 "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'"})

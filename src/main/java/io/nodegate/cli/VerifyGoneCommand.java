@@ -24,12 +24,14 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 @Command(name = "verify-gone", mixinStandardHelpOptions = true,
-        description = {"Check that nothing came back after removal: no Node and no node-password Secret created after",
-                "BASELINE_TS; no Node with a target's IP, systemUUID or machineID, or a name matching --name-pattern;",
-                "etcd members unchanged; targets not yet removed still silent (heartbeat, bootID, Lease unchanged).",
-                "Each query is first shown to find something (the control node's IP and UUID, a time before the",
-                "oldest node); a self-test that finds nothing makes the run INVALID. Run it twice: the next day, and",
-                "after the receiving side admitted the hosts. Exit 0 PASS, 5 FAIL (something came back), 3 INVALID."},
+        header = "Prove that nothing came back after removal (run it twice).",
+        description = "Check that nothing came back after removal: no Node and no node-password Secret created after "
+                + "BASELINE_TS; no Node with a target's IP, systemUUID or machineID, or a name matching "
+                + "--name-pattern; etcd members unchanged; targets not yet removed still silent (heartbeat, "
+                + "bootID, Lease unchanged). Each query is first shown to find something (the control node's IP "
+                + "and UUID, a time before the oldest node); a self-test that finds nothing makes the run INVALID. "
+                + "Run it twice: the next day, and after the receiving side admitted the hosts. Exit 0 PASS, 5 "
+                + "FAIL (something came back), 3 INVALID.",
         footer = {"", "Example:",
                 "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22"})
 public final class VerifyGoneCommand implements Runnable {
