@@ -8,18 +8,13 @@ import io.nodegate.detect.controlplane.EtcdDetectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.render.EtcdTables;
-import io.nodegate.render.FindingsSection;
-import io.nodegate.render.Style;
+import io.nodegate.render.Structured;
 import io.nodegate.source.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -128,25 +123,9 @@ public final class EtcdCommand implements Callable<Integer> {
 
     private void render(ClusterState state, List<Finding> findings, List<String> notes) {
         PrintWriter out = spec.commandLine().getOut();
-        switch (output.format()) {
-            case json, yaml -> {
-                ObjectMapper mapper = output.format() == OutputOptions.Format.json
-                        ? JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
-                        : YAMLMapper.builder().build();
-                out.println(mapper.writeValueAsString(EtcdTables.document(state.source(), state.etcd(), findings, notes)).stripTrailing());
-            }
-            default -> {
-                out.println("ENDPOINTS (each answering on its own)");
-                out.print(EtcdTables.endpointTable(state.etcd()));
-                out.println();
-                out.println("REGISTERED MEMBERS (as each endpoint sees them)");
-                out.print(EtcdTables.memberTable(state.etcd()));
-                out.println();
-                Style style = new Style(output.color());
-                out.print(FindingsSection.render(findings, style));
-                out.print(FindingsSection.notes(notes, style));
-            }
-        }
+        out.print(output.render(
+                () -> Structured.tree(EtcdTables.document(state.source(), state.etcd(), findings, notes)),
+                style -> EtcdTables.report(state.etcd(), findings, notes, style)));
         out.flush();
     }
 

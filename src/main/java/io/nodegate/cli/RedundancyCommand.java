@@ -4,10 +4,11 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.controlplane.ControlPlaneDetectors;
+import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
 import io.nodegate.model.ClusterState;
-import io.nodegate.render.controlplane.RedundancyReport;
-import io.nodegate.render.controlplane.Structured;
+import io.nodegate.render.RedundancyRenderer;
+import io.nodegate.render.Structured;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -71,11 +72,7 @@ public final class RedundancyCommand implements Callable<Integer> {
         }
         RedundancyReport report = analyse(state);
         PrintWriter out = spec.commandLine().getOut();
-        switch (output.format()) {
-            case json -> out.print(Structured.json(report));
-            case yaml -> out.print(Structured.yaml(report));
-            default -> out.print(report.table());
-        }
+        out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style)));
         out.flush();
         return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
     }

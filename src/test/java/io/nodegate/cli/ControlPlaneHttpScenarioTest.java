@@ -106,7 +106,7 @@ class ControlPlaneHttpScenarioTest {
                     "--context", "cp-node-b");
 
             assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
-            assertThat(out.toString()).contains("No findings.");
+            assertThat(out.toString()).contains("FINDINGS (0)\n  none\n");
         }
     }
 

@@ -1,10 +1,7 @@
 package io.nodegate.detect.controlplane;
 
-import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.model.ClusterState;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,26 +14,16 @@ import java.util.Map;
  * --disable-controller-manager. Leader election has nobody to fail over to: when that node stops, pods stop
  * being scheduled, or controllers (node lifecycle, ReplicaSets, GC) stop.
  */
-public final class SingleLeaderCandidateDetector implements Detector {
+public final class SingleLeaderCandidateDetector extends RoleLayersDetector {
 
     public static final String CODE = "NG212";
     public static final String NAME = "single-scheduler-or-controller-manager-candidate";
 
-    @Override
-    public String code() {
-        return CODE;
+    public SingleLeaderCandidateDetector() {
+        super(CODE, NAME);
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<Finding> detect(ClusterState state, AuditSettings settings) {
-        return detect(RoleLayers.of(state));
-    }
-
     public List<Finding> detect(RoleLayers layers) {
         if (layers.serverNodes().isEmpty()) {
             return List.of();
