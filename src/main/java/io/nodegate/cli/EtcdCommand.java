@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.detect.controlplane.EtcdDetectors;
@@ -106,11 +106,7 @@ public final class EtcdCommand implements Callable<Integer> {
         // only the source's etcd notes matter here; its notes on CSINodes, Jobs etc. belong to other commands
         notes.addAll(0, state.notes().stream().filter(n -> n.startsWith("etcd")).toList());
 
-        List<Finding> findings = new ArrayList<>();
-        for (Detector d : EtcdDetectors.all()) {
-            findings.addAll(d.detect(state, AuditSettings.DEFAULTS));
-        }
-        findings.sort(io.nodegate.audit.Audit.ORDER);
+        List<Finding> findings = Detectors.run(EtcdDetectors.all(), state, AuditSettings.DEFAULTS);
         render(state, findings, notes);
 
         if (state.etcd().stream().noneMatch(EtcdEndpointReport::ok)) {

@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.controlplane.ControlPlaneDetectors;
 import io.nodegate.detect.controlplane.RedundancyReport;
@@ -14,7 +14,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -80,10 +79,7 @@ public final class RedundancyCommand implements Callable<Integer> {
     /** Role layers plus the redundancy detectors' findings; pure. */
     static RedundancyReport analyse(ClusterState state) {
         RoleLayers layers = RoleLayers.of(state);
-        List<Finding> findings = new ArrayList<>();
-        for (Detector d : ControlPlaneDetectors.redundancy()) {
-            findings.addAll(d.detect(state, AuditSettings.DEFAULTS));
-        }
+        List<Finding> findings = Detectors.run(ControlPlaneDetectors.redundancy(), state, AuditSettings.DEFAULTS);
         return RedundancyReport.of(state.source(), state.serverVersion(), layers, findings, state.notes());
     }
 }

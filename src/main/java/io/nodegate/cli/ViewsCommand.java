@@ -109,6 +109,7 @@ public final class ViewsCommand implements Callable<Integer> {
         for (MultiViewDetector d : ControlPlaneDetectors.views()) {
             findings.addAll(d.detect(views, AuditSettings.DEFAULTS));
         }
+        findings.sort(Finding.ORDER);
         List<String> notes = new ArrayList<>();
         Map<String, String> byServer = new LinkedHashMap<>();
         for (NamedView v : views) {

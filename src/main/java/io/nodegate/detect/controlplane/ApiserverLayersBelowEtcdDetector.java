@@ -14,11 +14,8 @@ import java.util.Map;
  */
 public final class ApiserverLayersBelowEtcdDetector extends RoleLayersDetector {
 
-    public static final String CODE = "NG210";
-    public static final String NAME = "apiserver-layers-below-etcd";
-
     public ApiserverLayersBelowEtcdDetector() {
-        super(CODE, NAME);
+        super("NG210", "apiserver-layers-below-etcd");
     }
 
     @Override
@@ -55,7 +52,7 @@ public final class ApiserverLayersBelowEtcdDetector extends RoleLayersDetector {
         evidence.put("votersWithoutApiserver", votersWithoutApi);
         evidence.put("etcdTolerates", etcd.tolerates());
         evidence.put("apiTolerates", api.tolerates());
-        return List.of(new Finding(CODE, NAME, Severity.WARNING, votersWithoutApi, msg.toString(), evidence,
+        return List.of(finding(Severity.WARNING, votersWithoutApi, msg.toString(), evidence,
                 "Count the API layer, not the etcd layer, as the cluster's redundancy. To thicken it, run "
                         + "kube-apiserver on the voter(s) without one (remove disable-apiserver from the server "
                         + "config and restart) if their hardware can serve requests fast enough, or add a "

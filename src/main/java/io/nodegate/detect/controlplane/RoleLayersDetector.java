@@ -3,9 +3,11 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A redundancy detector (NG210-NG212): it judges the {@link RoleLayers} counted from a snapshot, so tests and
@@ -37,4 +39,10 @@ public abstract class RoleLayersDetector implements Detector {
     }
 
     public abstract List<Finding> detect(RoleLayers layers);
+
+    /** A finding of this detector's code and name. */
+    protected final Finding finding(Severity severity, List<String> nodes, String message,
+                                    Map<String, Object> evidence, String hint) {
+        return new Finding(code, name, severity, nodes, message, evidence, hint);
+    }
 }

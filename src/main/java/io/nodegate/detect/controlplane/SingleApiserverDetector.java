@@ -13,11 +13,8 @@ import java.util.Map;
  */
 public final class SingleApiserverDetector extends RoleLayersDetector {
 
-    public static final String CODE = "NG211";
-    public static final String NAME = "single-apiserver";
-
     public SingleApiserverDetector() {
-        super(CODE, NAME);
+        super("NG211", "single-apiserver");
     }
 
     @Override
@@ -33,7 +30,7 @@ public final class SingleApiserverDetector extends RoleLayersDetector {
         evidence.put("etcdVoters", layers.etcdVoters().members());
         String failover = layers.agentFailover().known()
                 ? " The " + layers.distribution() + " agents' failover list has only this one entry." : "";
-        return List.of(new Finding(CODE, NAME, Severity.CRITICAL, List.of(only),
+        return List.of(finding(Severity.CRITICAL, List.of(only),
                 "Only one kube-apiserver (" + only + ") is published in default/kubernetes: when it stops, "
                         + "nothing can read or write the cluster, whatever etcd's state." + failover,
                 evidence,

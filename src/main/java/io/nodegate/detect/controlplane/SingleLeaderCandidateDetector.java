@@ -16,11 +16,8 @@ import java.util.Map;
  */
 public final class SingleLeaderCandidateDetector extends RoleLayersDetector {
 
-    public static final String CODE = "NG212";
-    public static final String NAME = "single-scheduler-or-controller-manager-candidate";
-
     public SingleLeaderCandidateDetector() {
-        super(CODE, NAME);
+        super("NG212", "single-scheduler-or-controller-manager-candidate");
     }
 
     @Override
@@ -35,7 +32,7 @@ public final class SingleLeaderCandidateDetector extends RoleLayersDetector {
         return findings;
     }
 
-    private static void check(RoleLayers layers, RoleLayers.Layer layer, String consequence, List<Finding> out) {
+    private void check(RoleLayers layers, RoleLayers.Layer layer, String consequence, List<Finding> out) {
         if (!layer.known() || layer.count() > 1) {
             return;
         }
@@ -59,8 +56,7 @@ public final class SingleLeaderCandidateDetector extends RoleLayersDetector {
                     + (layer.holder() == null ? "" : "; current leader: " + layer.holder())
                     + ". Leader election has no one to fail over to: if " + only + " stops, " + consequence + ".";
         }
-        out.add(new Finding(SingleLeaderCandidateDetector.CODE, SingleLeaderCandidateDetector.NAME,
-                Severity.WARNING, layer.members(), message, evidence,
+        out.add(finding(Severity.WARNING, layer.members(), message, evidence,
                 "Let a second server run " + layer.role() + " (remove --disable-"
                         + (layer.role().equals("kube-scheduler") ? "scheduler" : "controller-manager")
                         + " from its config and restart it), or accept and document the single point of failure."));
