@@ -125,6 +125,6 @@ public final class AuditCommand implements Callable<Integer> {
     }
 
     static int exitCode(AuditReport report) {
-        return report.hasWarnings() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(report.findings());
     }
 }

@@ -3,7 +3,6 @@ package io.nodegate.cli;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.Severity;
 import io.nodegate.detect.controlplane.EtcdDetectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
@@ -113,8 +112,7 @@ public final class EtcdCommand implements Callable<Integer> {
             throw new NodegateException(ExitCodes.COLLECTION, "no etcd endpoint answered ("
                     + state.etcd().size() + " queried); nothing about the cluster can be concluded");
         }
-        return findings.stream().anyMatch(f -> f.severity().atLeast(Severity.WARNING))
-                ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 
     private void render(ClusterState state, List<Finding> findings, List<String> notes) {

@@ -73,7 +73,7 @@ public final class RedundancyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style)));
         out.flush();
-        return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(report.findings());
     }
 
     /** Role layers plus the redundancy detectors' findings; pure. */

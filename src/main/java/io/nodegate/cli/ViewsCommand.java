@@ -100,7 +100,7 @@ public final class ViewsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style)));
         out.flush();
-        return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(report.findings());
     }
 
     /** Runs the view detectors and builds the report; pure. */

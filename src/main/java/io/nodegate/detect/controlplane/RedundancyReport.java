@@ -2,7 +2,6 @@ package io.nodegate.detect.controlplane;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +30,5 @@ public record RedundancyReport(String source, String serverVersion, String distr
                 List.of(roles.etcdVoters(), roles.apiservers(), roles.agentFailover(), roles.scheduler(),
                         roles.controllerManager()),
                 roles.serverNodes(), findings, notes);
-    }
-
-    public boolean hasWarningOrWorse() {
-        return findings.stream().anyMatch(f -> f.severity().atLeast(Severity.WARNING));
     }
 }

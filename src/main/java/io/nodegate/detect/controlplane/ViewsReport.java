@@ -2,7 +2,6 @@ package io.nodegate.detect.controlplane;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.Severity;
 
 import java.util.List;
 
@@ -23,9 +22,5 @@ public record ViewsReport(List<ViewsTable.ViewSummary> views, List<ViewsTable.Ro
 
     public static ViewsReport of(ViewsTable table, List<Finding> findings, List<String> notes) {
         return new ViewsReport(table.views(), table.rows(), findings, notes);
-    }
-
-    public boolean hasWarningOrWorse() {
-        return findings.stream().anyMatch(f -> f.severity().atLeast(Severity.WARNING));
     }
 }
