@@ -11,18 +11,11 @@ import io.nodegate.model.NodeInfo;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /** Runs detectors over one snapshot and assembles the audit report. No I/O: the same input gives the same report. */
 public final class Audit {
-
-    /** Worst first, then by code, then by the first node so equal inputs print in equal order. */
-    public static final Comparator<Finding> ORDER = Comparator
-            .comparing(Finding::severity, Comparator.reverseOrder())
-            .thenComparing(Finding::code)
-            .thenComparing(f -> f.nodes().isEmpty() ? "" : f.nodes().get(0));
 
     private Audit() {
     }
@@ -32,11 +25,7 @@ public final class Audit {
     }
 
     public static AuditReport run(ClusterState state, AuditSettings settings, List<Detector> detectors) {
-        List<Finding> findings = new ArrayList<>();
-        for (Detector detector : detectors) {
-            findings.addAll(detector.detect(state, settings));
-        }
-        findings.sort(ORDER);
+        List<Finding> findings = Detectors.run(detectors, state, settings);
         List<NodeRow> rows = state.nodes().stream().map(n -> row(state, n))
                 .sorted(Comparator.comparing(NodeRow::name)).toList();
         return new AuditReport(state.now(), state.source(), rows, findings, state.notes());

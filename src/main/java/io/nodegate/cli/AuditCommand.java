@@ -7,8 +7,6 @@ import io.nodegate.detect.Detector;
 import io.nodegate.detect.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.render.Structured;
-import io.nodegate.render.Style;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,7 +97,8 @@ public final class AuditCommand implements Callable<Integer> {
         if (!skip.isEmpty()) {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }
-        out.print(render(report, output.format(), new Style(output.color())));
+        AuditReport shown = report;
+        out.print(output.render(() -> AuditRenderer.tree(shown), style -> AuditRenderer.table(shown, style)));
         out.flush();
         return exitCode(report);
     }
@@ -125,15 +124,7 @@ public final class AuditCommand implements Callable<Integer> {
         return new AuditSettings(batchWindow, newcomerWindow, abandonedAfter, gracePeriod);
     }
 
-    static String render(AuditReport report, OutputOptions.Format format, Style style) {
-        return switch (format) {
-            case table -> AuditRenderer.table(report, style);
-            case json -> Structured.json(AuditRenderer.tree(report));
-            case yaml -> Structured.yaml(AuditRenderer.tree(report));
-        };
-    }
-
     static int exitCode(AuditReport report) {
-        return report.hasWarnings() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(report.findings());
     }
 }

@@ -1,25 +1,19 @@
 package io.nodegate.cli;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.Severity;
 import io.nodegate.detect.controlplane.EtcdDetectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.render.EtcdTables;
-import io.nodegate.render.FindingsSection;
-import io.nodegate.render.Style;
+import io.nodegate.render.Structured;
 import io.nodegate.source.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -111,42 +105,21 @@ public final class EtcdCommand implements Callable<Integer> {
         // only the source's etcd notes matter here; its notes on CSINodes, Jobs etc. belong to other commands
         notes.addAll(0, state.notes().stream().filter(n -> n.startsWith("etcd")).toList());
 
-        List<Finding> findings = new ArrayList<>();
-        for (Detector d : EtcdDetectors.all()) {
-            findings.addAll(d.detect(state, AuditSettings.DEFAULTS));
-        }
-        findings.sort(io.nodegate.audit.Audit.ORDER);
+        List<Finding> findings = Detectors.run(EtcdDetectors.all(), state, AuditSettings.DEFAULTS);
         render(state, findings, notes);
 
         if (state.etcd().stream().noneMatch(EtcdEndpointReport::ok)) {
             throw new NodegateException(ExitCodes.COLLECTION, "no etcd endpoint answered ("
                     + state.etcd().size() + " queried); nothing about the cluster can be concluded");
         }
-        return findings.stream().anyMatch(f -> f.severity().atLeast(Severity.WARNING))
-                ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(findings);
     }
 
     private void render(ClusterState state, List<Finding> findings, List<String> notes) {
         PrintWriter out = spec.commandLine().getOut();
-        switch (output.format()) {
-            case json, yaml -> {
-                ObjectMapper mapper = output.format() == OutputOptions.Format.json
-                        ? JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
-                        : YAMLMapper.builder().build();
-                out.println(mapper.writeValueAsString(EtcdTables.document(state.source(), state.etcd(), findings, notes)).stripTrailing());
-            }
-            default -> {
-                out.println("ENDPOINTS (each answering on its own)");
-                out.print(EtcdTables.endpointTable(state.etcd()));
-                out.println();
-                out.println("REGISTERED MEMBERS (as each endpoint sees them)");
-                out.print(EtcdTables.memberTable(state.etcd()));
-                out.println();
-                Style style = new Style(output.color());
-                out.print(FindingsSection.render(findings, style));
-                out.print(FindingsSection.notes(notes, style));
-            }
-        }
+        out.print(output.render(
+                () -> Structured.tree(EtcdTables.document(state.source(), state.etcd(), findings, notes)),
+                style -> EtcdTables.report(state.etcd(), findings, notes, style)));
         out.flush();
     }
 

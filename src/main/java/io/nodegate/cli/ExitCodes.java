@@ -1,5 +1,10 @@
 package io.nodegate.cli;
 
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
+
+import java.util.List;
+
 /** Exit codes shared by every command, so scripts can branch on them. */
 public final class ExitCodes {
     /** Nothing at warning or above; for gate: PASS. */
@@ -16,5 +21,10 @@ public final class ExitCodes {
     public static final int FAIL = 5;
 
     private ExitCodes() {
+    }
+
+    /** The report commands' rule: {@link #FINDINGS} when any finding is at warning or above, else {@link #OK}. */
+    public static int of(List<Finding> findings) {
+        return findings.stream().anyMatch(f -> f.severity().atLeast(Severity.WARNING)) ? FINDINGS : OK;
     }
 }

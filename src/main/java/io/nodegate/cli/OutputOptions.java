@@ -1,6 +1,12 @@
 package io.nodegate.cli;
 
+import io.nodegate.render.Structured;
+import io.nodegate.render.Style;
 import picocli.CommandLine.Option;
+import tools.jackson.databind.JsonNode;
+
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** -o table|json|yaml, shared by every command that prints a report. */
 public final class OutputOptions {
@@ -13,6 +19,15 @@ public final class OutputOptions {
 
     public Format format() {
         return format;
+    }
+
+    /** The report in the chosen format: {@code table} with this output's {@link Style}, or the tree as JSON/YAML. */
+    public String render(Supplier<JsonNode> tree, Function<Style, String> table) {
+        return switch (format) {
+            case table -> table.apply(new Style(color()));
+            case json -> Structured.json(tree.get());
+            case yaml -> Structured.yaml(tree.get());
+        };
     }
 
     /** Colour only on a table, and never when NO_COLOR is set (https://no-color.org) or output is not a terminal. */

@@ -1,19 +1,19 @@
 package io.nodegate.cli;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.controlplane.ControlPlaneDetectors;
+import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
 import io.nodegate.model.ClusterState;
-import io.nodegate.render.controlplane.RedundancyReport;
-import io.nodegate.render.controlplane.Structured;
+import io.nodegate.render.RedundancyRenderer;
+import io.nodegate.render.Structured;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -71,22 +71,15 @@ public final class RedundancyCommand implements Callable<Integer> {
         }
         RedundancyReport report = analyse(state);
         PrintWriter out = spec.commandLine().getOut();
-        switch (output.format()) {
-            case json -> out.print(Structured.json(report));
-            case yaml -> out.print(Structured.yaml(report));
-            default -> out.print(report.table());
-        }
+        out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style)));
         out.flush();
-        return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(report.findings());
     }
 
     /** Role layers plus the redundancy detectors' findings; pure. */
     static RedundancyReport analyse(ClusterState state) {
         RoleLayers layers = RoleLayers.of(state);
-        List<Finding> findings = new ArrayList<>();
-        for (Detector d : ControlPlaneDetectors.redundancy()) {
-            findings.addAll(d.detect(state, AuditSettings.DEFAULTS));
-        }
+        List<Finding> findings = Detectors.run(ControlPlaneDetectors.redundancy(), state, AuditSettings.DEFAULTS);
         return RedundancyReport.of(state.source(), state.serverVersion(), layers, findings, state.notes());
     }
 }

@@ -5,10 +5,11 @@ import io.nodegate.detect.Finding;
 import io.nodegate.detect.controlplane.ControlPlaneDetectors;
 import io.nodegate.detect.controlplane.MultiViewDetector;
 import io.nodegate.detect.controlplane.NamedView;
+import io.nodegate.detect.controlplane.ViewsReport;
 import io.nodegate.detect.controlplane.ViewsTable;
 import io.nodegate.model.ClusterState;
-import io.nodegate.render.controlplane.Structured;
-import io.nodegate.render.controlplane.ViewsReport;
+import io.nodegate.render.ViewsRenderer;
+import io.nodegate.render.Structured;
 import io.nodegate.source.CollectionException;
 import io.nodegate.source.InputException;
 import picocli.CommandLine;
@@ -97,13 +98,9 @@ public final class ViewsCommand implements Callable<Integer> {
         }
         ViewsReport report = compare(views);
         PrintWriter out = spec.commandLine().getOut();
-        switch (output.format()) {
-            case json -> out.print(Structured.json(report));
-            case yaml -> out.print(Structured.yaml(report));
-            default -> out.print(report.table());
-        }
+        out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style)));
         out.flush();
-        return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        return ExitCodes.of(report.findings());
     }
 
     /** Runs the view detectors and builds the report; pure. */
@@ -112,6 +109,7 @@ public final class ViewsCommand implements Callable<Integer> {
         for (MultiViewDetector d : ControlPlaneDetectors.views()) {
             findings.addAll(d.detect(views, AuditSettings.DEFAULTS));
         }
+        findings.sort(Finding.ORDER);
         List<String> notes = new ArrayList<>();
         Map<String, String> byServer = new LinkedHashMap<>();
         for (NamedView v : views) {

@@ -12,6 +12,8 @@ import io.nodegate.detect.node.NodeUnknownDetector;
 import io.nodegate.detect.node.OrphanNodePasswordDetector;
 import io.nodegate.detect.node.SameHostTwoNamesDetector;
 
+import io.nodegate.model.ClusterState;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,6 +37,16 @@ public final class Detectors {
                 new MissingNodePasswordDetector(),
                 new FailedPlanJobDetector(),
                 new AbandonedNodeDetector());
+    }
+
+    /** What {@code detectors} find in one snapshot, in {@link Finding#ORDER}: the order every command prints. */
+    public static List<Finding> run(List<? extends Detector> detectors, ClusterState state, AuditSettings settings) {
+        List<Finding> findings = new ArrayList<>();
+        for (Detector detector : detectors) {
+            findings.addAll(detector.detect(state, settings));
+        }
+        findings.sort(Finding.ORDER);
+        return findings;
     }
 
     /** Every detector `nodegate audit` runs. Control-plane (NG2xx) detectors are appended here. */

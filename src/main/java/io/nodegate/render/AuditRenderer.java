@@ -34,11 +34,7 @@ public final class AuditRenderer {
         StringBuilder out = new StringBuilder();
         out.append(style.dim("source: " + report.source() + "   now: " + report.now())).append("\n\n");
         out.append(table.isEmpty() ? "No nodes.\n" : table.render(style)).append('\n');
-        out.append(FindingsSection.render(report.findings(), style));
-        String notes = FindingsSection.notes(report.notes(), style);
-        if (!notes.isEmpty()) {
-            out.append('\n').append(notes);
-        }
+        out.append(FindingsSection.block(report.findings(), report.notes(), style));
         return out.toString();
     }
 

@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.detect.Finding;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdIds;
 import io.nodegate.model.EtcdMember;
@@ -61,70 +62,45 @@ public final class EtcdTables {
         return rows;
     }
 
-    public static String endpointTable(List<EtcdEndpointReport> reports) {
-        List<List<String>> rows = new ArrayList<>();
+    /** The table output of `nodegate etcd`: endpoints, the members each one lists, then findings and notes. */
+    public static String report(List<EtcdEndpointReport> reports, List<Finding> findings, List<String> notes,
+                                Style style) {
+        return style.bold("ENDPOINTS (each answering on its own)") + "\n" + endpointTable(reports, style) + "\n"
+                + style.bold("REGISTERED MEMBERS (as each endpoint sees them)") + "\n" + memberTable(reports, style)
+                + "\n" + FindingsSection.block(findings, notes, style);
+    }
+
+    public static String endpointTable(List<EtcdEndpointReport> reports, Style style) {
+        TextTable table = new TextTable("ENDPOINT", "MEMBER", "CLUSTER ID", "LEADER", "RAFT TERM", "VERSION",
+                "DB SIZE", "LEARNER", "ERROR");
         for (EtcdEndpointReport r : reports) {
             EtcdStatus s = r.status();
             if (s == null && r.ok()) {
-                rows.add(List.of(r.endpoint(), "(member list only, no status read)",
-                        EtcdIds.hex(r.memberListClusterId()), "-", "-", "-", "-", "-", ""));
+                table.row(r.endpoint(), "(member list only, no status read)",
+                        EtcdIds.hex(r.memberListClusterId()), "-", "-", "-", "-", "-", "");
                 continue;
             }
             if (s == null) {
-                rows.add(List.of(r.endpoint(), "-", "-", "-", "-", "-", "-", "-", r.error() == null ? "" : r.error()));
+                table.row(r.endpoint(), "-", "-", "-", "-", "-", "-", "-", r.error());
                 continue;
             }
             String leader = s.leader() == 0 ? "none"
                     : s.leader() == s.memberId() ? "self" : labelIn(r, s.leader(), reports);
-            rows.add(List.of(r.endpoint(), nameIn(r, s.memberId(), reports) + " (" + EtcdIds.hex(s.memberId()) + ")",
+            table.row(r.endpoint(), nameIn(r, s.memberId(), reports) + " (" + EtcdIds.hex(s.memberId()) + ")",
                     EtcdIds.hex(s.clusterId()), leader, Long.toString(s.raftTerm()), s.version(),
-                    bytes(s.dbSize()), s.learner() ? "yes" : "no", r.error() == null ? "" : r.error()));
+                    bytes(s.dbSize()), s.learner() ? "yes" : "no", r.error());
         }
-        return table(List.of("ENDPOINT", "MEMBER", "CLUSTER ID", "LEADER", "RAFT TERM", "VERSION", "DB SIZE",
-                "LEARNER", "ERROR"), rows);
+        return table.render(style);
     }
 
-    public static String memberTable(List<EtcdEndpointReport> reports) {
-        List<List<String>> rows = new ArrayList<>();
+    public static String memberTable(List<EtcdEndpointReport> reports, Style style) {
+        TextTable table = new TextTable("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "PEER URLS", "CLIENT URLS",
+                "LEARNER");
         for (MemberRow m : memberRows(reports)) {
-            rows.add(List.of(m.endpoint(), m.clusterId(), m.id(), display(m.name()),
-                    String.join(",", m.peerUrls()), String.join(",", m.clientUrls()), m.learner() ? "yes" : "no"));
+            table.row(m.endpoint(), m.clusterId(), m.id(), display(m.name()),
+                    String.join(",", m.peerUrls()), String.join(",", m.clientUrls()), m.learner() ? "yes" : "no");
         }
-        return table(List.of("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "PEER URLS", "CLIENT URLS", "LEARNER"),
-                rows);
-    }
-
-    /** Left-aligned columns, two spaces apart; empty columns (header "" and no values) are dropped. */
-    public static String table(List<String> headers, List<List<String>> rows) {
-        int cols = headers.size();
-        int[] width = new int[cols];
-        boolean[] used = new boolean[cols];
-        for (int c = 0; c < cols; c++) {
-            width[c] = headers.get(c).length();
-            used[c] = !headers.get(c).isEmpty();
-            for (List<String> row : rows) {
-                width[c] = Math.max(width[c], row.get(c).length());
-                used[c] |= !row.get(c).isEmpty();
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        List<List<String>> all = new ArrayList<>();
-        all.add(headers);
-        all.addAll(rows);
-        for (List<String> row : all) {
-            StringBuilder line = new StringBuilder();
-            for (int c = 0; c < cols; c++) {
-                if (!used[c]) {
-                    continue;
-                }
-                if (line.length() > 0) {
-                    line.append("  ");
-                }
-                line.append(String.format(Locale.ROOT, "%-" + width[c] + "s", row.get(c)));
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
-        }
-        return sb.toString();
+        return table.render(style);
     }
 
     /** Members added but never started have no name yet. */

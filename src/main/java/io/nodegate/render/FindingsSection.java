@@ -2,15 +2,27 @@ package io.nodegate.render;
 
 import io.nodegate.detect.Finding;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The findings block every command prints under its own table: one entry per finding with code, severity,
- * nodes, message and hint. Findings arrive already sorted.
+ * name and nodes, then the message and hint word-wrapped so a long explanation stays readable in a terminal.
+ * Findings arrive already sorted.
  */
 public final class FindingsSection {
 
+    /** Lines are wrapped to this many columns; a word longer than a line stays whole. */
+    static final int WIDTH = 110;
+    private static final String INDENT = "    ";
+
     private FindingsSection() {
+    }
+
+    /** The findings, then (after a blank line) the notes if there are any: what every table output ends with. */
+    public static String block(List<Finding> findings, List<String> notes, Style style) {
+        String notesText = notes(notes, style);
+        return render(findings, style) + (notesText.isEmpty() ? "" : "\n" + notesText);
     }
 
     public static String render(List<Finding> findings, Style style) {
@@ -22,11 +34,14 @@ public final class FindingsSection {
         }
         for (Finding f : findings) {
             out.append("  ").append(style.severity(f.severity(), f.code() + " " + f.severity().label()))
-                    .append("  ").append(f.name() == null ? "" : f.name())
-                    .append("  ").append(String.join(", ", f.nodes())).append('\n');
-            out.append("    ").append(f.message()).append('\n');
+                    .append("  ").append(f.name() == null ? "" : f.name());
+            if (!f.nodes().isEmpty()) {
+                out.append("  ").append(String.join(", ", f.nodes()));
+            }
+            out.append('\n');
+            wrap(f.message(), INDENT, INDENT).forEach(l -> out.append(l).append('\n'));
             if (f.hint() != null && !f.hint().isBlank()) {
-                out.append("    ").append(style.dim("hint: " + f.hint())).append('\n');
+                wrap("hint: " + f.hint(), INDENT, INDENT).forEach(l -> out.append(style.dim(l)).append('\n'));
             }
         }
         return out.toString();
@@ -37,7 +52,27 @@ public final class FindingsSection {
             return "";
         }
         StringBuilder out = new StringBuilder(style.bold("NOTES")).append('\n');
-        notes.forEach(n -> out.append("  - ").append(n).append('\n'));
+        notes.forEach(n -> wrap(n, "  - ", INDENT).forEach(l -> out.append(l).append('\n')));
         return out.toString();
+    }
+
+    /** Word-wraps {@code text} to {@link #WIDTH}: the first line starts with {@code first}, the rest with {@code rest}. */
+    static List<String> wrap(String text, String first, String rest) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder(first);
+        int start = first.length();
+        for (String word : text.strip().split("\\s+")) {
+            if (line.length() > start && line.length() + 1 + word.length() > WIDTH) {
+                lines.add(line.toString());
+                line = new StringBuilder(rest);
+                start = rest.length();
+            }
+            if (line.length() > start) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
+        return lines;
     }
 }

@@ -15,8 +15,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * JSON and YAML output through Jackson. Commands build a tree with the helpers here (times as ISO-8601, durations
- * as whole seconds) so the shape is written down in one place per report and never depends on field reflection.
+ * JSON and YAML output through Jackson, the same writers for every command. Commands build a tree with the helpers
+ * here (times as ISO-8601, durations as whole seconds), or hand over a report record via {@link #tree(Object)}
+ * whose components (and {@code @JsonPropertyOrder}) write its shape down in one place.
  */
 public final class Structured {
 
@@ -32,6 +33,11 @@ public final class Structured {
 
     public static ObjectNode object() {
         return JSON.createObjectNode();
+    }
+
+    /** A report record (or map) as a tree: record components in declaration or {@code @JsonPropertyOrder} order. */
+    public static JsonNode tree(Object report) {
+        return JSON.valueToTree(report);
     }
 
     public static String json(JsonNode tree) {

@@ -3,15 +3,13 @@ package io.nodegate.cli;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.nodegate.model.ClusterState;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.CliRun;
 import io.nodegate.testing.ControlPlaneFixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -25,14 +23,11 @@ class ControlPlaneHttpScenarioTest {
 
     @TempDir
     Path dir;
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private CliRun last;
 
     private int run(String... args) {
-        CommandLine cl = Nodegate.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        last = CliRun.run(args);
+        return last.exitCode();
     }
 
     private static void serve(ApiTestServer api, ClusterState state) {
@@ -65,8 +60,8 @@ class ControlPlaneHttpScenarioTest {
             int code = run("views", "--kubeconfig", kubeconfig.toString(), "--context", "cp-node-a",
                     "--context", "cp-node-c", "-o", "json");
 
-            assertThat(code).as(err.toString()).isEqualTo(ExitCodes.FINDINGS);
-            JsonNode json = JsonMapper.builder().build().readTree(out.toString());
+            assertThat(code).as(last.err()).isEqualTo(ExitCodes.FINDINGS);
+            JsonNode json = JsonMapper.builder().build().readTree(last.out());
             assertThat(json.get("views").get(0).get("server").asString()).isEqualTo(a.url());
             assertThat(json.get("views").get(0).get("serverVersion").asString()).isEqualTo("v1.27.9+k3s1");
             assertThat(json.get("views").get(0).get("nodeCount").asInt()).isEqualTo(5);
@@ -105,8 +100,8 @@ class ControlPlaneHttpScenarioTest {
             int code = run("views", "--kubeconfig", kubeconfig.toString(), "--context", "cp-node-a",
                     "--context", "cp-node-b");
 
-            assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
-            assertThat(out.toString()).contains("No findings.");
+            assertThat(code).as(last.err()).isEqualTo(ExitCodes.OK);
+            assertThat(last.out()).contains("FINDINGS (0)\n  none\n");
         }
     }
 
@@ -122,8 +117,8 @@ class ControlPlaneHttpScenarioTest {
                     "--context", "cp-node-c");
 
             assertThat(code).isEqualTo(ExitCodes.COLLECTION);
-            assertThat(err.toString()).contains("view cp-node-c (--context cp-node-c --kubeconfig");
-            assertThat(out.toString()).isEmpty();
+            assertThat(last.err()).contains("view cp-node-c (--context cp-node-c --kubeconfig");
+            assertThat(last.out()).isEmpty();
         }
     }
 
@@ -135,8 +130,8 @@ class ControlPlaneHttpScenarioTest {
 
             int code = run("redundancy", "--kubeconfig", kubeconfig.toString(), "-o", "json");
 
-            assertThat(code).as(err.toString()).isEqualTo(ExitCodes.FINDINGS);
-            JsonNode json = JsonMapper.builder().build().readTree(out.toString());
+            assertThat(code).as(last.err()).isEqualTo(ExitCodes.FINDINGS);
+            JsonNode json = JsonMapper.builder().build().readTree(last.out());
             assertThat(json.get("distribution").asString()).isEqualTo("k3s");
             JsonNode layers = json.get("layers");
             assertThat(layers.get(0).get("count").asInt()).isEqualTo(3);
@@ -165,7 +160,7 @@ class ControlPlaneHttpScenarioTest {
             int code = run("redundancy", "--kubeconfig", kubeconfig.toString());
 
             assertThat(code).isEqualTo(ExitCodes.COLLECTION);
-            assertThat(out.toString()).isEmpty();
+            assertThat(last.out()).isEmpty();
         }
     }
 }

@@ -50,7 +50,7 @@ class RedundancyCommandTest {
                 .containsPattern("ilwon\\s+.*dedicated=management:PreferNoSchedule\\s+34")
                 .containsPattern("solomon\\s+control-plane,etcd,master\\s+voter\\s+-\\s+-\\s+-\\s+"
                         + "apiserver,scheduler,controller-manager\\s+dedicated=storage:NoSchedule\\s+6")
-                .contains("WARNING  NG210 apiserver-layers-below-etcd  [solomon]")
+                .contains("  NG210 warning  apiserver-layers-below-etcd  solomon\n")
                 .doesNotContain("david");
     }
 

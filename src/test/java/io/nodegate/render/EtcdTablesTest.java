@@ -25,7 +25,7 @@ class EtcdTablesTest {
 
     @Test
     void endpointTableShowsHexIdsLeaderAndErrors() {
-        String t = EtcdTables.endpointTable(reports);
+        String t = EtcdTables.endpointTable(reports, Style.PLAIN);
         List<String> lines = t.lines().toList();
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).startsWith("ENDPOINT").contains("CLUSTER ID").endsWith("ERROR");
@@ -40,7 +40,7 @@ class EtcdTablesTest {
 
     @Test
     void memberTableHasOneRowPerMemberPerAnsweringEndpoint() {
-        List<String> lines = EtcdTables.memberTable(reports).lines().toList();
+        List<String> lines = EtcdTables.memberTable(reports, Style.PLAIN).lines().toList();
         assertThat(lines).hasSize(5);
         assertThat(lines.get(2)).contains("https://10.0.0.1:2379").contains("bb").contains("cp-node-b").endsWith("yes");
         assertThat(EtcdTables.memberRows(reports)).extracting(EtcdTables.MemberRow::endpoint)

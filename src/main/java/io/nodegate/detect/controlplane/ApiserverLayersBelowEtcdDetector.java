@@ -1,10 +1,7 @@
 package io.nodegate.detect.controlplane;
 
-import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.model.ClusterState;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,26 +12,13 @@ import java.util.Map;
  * disable-apiserver, so etcd has 3 layers and the API 2). The etcd count hides the thinner API layer:
  * clients, kubelets and agents reach etcd only through an apiserver.
  */
-public final class ApiserverLayersBelowEtcdDetector implements Detector {
+public final class ApiserverLayersBelowEtcdDetector extends RoleLayersDetector {
 
-    public static final String CODE = "NG210";
-    public static final String NAME = "apiserver-layers-below-etcd";
-
-    @Override
-    public String code() {
-        return CODE;
+    public ApiserverLayersBelowEtcdDetector() {
+        super("NG210", "apiserver-layers-below-etcd");
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<Finding> detect(ClusterState state, AuditSettings settings) {
-        return detect(RoleLayers.of(state));
-    }
-
     public List<Finding> detect(RoleLayers layers) {
         RoleLayers.Layer etcd = layers.etcdVoters();
         RoleLayers.Layer api = layers.apiservers();
@@ -68,7 +52,7 @@ public final class ApiserverLayersBelowEtcdDetector implements Detector {
         evidence.put("votersWithoutApiserver", votersWithoutApi);
         evidence.put("etcdTolerates", etcd.tolerates());
         evidence.put("apiTolerates", api.tolerates());
-        return List.of(new Finding(CODE, NAME, Severity.WARNING, votersWithoutApi, msg.toString(), evidence,
+        return List.of(finding(Severity.WARNING, votersWithoutApi, msg.toString(), evidence,
                 "Count the API layer, not the etcd layer, as the cluster's redundancy. To thicken it, run "
                         + "kube-apiserver on the voter(s) without one (remove disable-apiserver from the server "
                         + "config and restart) if their hardware can serve requests fast enough, or add a "

@@ -1,10 +1,7 @@
 package io.nodegate.detect.controlplane;
 
-import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.model.ClusterState;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,26 +11,13 @@ import java.util.Map;
  * NG211 single-apiserver: the default/kubernetes endpoints list one kube-apiserver. Every client, kubelet and
  * k3s/RKE2 agent failover list depends on it, however many etcd voters there are.
  */
-public final class SingleApiserverDetector implements Detector {
+public final class SingleApiserverDetector extends RoleLayersDetector {
 
-    public static final String CODE = "NG211";
-    public static final String NAME = "single-apiserver";
-
-    @Override
-    public String code() {
-        return CODE;
+    public SingleApiserverDetector() {
+        super("NG211", "single-apiserver");
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<Finding> detect(ClusterState state, AuditSettings settings) {
-        return detect(RoleLayers.of(state));
-    }
-
     public List<Finding> detect(RoleLayers layers) {
         RoleLayers.Layer api = layers.apiservers();
         if (!api.known() || api.count() != 1) {
@@ -46,7 +30,7 @@ public final class SingleApiserverDetector implements Detector {
         evidence.put("etcdVoters", layers.etcdVoters().members());
         String failover = layers.agentFailover().known()
                 ? " The " + layers.distribution() + " agents' failover list has only this one entry." : "";
-        return List.of(new Finding(CODE, NAME, Severity.CRITICAL, List.of(only),
+        return List.of(finding(Severity.CRITICAL, List.of(only),
                 "Only one kube-apiserver (" + only + ") is published in default/kubernetes: when it stops, "
                         + "nothing can read or write the cluster, whatever etcd's state." + failover,
                 evidence,

@@ -1,10 +1,7 @@
 package io.nodegate.detect.controlplane;
 
-import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.model.ClusterState;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,26 +14,13 @@ import java.util.Map;
  * --disable-controller-manager. Leader election has nobody to fail over to: when that node stops, pods stop
  * being scheduled, or controllers (node lifecycle, ReplicaSets, GC) stop.
  */
-public final class SingleLeaderCandidateDetector implements Detector {
+public final class SingleLeaderCandidateDetector extends RoleLayersDetector {
 
-    public static final String CODE = "NG212";
-    public static final String NAME = "single-scheduler-or-controller-manager-candidate";
-
-    @Override
-    public String code() {
-        return CODE;
+    public SingleLeaderCandidateDetector() {
+        super("NG212", "single-scheduler-or-controller-manager-candidate");
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<Finding> detect(ClusterState state, AuditSettings settings) {
-        return detect(RoleLayers.of(state));
-    }
-
     public List<Finding> detect(RoleLayers layers) {
         if (layers.serverNodes().isEmpty()) {
             return List.of();
@@ -48,7 +32,7 @@ public final class SingleLeaderCandidateDetector implements Detector {
         return findings;
     }
 
-    private static void check(RoleLayers layers, RoleLayers.Layer layer, String consequence, List<Finding> out) {
+    private void check(RoleLayers layers, RoleLayers.Layer layer, String consequence, List<Finding> out) {
         if (!layer.known() || layer.count() > 1) {
             return;
         }
@@ -72,8 +56,7 @@ public final class SingleLeaderCandidateDetector implements Detector {
                     + (layer.holder() == null ? "" : "; current leader: " + layer.holder())
                     + ". Leader election has no one to fail over to: if " + only + " stops, " + consequence + ".";
         }
-        out.add(new Finding(SingleLeaderCandidateDetector.CODE, SingleLeaderCandidateDetector.NAME,
-                Severity.WARNING, layer.members(), message, evidence,
+        out.add(finding(Severity.WARNING, layer.members(), message, evidence,
                 "Let a second server run " + layer.role() + " (remove --disable-"
                         + (layer.role().equals("kube-scheduler") ? "scheduler" : "controller-manager")
                         + " from its config and restart it), or accept and document the single point of failure."));

@@ -1,6 +1,8 @@
 package io.nodegate.detect.node;
 
+import io.nodegate.detect.Evidence;
 import io.nodegate.model.ClusterState;
+import io.nodegate.model.Condition;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
@@ -50,6 +52,15 @@ final class NodeFacts {
             m.put("timeAdded", t.timeAdded() == null ? null : t.timeAdded().toString());
             return m;
         }).toList();
+    }
+
+    /** What the Ready condition said, the start of every Ready finding's evidence. */
+    static Evidence readyEvidence(Condition ready) {
+        return Evidence.of()
+                .put("readyReason", ready.reason())
+                .put("readyMessage", ready.message())
+                .time("readyLastTransitionTime", ready.lastTransitionTime())
+                .time("lastHeartbeatTime", ready.lastHeartbeatTime());
     }
 
     static Duration age(Instant now, Instant since) {

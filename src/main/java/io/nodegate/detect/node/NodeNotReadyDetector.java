@@ -37,11 +37,7 @@ public final class NodeNotReadyDetector implements Detector {
             String message = "Ready=False: the kubelet is running and reports a problem"
                     + (ready.reason() == null ? "" : " (" + ready.reason() + ")")
                     + (ready.message() == null || ready.message().isBlank() ? "" : ": " + ready.message());
-            Evidence evidence = Evidence.of()
-                    .put("readyReason", ready.reason())
-                    .put("readyMessage", ready.message())
-                    .time("readyLastTransitionTime", ready.lastTransitionTime())
-                    .time("lastHeartbeatTime", ready.lastHeartbeatTime())
+            Evidence evidence = NodeFacts.readyEvidence(ready)
                     .put("notReadyTaints", NodeFacts.taintEvidence(NodeFacts.taintsWithKey(node, Taint.NOT_READY)));
             findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
                     "The host is reachable by the kubelet's own account: read `journalctl -u rke2-agent` "

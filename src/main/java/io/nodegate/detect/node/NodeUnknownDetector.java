@@ -50,11 +50,7 @@ public final class NodeUnknownDetector implements Detector {
                     : "Unreachable taints: " + unreachable.stream()
                     .map(t -> t.effect() + " at " + (t.timeAdded() == null ? "an unrecorded time" : t.timeAdded()))
                     .collect(java.util.stream.Collectors.joining(", ")) + ".");
-            Evidence evidence = Evidence.of()
-                    .put("readyReason", ready.reason())
-                    .put("readyMessage", ready.message())
-                    .time("readyLastTransitionTime", ready.lastTransitionTime())
-                    .time("lastHeartbeatTime", ready.lastHeartbeatTime())
+            Evidence evidence = NodeFacts.readyEvidence(ready)
                     .time("leaseRenewTime", lease == null ? null : lease.renewTime())
                     .put("unreachableTaints", NodeFacts.taintEvidence(unreachable))
                     .put("bootID", node.systemInfo().bootId());

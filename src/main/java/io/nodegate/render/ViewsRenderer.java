@@ -1,0 +1,54 @@
+package io.nodegate.render;
+
+import io.nodegate.detect.controlplane.ViewsReport;
+import io.nodegate.detect.controlplane.ViewsTable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Prints a {@link ViewsReport}: one line per view, the Nodes side by side, then findings and notes. */
+public final class ViewsRenderer {
+
+    private ViewsRenderer() {
+    }
+
+    public static String table(ViewsReport report, Style style) {
+        StringBuilder out = new StringBuilder();
+        TextTable summary = new TextTable("VIEW", "SERVER", "VERSION", "NODES", "SOURCE");
+        for (ViewsTable.ViewSummary v : report.views()) {
+            summary.row(v.name(), orDash(v.server()), orDash(v.serverVersion()), String.valueOf(v.nodeCount()),
+                    orDash(v.source()));
+        }
+        out.append(summary.render(style)).append('\n');
+        List<String> header = new ArrayList<>();
+        header.add("NODE");
+        report.views().forEach(v -> header.add(v.name()));
+        TextTable side = new TextTable(header.toArray(String[]::new));
+        for (ViewsTable.Row row : report.rows()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(row.node());
+            for (ViewsTable.ViewSummary v : report.views()) {
+                ViewsTable.Cell c = row.cells().get(v.name());
+                cells.add(c == null ? "-" : readyWord(c.ready()) + " " + c.uidShort());
+            }
+            side.row(cells.toArray(String[]::new));
+        }
+        out.append(side.render(style));
+        out.append(style.dim("(cell: Ready status and uid prefix; - = the view has no such Node)")).append("\n\n");
+        out.append(FindingsSection.block(report.findings(), report.notes(), style));
+        return out.toString();
+    }
+
+    private static String readyWord(String status) {
+        return switch (status) {
+            case "True" -> "Ready";
+            case "False" -> "NotReady(False)";
+            case "Unknown" -> "NotReady(Unknown)";
+            default -> "NoReadyCondition";
+        };
+    }
+
+    private static String orDash(String s) {
+        return s == null || s.isBlank() ? "-" : s;
+    }
+}
