@@ -43,7 +43,7 @@ public final class BaselineCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
         @Mixin
-        SourceOptions source;
+        LiveOptions source = new LiveOptions();
         @Mixin
         OutputOptions output;
         @Mixin

@@ -24,8 +24,7 @@ import java.util.concurrent.Callable;
                         + "collected.json (time, context, server, version, which optional APIs are absent; no "
                         + "credentials).",
                 "",
-                "The directory appears complete or not at all: any failed call writes nothing (exit 3). "
-                        + "-f and --now do not apply: collect always reads a live cluster."},
+                "The directory appears complete or not at all: any failed call writes nothing (exit 3)."},
         footer = {"",
                 "Examples:",
                 "  nodegate collect -o /tmp/prod-2026-10-19",
@@ -37,7 +36,7 @@ public final class CollectCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    SourceOptions source = new SourceOptions();
+    LiveOptions source = new LiveOptions();
 
     @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", required = true,
             description = "Directory to create (must not exist, or be empty).")

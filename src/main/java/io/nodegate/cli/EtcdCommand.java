@@ -76,7 +76,7 @@ public final class EtcdCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "Give --etcd-endpoint URL (once per etcd server) or etcdctl JSON output with -f.");
         }
-        boolean kubeRequested = source.kubeconfig != null || source.context != null || source.offline();
+        boolean kubeRequested = source.live.named() || source.offline();
         if (source.offline() && source.now == null) {
             // NG201-NG206 compare answers, never ages: any clock will do, so --now is not demanded offline
             source.now = Instant.now().toString();

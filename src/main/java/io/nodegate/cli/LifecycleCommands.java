@@ -13,14 +13,10 @@ final class LifecycleCommands {
     private LifecycleCommands() {
     }
 
-    static KubernetesClient connect(SourceOptions source) {
+    static KubernetesClient connect(LiveOptions source) {
         var override = LifecycleSupport.clientOverride;
         if (override != null) {
             return override.get();
-        }
-        if (source.offline()) {
-            throw new NodegateException(ExitCodes.USAGE,
-                    "this command acts on a live cluster: -f/--filename dumps cannot be used");
         }
         return source.connect();
     }

@@ -71,7 +71,7 @@ public final class PolicyCommand implements Callable<Integer> {
     Format format = Format.yaml;
 
     @Mixin
-    SourceOptions source;
+    LiveOptions source = new LiveOptions();
 
     @Override
     public Integer call() {
@@ -82,9 +82,6 @@ public final class PolicyCommand implements Callable<Integer> {
             out.print(format == Format.json ? bundle.toJson() : bundle.toYaml());
             out.flush();
             return ExitCodes.OK;
-        }
-        if (source.offline()) {
-            throw new NodegateException(ExitCodes.USAGE, "--apply needs a live cluster; -f/--filename cannot be used");
         }
         PolicyApplier.Result result;
         try (KubernetesClient client = source.connect()) {

@@ -36,7 +36,7 @@ public final class ReadmitCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
-    SourceOptions source;
+    LiveOptions source = new LiveOptions();
     @Mixin
     OutputOptions output;
 

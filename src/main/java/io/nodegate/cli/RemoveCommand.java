@@ -32,7 +32,7 @@ public final class RemoveCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
-    SourceOptions source;
+    LiveOptions source = new LiveOptions();
     @Mixin
     OutputOptions output;
 

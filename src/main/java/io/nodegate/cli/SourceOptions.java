@@ -1,11 +1,11 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.CollectionException;
 import io.nodegate.source.InputException;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.live.LiveSource;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -18,12 +18,8 @@ import java.util.List;
  */
 public final class SourceOptions {
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
-            description = "Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster).")
-    Path kubeconfig;
-
-    @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context to use.")
-    String context;
+    @Mixin
+    LiveOptions live = new LiveOptions();
 
     @Option(names = {"-f", "--filename"}, paramLabel = "PATH",
             description = "Read kubectl JSON/YAML dumps (file or directory; repeatable) instead of a live cluster. "
@@ -34,10 +30,6 @@ public final class SourceOptions {
             description = "Offline only: the time ages are computed against (ISO-8601, e.g. 2026-10-19T06:10:00Z). "
                     + "Default: the time recorded by 'nodegate collect'.")
     String now;
-
-    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Per-request timeout against the API server (default: ${DEFAULT-VALUE}).")
-    int requestTimeoutSeconds;
 
     public boolean offline() {
         return !files.isEmpty();
@@ -56,14 +48,9 @@ public final class SourceOptions {
             return DumpSource.load(files, now);
         }
         checkLiveFlags();
-        try (LiveSource live = liveSource()) {
-            return live.load(withPods);
+        try (LiveSource source = liveSource()) {
+            return source.load(withPods);
         }
-    }
-
-    /** A live client honouring --kubeconfig/--context, failing fast when the server is unreachable. Close it. */
-    public KubernetesClient connect() {
-        return liveSource().client();
     }
 
     /**
@@ -75,12 +62,12 @@ public final class SourceOptions {
             throw new InputException("this needs a live cluster; -f reads files only (drop -f, use --context)");
         }
         checkLiveFlags();
-        return LiveSource.open(kubeconfig, context, requestTimeoutSeconds);
+        return live.liveSource();
     }
 
     private void checkOfflineFlags() {
-        if (context != null || kubeconfig != null) {
-            throw new InputException("-f cannot be combined with " + (context != null ? "--context" : "--kubeconfig")
+        if (live.named()) {
+            throw new InputException("-f cannot be combined with " + (live.context != null ? "--context" : "--kubeconfig")
                     + ": -f reads dumps, --context/--kubeconfig pick a live cluster; use one or the other");
         }
     }

@@ -41,7 +41,7 @@ public final class VerifyGoneCommand implements Runnable {
     EtcdOptions etcd = new EtcdOptions();
 
     @Mixin
-    SourceOptions source;
+    LiveOptions source = new LiveOptions();
     @Mixin
     OutputOptions output;
 

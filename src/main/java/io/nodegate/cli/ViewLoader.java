@@ -15,14 +15,14 @@ public interface ViewLoader {
     static ViewLoader sources(String now, int requestTimeoutSeconds) {
         return spec -> {
             SourceOptions options = new SourceOptions();
-            options.kubeconfig = spec.kubeconfig();
-            options.context = spec.context();
+            options.live.kubeconfig = spec.kubeconfig();
+            options.live.context = spec.context();
             if (spec.offline()) {
                 options.files.add(spec.files());
                 // --now is an offline flag: a live read keeps the local clock
                 options.now = now;
             }
-            options.requestTimeoutSeconds = requestTimeoutSeconds;
+            options.live.requestTimeoutSeconds = requestTimeoutSeconds;
             return options.load(false);
         };
     }

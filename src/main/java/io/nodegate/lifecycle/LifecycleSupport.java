@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 /** What the lifecycle commands share: how they get a client, a clock, and how they read their inputs. */
 public final class LifecycleSupport {
 
-    /** Tests replace this to point commands at a test server; null means SourceOptions.connect(). */
+    /** Tests replace this to point commands at a test server; null means LiveOptions.connect(). */
     public static volatile Supplier<KubernetesClient> clientOverride;
     public static volatile Clock clock = Clock.systemUTC();
     /** How remove waits between cascade polls; tests shorten it. */

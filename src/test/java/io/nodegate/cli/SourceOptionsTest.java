@@ -56,7 +56,7 @@ class SourceOptionsTest {
             assertThat(s.nodes()).hasSize(5);
             assertThat(s.context()).isEqualTo("lab");
             assertThat(s.pods().present()).isTrue();
-            try (KubernetesClient client = parse("--kubeconfig", kc.toString()).connect()) {
+            try (KubernetesClient client = parse("--kubeconfig", kc.toString()).live.connect()) {
                 assertThat(client.nodes().list().getItems()).hasSize(5);
             }
             assertThatThrownBy(() -> parse("--kubeconfig", kc.toString(), "--context", "prod").load(false))

@@ -149,6 +149,6 @@ class CollectEquivalenceTest {
         StringWriter stderr2 = new StringWriter();
         assertThat(run(new StringWriter(), stderr2, "collect", "-f", out.toString(), "-o",
                 dir.resolve("x").toString())).isEqualTo(ExitCodes.USAGE);
-        assertThat(stderr2.toString()).contains("live cluster");
+        assertThat(stderr2.toString()).contains("Unknown options: '-f'");
     }
 }
