@@ -1227,9 +1227,12 @@ def split_brain():
 
 # ---------------------------------------------------------------- seed 003: k3s home lab, redundancy per role
 
-def pod_object(c, namespace, name, node, created, image_ref, owner_kind, owner_name, phase="Running", ip=None):
-    """A Pod as `kubectl get pods -A -o json` lists it: bound (spec.nodeName), with the phase the count reads."""
+def pod_object(c, namespace, name, node, created, image_ref, owner_kind, owner_name, phase="Running", ip=None,
+               restarts=None):
+    """A Pod as `kubectl get pods -A -o json` lists it: bound (spec.nodeName), with the phase the count reads.
+    restarts: (count, last termination time) of a container that keeps exiting."""
     app = owner_name if owner_kind != "ReplicaSet" else owner_name.rsplit("-", 1)[0]
+    container = app.split("-")[-1]
     status = {"hostIP": node.ip, "hostIPs": [{"ip": node.ip}], "phase": phase, "qosClass": "BestEffort",
               "startTime": ts(created + timedelta(seconds=1))}
     if ip:
@@ -1239,6 +1242,19 @@ def pod_object(c, namespace, name, node, created, image_ref, owner_kind, owner_n
                                  "status": "True", "type": t}
                                 for t, s in (("PodScheduled", 0), ("Initialized", 2), ("ContainersReady", 9),
                                              ("Ready", 9))]
+        cs = {"containerID": "containerd://" + hexid(64, "container", c.name, namespace, name),
+              "image": image_ref, "imageID": image_ref.split(":")[0] + "@sha256:" + hexid(64, image_ref),
+              "name": container, "ready": True, "restartCount": 0, "started": True,
+              "state": {"running": {"startedAt": ts(created + timedelta(seconds=8))}}}
+        if restarts:
+            count, finished = restarts
+            cs["restartCount"] = count
+            cs["lastState"] = {"terminated": {
+                "containerID": "containerd://" + hexid(64, "container", c.name, namespace, name, str(count - 1)),
+                "exitCode": 1, "finishedAt": ts(finished), "reason": "Error",
+                "startedAt": ts(finished - timedelta(hours=20, minutes=13))}}
+            cs["state"] = {"running": {"startedAt": ts(finished + timedelta(seconds=1))}}
+        status["containerStatuses"] = [cs]
     return strip_none({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"creationTimestamp": ts(created), "labels": {"app.kubernetes.io/name": app},
@@ -1247,7 +1263,7 @@ def pod_object(c, namespace, name, node, created, image_ref, owner_kind, owner_n
                                           "blockOwnerDeletion": True, "controller": True, "kind": owner_kind,
                                           "name": owner_name, "uid": uid("owner", c.name, namespace, owner_name)}],
                      "resourceVersion": c.rv(), "uid": uid("pod", c.name, namespace, name)},
-        "spec": {"containers": [{"image": image_ref, "name": app.split("-")[-1]}], "nodeName": node.name,
+        "spec": {"containers": [{"image": image_ref, "name": container}], "nodeName": node.name,
                  "restartPolicy": "Never" if owner_kind == "Job" else "Always", "schedulerName": "default-scheduler"},
         "status": status,
     })
@@ -1319,12 +1335,19 @@ def k3s_six_nodes():
     pods = []
     pod_ip_count = {}
 
+    # seed, section 5: the operators still restart with "leader election lost" (count, last termination)
+    restarting = {"sops-operator": (62, datetime(2026, 8, 15, 4, 46, 45, tzinfo=timezone.utc)),
+                  "elastic-operator": (60, datetime(2026, 8, 14, 4, 49, 32, tzinfo=timezone.utc))}
+
     def add(namespace, name, node, owner_kind, owner_name, image_ref, phase="Running", t=None):
         n = by_name[node]
         pod_ip_count[node] = pod_ip_count.get(node, 1) + 1
         ip = f"10.42.{c.pod_cidr(n).split('.')[2]}.{pod_ip_count[node]}" if phase == "Running" else None
+        restarts = next((v for k, v in restarting.items() if name.startswith(k + "-")), None)
+        if restarts:  # the same pods the 08-05 note counted 57 and 56 restarts on: created well before
+            t = lemuel_created + timedelta(days=31, hours=len(pods))
         pods.append(pod_object(c, namespace, name, n, t or now - timedelta(days=3, minutes=97 * len(pods)),
-                               image_ref, owner_kind, owner_name, phase, ip))
+                               image_ref, owner_kind, owner_name, phase, ip, restarts))
 
     for ns, name, img in daemonsets:
         for node in ips:
