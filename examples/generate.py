@@ -12,6 +12,7 @@ Stories (see each directory's STORY.md):
   healthy                 a small RKE2 cluster that audits clean
   lab-duplicate-ip        seed 002: two lab workers registered the same InternalIP (no --node-ip)
   split-brain             seed 001: see split-brain/STORY.md (etcdctl shapes captured from a real etcd 3.4)
+  k3s-six-nodes           seed 003: k3s home lab, etcd 3 voters but 2 apiservers (solomon: disable-apiserver)
 
 Times: seed 000 gives KST; everything here is UTC (KST - 9 h). D+0 is 2026-10-07 (a Wednesday, so that
 D+17, "the weekend" in the seed, is a Saturday).
@@ -164,12 +165,14 @@ def sorted_images(imgs):
 class Host:
     """A machine. Identity survives renames and IP changes; bootID changes at every boot."""
 
-    def __init__(self, key, boot, cores=32, mem_gib=256, gpus=0, gpu_model=None, kernel="5.15.0-153-generic"):
+    def __init__(self, key, boot, cores=32, mem_gib=256, gpus=0, gpu_model=None, kernel="5.15.0-153-generic",
+                 mem_ki=None):
         self.key = key
         self.system_uuid = uid("system-uuid", key).upper() if key.startswith("gpu") else uid("system-uuid", key)
         self.machine_id = hexid(32, "machine-id", key)
         self.boot = boot
         self.cores, self.mem_gib, self.gpus, self.gpu_model, self.kernel = cores, mem_gib, gpus, gpu_model, kernel
+        self.mem_ki = mem_ki  # exact capacity when the story gives one (kubectl's "31.2 GiB"), else from mem_gib
 
     def boot_id(self):
         return uid("boot", self.key, ts(self.boot))
@@ -181,7 +184,8 @@ class NodeSpec:
     def __init__(self, name, host, ip, created, roles=(), cordoned_at=None, gpu_taint_at=None,
                  last_status=None, lease_renew=None, unknown_at=None, noexecute_at=None, ready_since=None,
                  machine=None, kubelet="v1.34.3+rke2r3", etcd_member=None, extra_labels=None, rancher=True,
-                 extra_args=None, runtime="containerd://1.7.11-k3s2", os_image="Ubuntu 22.04.5 LTS"):
+                 extra_args=None, runtime="containerd://1.7.11-k3s2", os_image="Ubuntu 22.04.5 LTS",
+                 extra_taints=None, tainted_at=None):
         self.name, self.host, self.ip, self.created = name, host, ip, created
         self.roles = list(roles)
         self.cordoned_at, self.gpu_taint_at = cordoned_at, gpu_taint_at
@@ -192,6 +196,7 @@ class NodeSpec:
         self.extra_labels = extra_labels or {}
         self.rancher = rancher
         self.extra_args, self.runtime, self.os_image = extra_args, runtime, os_image
+        self.extra_taints, self.tainted_at = list(extra_taints or []), tainted_at  # `kubectl taint` by hand
 
     @property
     def is_server(self):
@@ -290,6 +295,7 @@ def node_object(c, n):
     taints = []
     if n.gpu_taint_at:
         taints.append({"effect": "NoSchedule", "key": "nvidia.com/gpu"})
+    taints.extend(n.extra_taints)
     if n.cordoned_at:
         taints.append({"effect": "NoSchedule", "key": "node.kubernetes.io/unschedulable",
                        "timeAdded": ts(n.cordoned_at)})
@@ -327,7 +333,7 @@ def node_object(c, n):
         cond("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
         cond("Ready", "KubeletReady", "kubelet is posting ready status", ok_status="True"),
     ]
-    mem_ki = h.mem_gib * 1024 * 1024 - 3932160
+    mem_ki = h.mem_ki or h.mem_gib * 1024 * 1024 - 3932160
     capacity = {"cpu": str(h.cores), "ephemeral-storage": "959786032Ki", "hugepages-1Gi": "0",
                 "hugepages-2Mi": "0", "memory": f"{mem_ki}Ki", "pods": "110"}
     allocatable = {"cpu": str(h.cores), "ephemeral-storage": "933679376629", "hugepages-1Gi": "0",
@@ -410,6 +416,8 @@ def node_object(c, n):
                                  "f:metadata|f:labels|f:plan.cattle.io/machine-name")))
     if n.gpu_taint_at:
         managed.append(mf("kubectl-taint", n.gpu_taint_at, fields("f:spec|f:taints")))
+    if n.extra_taints:
+        managed.append(mf("kubectl-taint", n.tainted_at, fields("f:spec|f:taints")))
     if h.gpus:
         managed.append(mf("nfd-master", created + timedelta(minutes=4),
                           fields("f:metadata|f:labels|f:feature.node.kubernetes.io/pci-10de.present",
@@ -719,7 +727,9 @@ def control_plane_leases(c, servers, holder_of):
     return kube_list(items)
 
 
-def write_cluster(dirname, c, jobs, daemonsets, context=None):
+def write_cluster(dirname, c, jobs, daemonsets, context=None, apiservers=None, pods=None):
+    """jobs None: no Rancher, cattle-system proven absent. apiservers: the servers in default/kubernetes
+    (default: every Ready server). pods: written as pods.json, as `collect --with-pods` does."""
     out = os.path.join(HERE, dirname)
     if os.path.isdir(out):
         for f in os.listdir(out):
@@ -734,17 +744,23 @@ def write_cluster(dirname, c, jobs, daemonsets, context=None):
                            key=lambda s: s["metadata"]["name"])))
     write(dirname, "csinodes.json", kube_list([csinode_object(c, n, node_objs[n.name]) for n in nodes]))
     # a stopped apiserver drops out of default/kubernetes and its identity Lease expires
-    servers = [n for n in nodes if n.is_server and n.ready]
+    servers = apiservers or [n for n in nodes if n.is_server and n.ready]
     write(dirname, "kubernetes-endpointslices.json", endpointslice(c, [s.ip for s in servers], servers[0].created))
     write(dirname, "daemonsets.json", kube_list([strip_none(d) for d in daemonsets]))
-    write(dirname, "cattle-system-jobs.json", kube_list([strip_none(j) for j in jobs]))
+    if jobs is not None:
+        write(dirname, "cattle-system-jobs.json", kube_list([strip_none(j) for j in jobs]))
+    if pods is not None:
+        write(dirname, "pods.json", kube_list(pods))
     pick = lambda i: servers[i % len(servers)].name
     holders = {"kube-controller-manager": pick(1), "kube-scheduler": pick(0), "cloud-controller-manager": pick(2),
                c.distro: pick(0), c.distro + "-etcd": pick(1)}
     write(dirname, "kube-system-leases.json", control_plane_leases(c, servers, holders))
-    write(dirname, "collected.json", {"absent": [], "collectedAt": ts(c.now), "context": context or c.name,
-                                      "kind": "NodegateCollection", "server": c.server,
-                                      "serverVersion": c.server_version})
+    collected = {"absent": [] if jobs is not None else ["cattle-system-jobs"], "collectedAt": ts(c.now),
+                 "context": context or c.name, "kind": "NodegateCollection", "server": c.server,
+                 "serverVersion": c.server_version}
+    if pods is not None:
+        collected["pods"] = True
+    write(dirname, "collected.json", collected)
     return node_objs
 
 
@@ -1209,6 +1225,244 @@ def split_brain():
     write_etcd()
 
 
+# ---------------------------------------------------------------- seed 003: k3s home lab, redundancy per role
+
+def pod_object(c, namespace, name, node, created, image_ref, owner_kind, owner_name, phase="Running", ip=None,
+               restarts=None):
+    """A Pod as `kubectl get pods -A -o json` lists it: bound (spec.nodeName), with the phase the count reads.
+    restarts: (count, last termination time) of a container that keeps exiting."""
+    app = owner_name if owner_kind != "ReplicaSet" else owner_name.rsplit("-", 1)[0]
+    container = app.split("-")[-1]
+    status = {"hostIP": node.ip, "hostIPs": [{"ip": node.ip}], "phase": phase, "qosClass": "BestEffort",
+              "startTime": ts(created + timedelta(seconds=1))}
+    if ip:
+        status["podIP"], status["podIPs"] = ip, [{"ip": ip}]
+    if phase == "Running":
+        status["conditions"] = [{"lastProbeTime": None, "lastTransitionTime": ts(created + timedelta(seconds=s)),
+                                 "status": "True", "type": t}
+                                for t, s in (("PodScheduled", 0), ("Initialized", 2), ("ContainersReady", 9),
+                                             ("Ready", 9))]
+        cs = {"containerID": "containerd://" + hexid(64, "container", c.name, namespace, name),
+              "image": image_ref, "imageID": image_ref.split(":")[0] + "@sha256:" + hexid(64, image_ref),
+              "name": container, "ready": True, "restartCount": 0, "started": True,
+              "state": {"running": {"startedAt": ts(created + timedelta(seconds=8))}}}
+        if restarts:
+            count, finished = restarts
+            cs["restartCount"] = count
+            cs["lastState"] = {"terminated": {
+                "containerID": "containerd://" + hexid(64, "container", c.name, namespace, name, str(count - 1)),
+                "exitCode": 1, "finishedAt": ts(finished), "reason": "Error",
+                "startedAt": ts(finished - timedelta(hours=20, minutes=13))}}
+            cs["state"] = {"running": {"startedAt": ts(finished + timedelta(seconds=1))}}
+        status["containerStatuses"] = [cs]
+    return strip_none({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"creationTimestamp": ts(created), "labels": {"app.kubernetes.io/name": app},
+                     "name": name, "namespace": namespace,
+                     "ownerReferences": [{"apiVersion": "batch/v1" if owner_kind == "Job" else "apps/v1",
+                                          "blockOwnerDeletion": True, "controller": True, "kind": owner_kind,
+                                          "name": owner_name, "uid": uid("owner", c.name, namespace, owner_name)}],
+                     "resourceVersion": c.rv(), "uid": uid("pod", c.name, namespace, name)},
+        "spec": {"containers": [{"image": image_ref, "name": container}], "nodeName": node.name,
+                 "restartPolicy": "Never" if owner_kind == "Job" else "Always", "schedulerName": "default-scheduler"},
+        "status": status,
+    })
+
+
+def etcd_id(rank, *key):
+    """uint64 member/cluster IDs; the top bits order the members as `etcdctl member list` prints them (by ID)."""
+    return (rank << 62) | (int(hexid(16, *key), 16) & ((1 << 62) - 1))
+
+
+def k3s_six_nodes():
+    """Seed 003: six Ready nodes, three of them servers, but redundancy differs per role.
+
+    solomon runs with disable-apiserver/-scheduler/-controller-manager and stays an etcd voter: etcd 3 layers,
+    kube-apiserver 2 (ilwon, lemuel), the agents' failover list 2. Taints NoSchedule vs PreferNoSchedule show
+    up as running pods (lemuel 6, solomon 6, ilwon 34). The seed redacted addresses to node names; here they
+    are RFC 5737 addresses.
+    """
+    now = datetime(2026, 8, 15, 5, 10, 0, tzinfo=timezone.utc)  # the seed's numbers are from 2026-08-15
+    ips = {"lemuel": "203.0.113.11", "ilwon": "203.0.113.12", "solomon": "203.0.113.13",
+           "david": "203.0.113.21", "isagal": "203.0.113.22", "louise": "203.0.113.23"}
+    members = {"ilwon": "ilwon-f3f37c02", "solomon": "solomon-0012157a", "lemuel": "lemuel-64066392"}  # seed
+    lemuel_created = now - timedelta(days=116, hours=3, minutes=12)  # seed: the oldest node, 116 days
+    created = {"lemuel": lemuel_created, "ilwon": lemuel_created + timedelta(days=2, hours=1, minutes=7),
+               "solomon": lemuel_created + timedelta(days=2, hours=1, minutes=31),
+               "david": lemuel_created + timedelta(days=3, hours=4), "isagal": lemuel_created + timedelta(days=9),
+               "louise": lemuel_created + timedelta(days=23, hours=6, minutes=40)}
+    # seed table: CPU and memory as kubectl reports them (capacity.cpu counts threads: solomon is a 2-core
+    # i5-2415M with 4 threads)
+    shape = {"lemuel": (4, 32715571), "ilwon": (12, 32191283), "solomon": (4, 15732044),
+             "david": (6, 15833498), "isagal": (40, 15728652), "louise": (8, 16252931)}
+    boot = datetime(2026, 7, 28, 18, 2, 0, tzinfo=timezone.utc)
+    c = Cluster("k3s-home", now, f"https://{ips['ilwon']}:6443", "v1.35.4+k3s1", ips["lemuel"], None, 48211500, 42)
+    common = dict(kubelet="v1.35.4+k3s1", rancher=False, runtime="containerd://2.2.3-k3s1",
+                  os_image="Ubuntu 24.04.2 LTS")
+    lemuel_url = f"https://{ips['lemuel']}:6443"
+    server_args = {
+        "lemuel": ["server", "--cluster-init", "--token", "********"],
+        "ilwon": ["server", "--server", lemuel_url, "--token", "********"],
+        # /etc/rancher/k3s/config.yaml ends with the three disable-* lines; k3s records config-file values as
+        # flag/value pairs in k3s.io/node-args
+        "solomon": ["server", "--server", lemuel_url, "--token", "********", "--disable-apiserver", "true",
+                    "--disable-controller-manager", "true", "--disable-scheduler", "true"],
+    }
+    taints = {"lemuel": {"effect": "NoSchedule", "key": "node-role.kubernetes.io/control-plane"},
+              "ilwon": {"effect": "PreferNoSchedule", "key": "dedicated", "value": "management"},
+              "solomon": {"effect": "NoSchedule", "key": "dedicated", "value": "storage"}}
+    for k, name in enumerate(ips):
+        cores, mem_ki = shape[name]
+        host = Host(name, boot + timedelta(minutes=6 * k, seconds=17 * k), cores=cores, mem_ki=mem_ki,
+                    kernel="6.8.0-71-generic")
+        kw = dict(last_status=now - timedelta(seconds=23 + 41 * k),
+                  lease_renew=now - timedelta(seconds=1 + 1.6 * k, microseconds=61843 * (k + 1)), **common)
+        if name in server_args:
+            kw.update(roles=("control-plane", "etcd", "master"), etcd_member=members[name],
+                      extra_args=server_args[name], extra_taints=[taints[name]],
+                      tainted_at=created[name] + timedelta(days=30 + 7 * k, hours=2))
+        c.nodes.append(NodeSpec(name, host, ips[name], created[name], **kw))
+    by_name = {n.name: n for n in c.nodes}
+
+    ds_created = lemuel_created + timedelta(days=4)
+    daemonsets = [("kube-system", "node-local-dns", "registry.k8s.io/dns/k8s-dns-node-cache:1.26.4"),
+                  ("kube-system", "node-healer", "registry.example.internal/home/node-healer:2026.07.3"),
+                  ("monitoring", "node-exporter", "quay.io/prometheus/node-exporter:v1.9.1"),
+                  ("logging", "promtail", "docker.io/grafana/promtail:3.5.1")]
+    ds = [daemonset(c, ns, name, img, c.nodes, ds_created + timedelta(hours=3 * i))
+          for i, (ns, name, img) in enumerate(daemonsets)]
+
+    pods = []
+    pod_ip_count = {}
+
+    # seed, section 5: the operators still restart with "leader election lost" (count, last termination)
+    restarting = {"sops-operator": (62, datetime(2026, 8, 15, 4, 46, 45, tzinfo=timezone.utc)),
+                  "elastic-operator": (60, datetime(2026, 8, 14, 4, 49, 32, tzinfo=timezone.utc))}
+
+    def add(namespace, name, node, owner_kind, owner_name, image_ref, phase="Running", t=None):
+        n = by_name[node]
+        pod_ip_count[node] = pod_ip_count.get(node, 1) + 1
+        ip = f"10.42.{c.pod_cidr(n).split('.')[2]}.{pod_ip_count[node]}" if phase == "Running" else None
+        restarts = next((v for k, v in restarting.items() if name.startswith(k + "-")), None)
+        if restarts:  # the same pods the 08-05 note counted 57 and 56 restarts on: created well before
+            t = lemuel_created + timedelta(days=31, hours=len(pods))
+        pods.append(pod_object(c, namespace, name, n, t or now - timedelta(days=3, minutes=97 * len(pods)),
+                               image_ref, owner_kind, owner_name, phase, ip, restarts))
+
+    for ns, name, img in daemonsets:
+        for node in ips:
+            add(ns, f"{name}-{hexid(5, 'dspod', name, node)}", node, "DaemonSet", name, img)
+    # lemuel (NoSchedule): only what tolerates the control-plane taint. k3s' coredns and metrics-server do.
+    for ns, dep, img in (("kube-system", "coredns", "docker.io/rancher/mirrored-coredns-coredns:1.12.3"),
+                         ("kube-system", "metrics-server", "docker.io/rancher/mirrored-metrics-server:v0.8.0")):
+        rs = f"{dep}-{hexid(9, 'rs', dep)}"
+        add(ns, f"{rs}-{hexid(5, 'pod', dep)}", "lemuel", "ReplicaSet", rs, img)
+    # solomon (dedicated=storage:NoSchedule): the ES cold tier, the only workload that tolerates it
+    for i in range(2):
+        add("elastic", f"elasticsearch-es-cold-{i}", "solomon", "StatefulSet", "elasticsearch-es-cold",
+            "docker.elastic.co/elasticsearch/elasticsearch:8.18.2")
+    # everything else lands on ilwon (PreferNoSchedule: avoided, not excluded) and the three workers
+    workloads = [
+        ("argocd", "argocd-server", 2), ("argocd", "argocd-repo-server", 2), ("argocd", "argocd-redis", 1),
+        ("argocd", "argocd-applicationset-controller", 1), ("argocd", "argocd-notifications-controller", 1),
+        ("argocd", "argocd-dex-server", 1), ("velero", "velero", 1), ("sops-operator", "sops-operator", 1),
+        ("elastic-system", "elastic-operator", 1), ("elastic", "elasticsearch-es-hot", 3),
+        ("elastic", "elasticsearch-es-warm", 2), ("elastic", "kibana-kb", 1), ("logging", "loki", 3),
+        ("monitoring", "prometheus", 2), ("monitoring", "alertmanager", 2), ("monitoring", "grafana", 2),
+        ("monitoring", "kube-state-metrics", 1), ("monitoring", "prometheus-operator", 1),
+        ("cert-manager", "cert-manager", 1), ("cert-manager", "cert-manager-cainjector", 1),
+        ("cert-manager", "cert-manager-webhook", 1), ("kube-system", "traefik", 2),
+        ("kube-system", "local-path-provisioner", 1), ("kube-system", "nfs-subdir-provisioner", 1),
+        ("external-dns", "external-dns", 1), ("sealed-secrets", "sealed-secrets-controller", 1),
+        ("gitea", "gitea", 1), ("gitea", "gitea-postgresql", 1), ("vaultwarden", "vaultwarden", 1),
+        ("nextcloud", "nextcloud", 2), ("nextcloud", "nextcloud-redis", 1), ("nextcloud", "nextcloud-postgresql", 1),
+        ("immich", "immich-server", 1), ("immich", "immich-machine-learning", 1), ("immich", "immich-postgresql", 1),
+        ("paperless", "paperless-ngx", 1), ("home-assistant", "home-assistant", 1), ("jellyfin", "jellyfin", 1),
+        ("homepage", "homepage", 2), ("uptime-kuma", "uptime-kuma", 1), ("minio", "minio", 4),
+        ("harbor", "harbor-core", 2), ("harbor", "harbor-registry", 2), ("harbor", "harbor-portal", 1),
+        ("harbor", "harbor-jobservice", 1), ("harbor", "harbor-database", 1), ("harbor", "harbor-redis", 1),
+        ("kyverno", "kyverno-admission-controller", 3), ("kyverno", "kyverno-background-controller", 1),
+        ("kyverno", "kyverno-cleanup-controller", 1), ("kyverno", "kyverno-reports-controller", 1),
+        ("metallb-system", "metallb-controller", 1), ("tailscale", "tailscale-operator", 1),
+        ("renovate", "renovate-dashboard", 1), ("mealie", "mealie", 1), ("miniflux", "miniflux", 2),
+        ("miniflux", "miniflux-postgresql", 1), ("n8n", "n8n", 2), ("ntfy", "ntfy", 1), ("adguard", "adguard-home", 2),
+        ("wikijs", "wikijs", 1), ("wikijs", "wikijs-postgresql", 1), ("code-server", "code-server", 1),
+        ("freshrss", "freshrss", 1), ("syncthing", "syncthing", 1), ("linkding", "linkding", 1),
+        ("changedetection", "changedetection", 1), ("changedetection", "browserless-chrome", 2),
+        ("stirling-pdf", "stirling-pdf", 1), ("excalidraw", "excalidraw", 2), ("it-tools", "it-tools", 2),
+        ("cyberchef", "cyberchef", 1), ("dashy", "dashy", 1), ("audiobookshelf", "audiobookshelf", 1),
+        ("navidrome", "navidrome", 1), ("photoprism", "photoprism", 1), ("photoprism", "photoprism-mariadb", 1),
+        ("actual", "actual-budget", 1), ("firefly", "firefly-iii", 1), ("firefly", "firefly-mariadb", 1),
+        ("grocy", "grocy", 1), ("kavita", "kavita", 1), ("calibre", "calibre-web", 1), ("tandoor", "tandoor", 1),
+        ("tandoor", "tandoor-postgresql", 1), ("paperless", "paperless-redis", 1), ("immich", "immich-redis", 1),
+        ("gitea", "gitea-runner", 2), ("monitoring", "blackbox-exporter", 1), ("reloader", "reloader", 1),
+        ("trivy-system", "trivy-operator", 1),
+    ]
+    # per node, as the seed counted Running pods: ilwon 34, david 34, isagal 32, louise 34 (4 DaemonSet pods each)
+    slots = {"ilwon": 30, "david": 30, "isagal": 28, "louise": 30}
+    order = [node for node in ("ilwon", "david", "isagal", "louise") for _ in range(slots[node])]
+    replicas = [(ns, dep, i) for ns, dep, r in workloads for i in range(r)]
+    assert len(replicas) == len(order), (len(replicas), len(order))
+    # spread each Deployment's replicas over different nodes, deterministically
+    placement = {}
+    free = dict(slots)
+    for ns, dep, i in replicas:
+        start = int(hexid(4, "spread", ns, dep), 16) % 4
+        for step in range(4):
+            node = ("ilwon", "david", "isagal", "louise")[(start + i + step) % 4]
+            if free[node]:
+                free[node] -= 1
+                placement[(ns, dep, i)] = node
+                break
+    for (ns, dep, i), node in placement.items():
+        stateful = dep.endswith(("postgresql", "mariadb", "redis", "database", "-hot", "-warm")) or dep in (
+            "loki", "prometheus", "alertmanager", "minio")
+        image_ref = f"registry.example.internal/home/{dep}:stable"
+        if stateful:
+            add(ns, f"{dep}-{i}", node, "StatefulSet", dep, image_ref)
+        else:
+            rs = f"{dep}-{hexid(9, 'rs', ns, dep)}"
+            add(ns, f"{rs}-{hexid(5, 'pod', ns, dep, str(i))}", node, "ReplicaSet", rs, image_ref)
+    # the latest Velero backup Jobs' pods: Succeeded, still bound to their nodes (the seed's 149 Succeeded pods
+    # are mostly these). They must not count as running.
+    for k, (schedule, node) in enumerate((("hourly-critical", "ilwon"), ("hourly-critical", "david"),
+                                          ("daily-with-volumes", "ilwon"))):
+        job = f"velero-{schedule}-{(now - timedelta(hours=2 * k + 1)).strftime('%Y%m%d%H%M%S')}"
+        add("velero", f"{job}-{hexid(5, 'jobpod', job)}", node, "Job", job, "docker.io/velero/velero:v1.16.1",
+            phase="Succeeded", t=now - timedelta(hours=2 * k + 1))
+    pods.sort(key=lambda p: (p["metadata"]["namespace"], p["metadata"]["name"]))
+    running = {}
+    for p in pods:
+        if p["status"]["phase"] == "Running":
+            running[p["spec"]["nodeName"]] = running.get(p["spec"]["nodeName"], 0) + 1
+    assert running == {"lemuel": 6, "ilwon": 34, "solomon": 6, "david": 34, "isagal": 32, "louise": 34}, running
+
+    d = "k3s-six-nodes"
+    apiservers = [by_name["ilwon"], by_name["lemuel"]]  # solomon: disable-apiserver, never in default/kubernetes
+    write_cluster(d, c, None, ds, context="default", apiservers=apiservers, pods=pods)
+
+    # etcdctl -w json, run on ilwon against https://127.0.0.1:2379 (member list) and with --cluster (status)
+    cluster_id = etcd_id(1, "etcd-cluster", c.name)
+    ids = {name: etcd_id(rank, "etcd-member", members[name])
+           for rank, name in ((1, "ilwon"), (2, "solomon"), (3, "lemuel"))}  # seed's member list order
+    term, revision, index = 9, 31870214, 35512977
+    member_list = {"header": {"cluster_id": cluster_id, "member_id": ids["ilwon"], "raft_term": term},
+                   "members": [{"ID": ids[n], "name": members[n], "peerURLs": [f"https://{ips[n]}:2380"],
+                                "clientURLs": [f"https://{ips[n]}:2379"]}
+                               for n in sorted(ids, key=ids.get)]}
+    status = [{"Endpoint": f"https://{ips[n]}:2379",
+               "Status": {"header": {"cluster_id": cluster_id, "member_id": ids[n], "revision": revision,
+                                     "raft_term": term},
+                          "version": "3.6.7", "dbSize": 92647424, "leader": ids["lemuel"],
+                          "raftIndex": index + k, "raftTerm": term, "raftAppliedIndex": index + k,
+                          "dbSizeInUse": 61390848, "storageVersion": "3.6.0", "dbSizeQuota": 2147483648}}
+              for k, n in enumerate(sorted(ids, key=ids.get))]
+    for filename, doc in (("member-list.json", member_list), ("endpoint-status.json", status)):
+        with open(os.path.join(HERE, d, filename), "w", encoding="utf-8") as f:
+            json.dump(doc, f, separators=(",", ":"))  # etcdctl -w json prints one compact line
+            f.write("\n")
+
+
 def main():
     c, _ = cluster_a("batch-stop")
     ds, jobs = cluster_a_workloads(c, "batch-stop")
@@ -1219,6 +1473,7 @@ def main():
     healthy()
     lab_duplicate_ip()
     split_brain()
+    k3s_six_nodes()
 
 
 if __name__ == "__main__":

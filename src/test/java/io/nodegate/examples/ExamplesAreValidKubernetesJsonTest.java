@@ -62,7 +62,7 @@ class ExamplesAreValidKubernetesJsonTest {
             List<Path> found = walk.filter(d -> Files.isRegularFile(d.resolve("collected.json"))).sorted().toList();
             assertThat(found).extracting(p -> EXAMPLES.relativize(p).toString().replace('\\', '/'))
                     .contains("cluster-a-batch-stop", "cluster-a-renamed-rejoin", "healthy", "lab-duplicate-ip",
-                            "split-brain/original-side", "split-brain/separated-side");
+                            "split-brain/original-side", "split-brain/separated-side", "k3s-six-nodes");
             return found.stream();
         }
     }
@@ -104,10 +104,32 @@ class ExamplesAreValidKubernetesJsonTest {
         return OffsetDateTime.parse(text).toInstant();
     }
 
+    /** collected.json's "absent": optional APIs the cluster proved absent; their files are not written. */
+    static Set<String> absent(Path dir) throws IOException {
+        return tree(dir.resolve("collected.json")).path("absent").values().stream().map(JsonNode::asString)
+                .collect(Collectors.toSet());
+    }
+
+    static boolean written(Path dir, String file) throws IOException {
+        boolean absentApi = file.equals("cattle-system-jobs.json") && absent(dir).contains("cattle-system-jobs")
+                || file.equals("csinodes.json") && absent(dir).contains("csinodes");
+        assertThat(Files.exists(dir.resolve(file))).as("%s written unless proven absent", file).isEqualTo(!absentApi);
+        return !absentApi;
+    }
+
     @ParameterizedTest
     @MethodSource("collections")
     void everyFileIsAKubectlListOfTheRightKind(Path dir) throws IOException {
-        for (var file : FILES.entrySet()) {
+        Map<String, String> files = new java.util.HashMap<>(FILES);
+        boolean pods = tree(dir.resolve("collected.json")).path("pods").asBoolean(false);
+        assertThat(Files.exists(dir.resolve("pods.json"))).as("pods.json iff collected with pods").isEqualTo(pods);
+        if (pods) {
+            files.put("pods.json", "Pod");
+        }
+        for (var file : files.entrySet()) {
+            if (!written(dir, file.getKey())) {
+                continue;
+            }
             JsonNode raw = tree(dir.resolve(file.getKey()));
             assertThat(raw.path("kind").asString()).as(file.getKey()).isEqualTo("List");
             assertThat(raw.path("apiVersion").asString()).isEqualTo("v1");
@@ -210,7 +232,9 @@ class ExamplesAreValidKubernetesJsonTest {
                 c.path("context").asString(), c.path("server").asString(), c.path("serverVersion").asString(),
                 items(dir, "nodes.json"), items(dir, "node-leases.json"), items(dir, "node-password-secrets.json"),
                 items(dir, "csinodes.json"), items(dir, "kubernetes-endpointslices.json"), items(dir, "daemonsets.json"),
-                items(dir, "cattle-system-jobs.json"), items(dir, "kube-system-leases.json"), null, List.of());
+                written(dir, "cattle-system-jobs.json") ? items(dir, "cattle-system-jobs.json") : null,
+                items(dir, "kube-system-leases.json"),
+                Files.exists(dir.resolve("pods.json")) ? items(dir, "pods.json") : null, List.of());
         ClusterState state = StateAssembler.assemble(raw);
         assertThat(state.notes()).isEmpty();
         assertThat(state.nodes()).hasSameSizeAs(raw.nodes());
@@ -226,7 +250,15 @@ class ExamplesAreValidKubernetesJsonTest {
         assertThat(servers).isNotEmpty();
         assertThat(state.apiEndpoints().addresses()).isNotEmpty().allSatisfy(ip ->
                 assertThat(state.nodes()).anyMatch(n -> n.internalIps().contains(ip) && n.isServer() && n.isReady()));
-        assertThat(state.cattleJobs().present()).isTrue();
+        assertThat(state.cattleJobs().present()).isEqualTo(!absent(dir).contains("cattle-system-jobs"));
+        assertThat(state.pods().present()).isEqualTo(Files.exists(dir.resolve("pods.json")));
+        if (state.pods().present()) {
+            assertThat(state.pods().items()).isNotEmpty().allSatisfy(p -> {
+                assertThat(p.nodeName()).as("%s/%s bound", p.namespace(), p.name()).isIn(
+                        state.nodes().stream().map(NodeInfo::name).toList());
+                assertThat(p.phase()).isIn("Running", "Succeeded");
+            });
+        }
     }
 
     /** The node lifecycle controller's arithmetic, which NG101/NG103 timing explanations rely on. */
@@ -386,5 +418,92 @@ class ExamplesAreValidKubernetesJsonTest {
             assertThat(s.path("Status").path("leader").bigIntegerValue())
                     .isEqualTo(s.path("Status").path("header").path("member_id").bigIntegerValue());
         });
+    }
+
+    /**
+     * Seed 003: solomon is an etcd voter with the apiserver, scheduler and controller-manager disabled, so only
+     * ilwon and lemuel are in default/kubernetes; taints show up as running pods (lemuel 6, ilwon 34, solomon 6).
+     */
+    @Test
+    void k3sSixNodesIsSeed003sLayout() throws IOException {
+        Path dir = EXAMPLES.resolve("k3s-six-nodes");
+        Map<String, Node> nodes = byName(dir, "nodes.json", Node.class);
+        assertThat(nodes.keySet()).containsExactlyInAnyOrder("ilwon", "lemuel", "solomon", "david", "isagal", "louise");
+        Map<String, String> ip = nodes.values().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(),
+                n -> n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
+                        .findFirst().orElseThrow().getAddress()));
+        assertThat(ip.values()).allMatch(a -> a.startsWith("203.0.113.")).doesNotHaveDuplicates();
+
+        Map<String, String> args = nodes.values().stream().collect(Collectors.toMap(n -> n.getMetadata().getName(),
+                n -> n.getMetadata().getAnnotations().get("k3s.io/node-args")));
+        var solomon = io.nodegate.detect.controlplane.NodeArgs.parse(args.get("solomon"));
+        assertThat(solomon.server()).isTrue();
+        assertThat(solomon.disabled()).containsExactlyInAnyOrder(
+                io.nodegate.detect.controlplane.ControlPlaneComponent.APISERVER,
+                io.nodegate.detect.controlplane.ControlPlaneComponent.SCHEDULER,
+                io.nodegate.detect.controlplane.ControlPlaneComponent.CONTROLLER_MANAGER);
+        for (String other : List.of("ilwon", "lemuel")) {
+            var a = io.nodegate.detect.controlplane.NodeArgs.parse(args.get(other));
+            assertThat(a.server()).as(other).isTrue();
+            assertThat(a.disabled()).as(other).isEmpty();
+        }
+        for (String agent : List.of("david", "isagal", "louise")) {
+            var a = io.nodegate.detect.controlplane.NodeArgs.parse(args.get(agent));
+            assertThat(a.readable() && !a.server()).as(agent).isTrue();
+            assertThat(nodes.get(agent).getMetadata().getLabels().keySet())
+                    .noneMatch(k -> k.startsWith("node-role.kubernetes.io/"));
+            assertThat(nodes.get(agent).getSpec().getTaints()).isNullOrEmpty();
+        }
+        Map<String, String> taints = Map.of("lemuel", "node-role.kubernetes.io/control-plane=null:NoSchedule",
+                "ilwon", "dedicated=management:PreferNoSchedule", "solomon", "dedicated=storage:NoSchedule");
+        taints.forEach((node, taint) -> {
+            assertThat(nodes.get(node).getSpec().getTaints()).singleElement()
+                    .satisfies(t -> assertThat(t.getKey() + "=" + t.getValue() + ":" + t.getEffect()).isEqualTo(taint));
+            assertThat(nodes.get(node).getSpec().getUnschedulable()).as("not cordoned").isNotEqualTo(Boolean.TRUE);
+        });
+
+        // default/kubernetes: the two apiservers only, port 6443
+        JsonNode slice = tree(dir.resolve("kubernetes-endpointslices.json")).path("items").get(0);
+        assertThat(slice.path("endpoints").values().stream().map(e -> e.path("addresses").get(0).asString()))
+                .containsExactlyInAnyOrder(ip.get("ilwon"), ip.get("lemuel"));
+        assertThat(slice.path("ports").get(0).path("port").asInt()).isEqualTo(6443);
+
+        assertThat(byName(dir, "node-password-secrets.json", Secret.class).keySet())
+                .isEqualTo(nodes.keySet().stream().map(n -> n + ".node-password.k3s").collect(Collectors.toSet()));
+        assertThat(absent(dir)).containsExactly("cattle-system-jobs");
+
+        Map<String, Lease> cp = byName(dir, "kube-system-leases.json", Lease.class);
+        assertThat(cp.get("kube-scheduler").getSpec().getHolderIdentity()).matches("ilwon_[0-9a-f-]{36}");
+        assertThat(cp.get("kube-controller-manager").getSpec().getHolderIdentity()).matches("lemuel_[0-9a-f-]{36}");
+
+        Map<String, Long> running = tree(dir.resolve("pods.json")).path("items").values().stream()
+                .filter(p -> "Running".equals(p.path("status").path("phase").asString()))
+                .collect(Collectors.groupingBy(p -> p.path("spec").path("nodeName").asString(), Collectors.counting()));
+        assertThat(running).isEqualTo(Map.of("lemuel", 6L, "ilwon", 34L, "solomon", 6L, "david", 34L,
+                "isagal", 32L, "louise", 34L));
+        // near miss: Succeeded pods are listed and bound, but are not running
+        assertThat(tree(dir.resolve("pods.json")).path("items").values())
+                .anyMatch(p -> "Succeeded".equals(p.path("status").path("phase").asString())
+                        && "ilwon".equals(p.path("spec").path("nodeName").asString()));
+
+        // etcdctl: the seed's three voters, each named on its Node; one cluster, every endpoint answers
+        JsonNode members = tree(dir.resolve("member-list.json"));
+        Map<String, String> memberOfNode = nodes.values().stream()
+                .filter(n -> n.getMetadata().getAnnotations().containsKey("etcd.k3s.cattle.io/node-name"))
+                .collect(Collectors.toMap(n -> n.getMetadata().getName(),
+                        n -> n.getMetadata().getAnnotations().get("etcd.k3s.cattle.io/node-name")));
+        assertThat(members.path("members").values().stream().map(m -> m.path("name").asString()))
+                .containsExactly("ilwon-f3f37c02", "solomon-0012157a", "lemuel-64066392")
+                .containsExactlyInAnyOrderElementsOf(memberOfNode.values());
+        assertThat(members.path("members").values()).allSatisfy(m -> assertThat(m.path("ID").isNumber()).isTrue())
+                .anyMatch(m -> m.path("ID").bigIntegerValue().compareTo(BigInteger.valueOf(Long.MAX_VALUE)) > 0);
+        BigInteger clusterId = members.path("header").path("cluster_id").bigIntegerValue();
+        JsonNode status = tree(dir.resolve("endpoint-status.json"));
+        assertThat(status.values()).hasSize(3).allSatisfy(e -> {
+            assertThat(e.path("Status").path("header").path("cluster_id").bigIntegerValue()).isEqualTo(clusterId);
+            assertThat(e.path("Endpoint").asString()).matches("https://203\\.0\\.113\\.1[123]:2379");
+        });
+        assertThat(status.values().stream().map(e -> e.path("Status").path("leader").bigIntegerValue()).distinct())
+                .singleElement();
     }
 }
