@@ -182,6 +182,8 @@ class ExampleStoriesTest {
         redundancy.json().path("layers").values().forEach(l -> layers.put(l.path("role").asString(), l));
         assertLayer(layers.get("etcd voters"), 3, 1, "ilwon", "lemuel", "solomon");
         assertThat(layers.get("etcd voters").path("basis").asString()).startsWith("etcd member list");
+        // one member list in the input, three statuses of one cluster: no talk of split brain
+        assertThat(redundancy.json().path("notes").toString()).doesNotContain("different clusters");
         assertLayer(layers.get("kube-apiserver"), 2, 1, "ilwon", "lemuel");
         assertLayer(layers.get("agent failover list"), 2, 1, "ilwon", "lemuel");
         assertLayer(layers.get("kube-scheduler"), 2, 1, "ilwon", "lemuel");

@@ -174,7 +174,10 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
                 }
                 return new Layer("etcd voters", voters.size(), tolerance(voters.size()), voters, basis, null);
             }
-            Set<Long> clusterIds = ok.stream().map(EtcdEndpointReport::memberListClusterId)
+            // an endpoint's own status names its cluster; the member-list cluster ID is 0 where no list was read
+            Set<Long> clusterIds = ok.stream()
+                    .map(r -> r.status() != null ? r.status().clusterId() : r.memberListClusterId())
+                    .filter(id -> id != 0L)
                     .collect(Collectors.toCollection(TreeSet::new));
             EtcdEndpointReport chosen = ok.stream()
                     .max(Comparator.comparingLong(r -> r.members().stream().filter(m -> !m.learner()).count()))
