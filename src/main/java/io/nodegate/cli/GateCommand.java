@@ -17,7 +17,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 
@@ -48,8 +47,8 @@ public final class GateCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "NODE", description = "The node to gate.")
     String node;
 
-    @Option(names = "--baseline", required = true, paramLabel = "FILE", description = "Baseline from 'nodegate baseline save'.")
-    Path baselineFile;
+    @Mixin
+    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--removed-at", paramLabel = "TIME",
             description = "When RKE2 was removed or the agent stopped, per the host owner's reply (not the reboot time). "
@@ -72,21 +71,19 @@ public final class GateCommand implements Runnable {
     @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
     boolean annotate;
 
-    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
-    Path evidenceDir;
 
     @Override
     public void run() {
-        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        Baseline baseline = baselineOptions.read();
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply,
                 LifecycleSupport.parseDuration(matchWindow, "--match-window"));
         KubernetesClient client = LifecycleCommands.connect(source);
         String server = new ApiReader(client).server();
         LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
+        EvidenceStore store = baselineOptions.store(baseline, server);
         GateService.Run run = new GateService(client, store, LifecycleSupport.clock)
-                .run(baseline, baselineFile, request, LifecycleCommands.etcdEvidence(etcd), annotate);
+                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("gate %s: %s%n", node, run.result().verdict());

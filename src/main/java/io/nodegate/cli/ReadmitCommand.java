@@ -16,7 +16,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 
 @Command(name = "readmit", mixinStandardHelpOptions = true,
         header = "Take back a host that left, keeping its Node object.",
@@ -43,8 +42,8 @@ public final class ReadmitCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
-    @Option(names = "--baseline", required = true, paramLabel = "FILE")
-    Path baselineFile;
+    @Mixin
+    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--verify", description = "Check the rejoined host instead of preparing its return.")
     boolean verify;
@@ -52,16 +51,14 @@ public final class ReadmitCommand implements Runnable {
     @Option(names = "--yes", description = "Act: delete the node-password Secret (or, with --verify, Failed upgrader Jobs).")
     boolean yes;
 
-    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
-    Path evidenceDir;
 
     @Override
     public void run() {
-        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        Baseline baseline = baselineOptions.read();
         KubernetesClient client = LifecycleCommands.connect(source);
         String server = new ApiReader(client).server();
         LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
+        EvidenceStore store = baselineOptions.store(baseline, server);
         Readmitter readmitter = new Readmitter(client, store, LifecycleSupport.clock);
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {

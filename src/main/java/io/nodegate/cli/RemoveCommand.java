@@ -14,7 +14,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 
 @Command(name = "remove", mixinStandardHelpOptions = true,
         header = "Delete a Node that passed the gate, preserving its record, and follow the cascade.",
@@ -39,8 +38,8 @@ public final class RemoveCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
-    @Option(names = "--baseline", required = true, paramLabel = "FILE")
-    Path baselineFile;
+    @Mixin
+    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--max-gate-age", defaultValue = "30m", paramLabel = "DURATION",
             description = "Oldest PASS gate record accepted (default: ${DEFAULT-VALUE}).")
@@ -54,23 +53,21 @@ public final class RemoveCommand implements Runnable {
             description = "How long to follow the cascade (default: ${DEFAULT-VALUE}).")
     String timeout;
 
-    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
-    Path evidenceDir;
 
     @Override
     public void run() {
-        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        Baseline baseline = baselineOptions.read();
         var opts = new NodeRemover.Options(LifecycleSupport.parseDuration(maxGateAge, "--max-gate-age"), override,
                 LifecycleSupport.parseDuration(timeout, "--timeout"), LifecycleSupport.pollInterval);
         KubernetesClient client = LifecycleCommands.connect(source);
         String server = new ApiReader(client).server();
         LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, server);
+        EvidenceStore store = baselineOptions.store(baseline, server);
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
             r = new NodeRemover(client, store, LifecycleSupport.clock, w, LifecycleSupport.sleeper)
-                    .remove(baseline, baselineFile, node, opts);
+                    .remove(baseline, baselineOptions.file, node, opts);
         } catch (NodeRemover.Refused e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());
         }

@@ -16,7 +16,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +44,8 @@ public final class VerifyGoneCommand implements Runnable {
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--baseline", required = true, paramLabel = "FILE")
-    Path baselineFile;
+    @Mixin
+    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--name-pattern", paramLabel = "REGEX",
             description = "Names the receiving side gives hosts (e.g. '^new-'): any such Node is reported.")
@@ -55,12 +54,10 @@ public final class VerifyGoneCommand implements Runnable {
     @Option(names = "--ip", paramLabel = "IP", description = "Further addresses to look for (repeatable), e.g. the hosts' new IPs.")
     List<String> ips = new ArrayList<>();
 
-    @Option(names = "--evidence-dir", paramLabel = "DIR", description = "Evidence directory (default: the baseline's).")
-    Path evidenceDir;
 
     @Override
     public void run() {
-        Baseline baseline = LifecycleSupport.readBaseline(baselineFile);
+        Baseline baseline = baselineOptions.read();
         Pattern pattern = null;
         if (namePattern != null) {
             try {
@@ -72,9 +69,9 @@ public final class VerifyGoneCommand implements Runnable {
         KubernetesClient client = LifecycleCommands.connect(source);
         ApiReader api = new ApiReader(client);
         LifecycleSupport.checkSameCluster(baseline, api.server());
-        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, api.server());
+        EvidenceStore store = baselineOptions.store(baseline, api.server());
         GoneVerifier.Run run = new GoneVerifier(api, store, LifecycleSupport.clock)
-                .verify(baseline, baselineFile, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
+                .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());
