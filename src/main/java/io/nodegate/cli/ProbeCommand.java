@@ -182,7 +182,8 @@ public final class ProbeCommand implements Runnable {
                 err.println("nodegate: apiserver " + e.target().hostPort() + " could not be measured: " + e.error());
             }
             report.endpoints().stream().filter(EndpointResult::cleanupFailed).forEach(e ->
-                    err.println("nodegate: probe Lease on " + e.target().hostPort() + ": " + e.cleanup()));
+                    err.println("nodegate: probe Lease on " + e.target().hostPort() + " NOT DELETED: "
+                            + e.cleanupError()));
             err.flush();
             if (!unmeasured.isEmpty() || report.cleanupFailed()) {
                 return ExitCodes.COLLECTION;

@@ -9,11 +9,13 @@ import java.util.List;
  *
  * @param renewals latencies of the Lease PUTs that succeeded (all of them when {@code error} is null)
  * @param error    why this apiserver could not be measured, null when it was
- * @param cleanup  how the probe Lease was removed ("deleted", "not created", ...)
- * @param cleanupFailed true when the probe Lease may still exist; {@code cleanup} then says how to remove it
+ * @param cleanup  what became of the probe Lease, in a few words ("deleted", "not created", "NOT DELETED", ...)
+ * @param cleanupError why the apiserver itself did not delete it (null when it did or nothing was created);
+ *                     when {@code cleanupFailed}, also how to remove it by hand
+ * @param cleanupFailed true when the probe Lease may still exist
  */
 public record EndpointResult(ApiserverTarget target, String url, List<Duration> renewals, String error,
-                             String cleanup, boolean cleanupFailed) {
+                             String cleanup, String cleanupError, boolean cleanupFailed) {
 
     public EndpointResult {
         renewals = List.copyOf(renewals);

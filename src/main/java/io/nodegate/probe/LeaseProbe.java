@@ -81,7 +81,7 @@ public final class LeaseProbe {
                     .withHttpClientFactory(new JdkHttpClientFactory()).build();
         } catch (RuntimeException e) {
             return new EndpointResult(target, url, renewals, "cannot make a client for " + url + ": "
-                    + rootMessage(e), "not created", false);
+                    + rootMessage(e), "not created", null, false);
         }
         try (client) {
             var leases = client.leases().inNamespace(settings.namespace());
@@ -95,10 +95,10 @@ public final class LeaseProbe {
                     return new EndpointResult(target, url, renewals, error + ": another probe is running or a "
                             + "previous one left it behind; check its labels, then kubectl -n "
                             + settings.namespace() + " delete lease " + settings.leaseName(),
-                            "not created (already existed, left alone)", false);
+                            "not created (already existed, left alone)", null, false);
                 }
-                if (code >= 400 && code < 500) {
-                    return new EndpointResult(target, url, renewals, error, "not created", false);
+                if ((code >= 400 && code < 500) || neverSent(e)) {
+                    return new EndpointResult(target, url, renewals, error, "not created", null, false);
                 }
                 // a 5xx, a timeout or a dropped connection may come after the Lease was stored: clean up anyway
                 return withCleanup(target, url, renewals, error, client);
@@ -130,22 +130,33 @@ public final class LeaseProbe {
         try {
             boolean deleted = !client.leases().inNamespace(settings.namespace()).withName(settings.leaseName())
                     .delete().isEmpty();
-            return new EndpointResult(target, url, renewals, error, deleted ? "deleted" : "nothing to delete", false);
+            return new EndpointResult(target, url, renewals, error, deleted ? "deleted" : "nothing to delete", null,
+                    false);
         } catch (RuntimeException e) {
-            viaEndpoint = describe(e, target, url);
+            viaEndpoint = "DELETE Lease " + leaseRef() + " at " + url + ": " + describe(e, target, url);
         }
         try {
             boolean deleted = !fallback.leases().inNamespace(settings.namespace()).withName(settings.leaseName())
                     .delete().isEmpty();
             return new EndpointResult(target, url, renewals, error,
-                    (deleted ? "deleted" : "not found") + " through the kubeconfig's server (" + url + " refused: "
-                            + viaEndpoint + ")", false);
+                    (deleted ? "deleted" : "nothing to delete") + " via kubeconfig server", viaEndpoint, false);
         } catch (RuntimeException e) {
-            return new EndpointResult(target, url, renewals, error,
-                    "CLEANUP FAILED: Lease " + leaseRef() + " may still exist (" + viaEndpoint + "; kubeconfig's "
+            return new EndpointResult(target, url, renewals, error, "NOT DELETED",
+                    "Lease " + leaseRef() + " may still exist (" + viaEndpoint + "; through the kubeconfig's "
                             + "server: " + rootMessage(e) + "); remove it with: kubectl -n " + settings.namespace()
                             + " delete lease " + settings.leaseName(), true);
         }
+    }
+
+    /** TLS refused or nothing listening: the request never reached an apiserver, so nothing was stored. */
+    static boolean neverSent(Throwable failure) {
+        for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SSLException || c instanceof CertificateException || c instanceof ConnectException
+                    || c instanceof HttpConnectTimeoutException || c instanceof NoRouteToHostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Lease newLease() {

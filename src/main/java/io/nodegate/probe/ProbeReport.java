@@ -69,10 +69,10 @@ public record ProbeReport(String source, ProbeSettings settings, List<EndpointRe
             t.styledRow(List.of(e.target().hostPort(), l == null ? e.renewals().size() + "/" + settings.renewals()
                             : String.valueOf(l.count()),
                     l == null ? "-" : ms(l.p50()), l == null ? "-" : ms(l.p99()), l == null ? "-" : ms(l.max()),
-                    result, e.cleanupFailed() ? "NOT DELETED" : e.cleanup()), styles);
+                    result, e.cleanup()), styles);
         }
         out.append(t.render(style));
-        List<EndpointResult> failed = endpoints.stream().filter(e -> e.error() != null || e.cleanupFailed())
+        List<EndpointResult> failed = endpoints.stream().filter(e -> e.error() != null || e.cleanupError() != null)
                 .toList();
         if (!failed.isEmpty()) {
             out.append('\n').append(style.bold("ERRORS")).append('\n');
@@ -80,8 +80,9 @@ public record ProbeReport(String source, ProbeSettings settings, List<EndpointRe
                 if (e.error() != null) {
                     out.append("  ").append(e.target().hostPort()).append(": ").append(e.error()).append('\n');
                 }
-                if (e.cleanupFailed()) {
-                    out.append("  ").append(e.target().hostPort()).append(": ").append(e.cleanup()).append('\n');
+                if (e.cleanupError() != null) {
+                    out.append("  ").append(e.target().hostPort()).append(": probe Lease ").append(e.cleanup())
+                            .append(": ").append(e.cleanupError()).append('\n');
                 }
             }
         }
@@ -127,6 +128,11 @@ public record ProbeReport(String source, ProbeSettings settings, List<EndpointRe
                 o.put("error", e.error());
             }
             o.put("leaseCleanup", e.cleanup());
+            if (e.cleanupError() == null) {
+                o.putNull("leaseCleanupError");
+            } else {
+                o.put("leaseCleanupError", e.cleanupError());
+            }
             o.put("leaseCleanupFailed", e.cleanupFailed());
         }
         root.set("findings", Structured.findings(findings));

@@ -68,7 +68,7 @@ class ProbeLogicTest {
         EndpointResult lemuel = result("10.0.0.1", 84, 84, 2000);
         EndpointResult solomon = result("10.0.0.3", 30, 2210, 40);
         EndpointResult broken = new EndpointResult(new ApiserverTarget("10.0.0.4", 6443), "https://10.0.0.4:6443",
-                List.of(Duration.ofSeconds(9)), "renewal 2/20: 500", "deleted", false);
+                List.of(Duration.ofSeconds(9)), "renewal 2/20: 500", "deleted", null, false);
         List<Finding> findings = SlowApiserverCheck.check(List.of(ilwon, lemuel, solomon, broken), DEFAULTS);
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.code()).isEqualTo("NG213");
@@ -111,7 +111,7 @@ class ProbeLogicTest {
             d.add(Duration.ofMillis(m));
         }
         return new EndpointResult(new ApiserverTarget(address, 6443), "https://" + address + ":6443", d, null,
-                "deleted", false);
+                "deleted", null, false);
     }
 
     private static PodInfo pod(String ns, String name, String node, String message) {
