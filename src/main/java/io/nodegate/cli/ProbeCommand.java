@@ -85,9 +85,10 @@ public final class ProbeCommand implements Runnable {
                     "  nodegate probe apiservers --context prod --namespace nodegate-system",
                     "",
                     "Exit codes: 0 every apiserver measured, no finding at warning or above,",
-                    "            1 a finding at warning or above (NG213), 2 usage or input error,",
-                    "            3 an apiserver could not be measured or a probe Lease could not be deleted",
-                    "              (the others' results are still printed)."})
+                    "            1 a finding at warning or above (NG213),",
+                    "            2 usage or input error,",
+                    "            3 an apiserver could not be measured or a probe Lease could not be",
+                    "              deleted (the other apiservers' results are still printed)."})
     public static final class Apiservers implements Callable<Integer> {
 
         private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$");

@@ -143,7 +143,8 @@ public final class LeaseProbe {
         } catch (RuntimeException e) {
             return new EndpointResult(target, url, renewals, error, "NOT DELETED",
                     "Lease " + leaseRef() + " may still exist (" + viaEndpoint + "; through the kubeconfig's "
-                            + "server: " + rootMessage(e) + "); remove it with: kubectl -n " + settings.namespace()
+                            + "server " + fallback.getMasterUrl() + ": " + describe(e, target, url)
+                            + "); remove it with: kubectl -n " + settings.namespace()
                             + " delete lease " + settings.leaseName(), true);
         }
     }

@@ -140,9 +140,12 @@ public record ProbeReport(String source, ProbeSettings settings, List<EndpointRe
         return root;
     }
 
-    /** Latency for people: "84ms", "2.21s". */
+    /** Latency for people: "84ms", "2.21s", "2s". */
     public static String ms(Duration d) {
         long micros = d.toNanos() / 1_000;
+        if (micros >= 1_000_000 && micros % 1_000_000 == 0) {
+            return micros / 1_000_000 + "s";
+        }
         if (micros < 10_000) {
             return String.format(Locale.ROOT, "%.1fms", micros / 1000.0);
         }

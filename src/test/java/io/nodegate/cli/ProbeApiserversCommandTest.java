@@ -93,7 +93,7 @@ class ProbeApiserversCommandTest {
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
         assertThat(run.out()).contains("APISERVER", "127.0.0.1:" + port(a), "127.0.0.1:" + slowB.port(),
-                "127.0.0.1:" + port(c), "slow above 2.00s = 0.2 × renew deadline 10.00s", "FINDINGS (0)",
+                "127.0.0.1:" + port(c), "slow above 2s = 0.2 × renew deadline 10s", "FINDINGS (0)",
                 "probed over http");
         assertThat(run.out()).doesNotContain("SLOW", "ERROR");
     }

@@ -73,7 +73,7 @@ class ProbeLogicTest {
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.code()).isEqualTo("NG213");
             assertThat(f.nodes()).containsExactly("10.0.0.3:6443");
-            assertThat(f.message()).contains("p99 2.21s").contains("beyond 2.00s");
+            assertThat(f.message()).contains("p99 2.21s").contains("beyond 2s");
             assertThat(f.evidence()).containsEntry("p99Seconds", 2.21).containsEntry("thresholdSeconds", 2.0);
         });
     }
