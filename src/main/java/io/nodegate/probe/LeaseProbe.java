@@ -22,7 +22,6 @@ import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
  * Renews a Lease of nodegate's own against each apiserver directly, the way a leader-election client does
@@ -38,7 +37,6 @@ public final class LeaseProbe {
     private final Config base;
     private final KubernetesClient fallback;
     private final ProbeSettings settings;
-    private final LongSupplier nanoClock;
 
     /**
      * @param base     the kubeconfig's resolved configuration (credentials, CA, timeouts)
@@ -46,14 +44,9 @@ public final class LeaseProbe {
      *                 would not delete
      */
     public LeaseProbe(Config base, KubernetesClient fallback, ProbeSettings settings) {
-        this(base, fallback, settings, System::nanoTime);
-    }
-
-    LeaseProbe(Config base, KubernetesClient fallback, ProbeSettings settings, LongSupplier nanoClock) {
         this.base = base;
         this.fallback = fallback;
         this.settings = settings;
-        this.nanoClock = nanoClock;
     }
 
     /** The scheme of the kubeconfig's server: apiservers are reached the way the kubeconfig reaches one. */
@@ -103,19 +96,20 @@ public final class LeaseProbe {
                 // a 5xx, a timeout or a dropped connection may come after the Lease was stored: clean up anyway
                 return withCleanup(target, url, renewals, error, client);
             }
-            String error = null;
+            String error = current == null || current.getMetadata() == null
+                    ? "create Lease " + leaseRef() + " at " + url + ": the answer holds no Lease" : null;
             for (int i = 0; i < settings.renewals() && error == null; i++) {
                 Lease renewed = new LeaseBuilder(current).editSpec().withRenewTime(now()).endSpec().build();
                 String what = "renewal " + (i + 1) + "/" + settings.renewals() + " (PUT Lease " + leaseRef()
                         + ") at " + url + ": ";
-                long start = nanoClock.getAsLong();
+                long start = System.nanoTime();
                 try {
                     current = leases.resource(renewed).update();
                 } catch (RuntimeException e) {
                     error = what + describe(e, target, url);
                     break;
                 }
-                renewals.add(Duration.ofNanos(nanoClock.getAsLong() - start));
+                renewals.add(Duration.ofNanos(System.nanoTime() - start));
                 if (current == null || current.getMetadata() == null) {
                     error = what + "the answer holds no Lease";
                 }
