@@ -13,9 +13,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a test server that holds back each answer by a fixed delay: the first
- * bytes of the server's answer after the client has sent something wait {@code delayMillis}, so every HTTP
- * request/response exchange on a keep-alive connection is slowed once, however its bytes are split.
+ * A TCP proxy on 127.0.0.1 in front of a test server that holds back each answer by a delay: the first bytes
+ * of the server's answer after the client has sent something wait the delay, so every request/response exchange
+ * on a keep-alive connection is slowed at least once, however its bytes are split. The delay is a floor for
+ * each call whatever the load on the machine; HTTP/2 control frames (the JDK client upgrades to h2c after its
+ * first request) can add more, never less. Bytes are not parsed, so the delay cannot target one method.
  *
  * <p>With an {@link SSLContext} the proxy terminates TLS with that context's certificate (a fake apiserver with
  * a given certificate) and speaks plain HTTP to the target.
@@ -25,7 +27,7 @@ public final class DelayProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final String targetHost;
     private final int targetPort;
-    private final long delayMillis;
+    private volatile long delayMillis;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
@@ -55,6 +57,12 @@ public final class DelayProxy implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Changes the delay for answers from now on. */
+    public DelayProxy delay(long millis) {
+        this.delayMillis = millis;
+        return this;
     }
 
     public int port() {
