@@ -142,12 +142,9 @@ public final class ProbeCommand implements Runnable {
         @Override
         public Integer call() {
             ProbeSettings settings = settings();
-            SourceOptions source = new SourceOptions();
-            source.kubeconfig = kubeconfig;
-            source.context = context;
-            source.requestTimeoutSeconds = requestTimeoutSeconds;
             ProbeReport report;
-            try (LiveSource live = source.liveSource()) {
+            // probing writes, so there is no -f here: a live cluster, resolved as kubectl does
+            try (LiveSource live = LiveSource.open(kubeconfig, context, requestTimeoutSeconds)) {
                 Config base = live.client().getConfiguration();
                 if (base.isTrustCerts() || base.isDisableHostnameVerification()) {
                     throw new InputException("the kubeconfig (" + live.connection().describe() + ") skips TLS "
