@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
                 EtcdCommand.class,
                 ViewsCommand.class,
                 RedundancyCommand.class,
+                ProbeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"",
                 "Exit codes: 0 ok/PASS, 1 findings at warning or above, 2 usage or input error,",

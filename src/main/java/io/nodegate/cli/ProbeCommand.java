@@ -1,0 +1,241 @@
+package io.nodegate.cli;
+
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.model.ClusterState;
+import io.nodegate.probe.ApiserverTarget;
+import io.nodegate.probe.ApiserverTargets;
+import io.nodegate.probe.EndpointResult;
+import io.nodegate.probe.LeaderElectionLostDetector;
+import io.nodegate.probe.LeaseProbe;
+import io.nodegate.probe.ProbeReport;
+import io.nodegate.probe.ProbeSettings;
+import io.nodegate.render.Structured;
+import io.nodegate.render.Style;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.StateAssembler;
+import io.nodegate.source.live.LiveSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+/** `nodegate probe`: measurements that write to the cluster (a Lease of nodegate's own, deleted afterwards). */
+@Command(name = "probe",
+        mixinStandardHelpOptions = true,
+        description = {"Measure the control plane by talking to each part of it directly (writes a probe object "
+                + "of nodegate's own, deleted afterwards)."},
+        subcommands = {ProbeCommand.Apiservers.class},
+        footer = {"", "Examples:", "  nodegate probe apiservers", "  nodegate probe apiservers --count 50 -o json"})
+public final class ProbeCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "Missing subcommand. See 'nodegate probe --help'.");
+    }
+
+    /**
+     * `nodegate probe apiservers`: times Lease renewals against every kube-apiserver of the default/kubernetes
+     * EndpointSlice, each reached directly (seed 003: one apiserver at p99 2.21 s made operators lose leader
+     * election), and lists pods that restarted with "leader election lost".
+     */
+    @Command(name = "apiservers",
+            sortOptions = false,
+            mixinStandardHelpOptions = true,
+            description = {
+                    "Time Lease renewals against each kube-apiserver directly (NG213) and list pods that restarted "
+                            + "with \"leader election lost\" (NG214).",
+                    "Every address of the default/kubernetes EndpointSlice(s) is reached directly "
+                            + "(scheme://ADDRESS:PORT, the scheme of the kubeconfig's server) with the kubeconfig's "
+                            + "credentials and CA. TLS is verified: the apiserver's certificate must carry that "
+                            + "address as a SAN, otherwise that apiserver is reported as an error (there is no "
+                            + "unverified fallback).",
+                    "On each, a Lease of nodegate's own (label app.kubernetes.io/managed-by=nodegate) is created, "
+                            + "renewed --count times back to back (PUT with a new spec.renewTime, as a leader does "
+                            + "every RetryPeriod) and deleted, also after an error; a Lease that could not be "
+                            + "deleted is reported with the command to remove it.",
+                    "An apiserver is slow (NG213, warning) when its renewal p99 exceeds --threshold-fraction of "
+                            + "--renew-deadline: 2s with the defaults, a fifth of controller-runtime's "
+                            + "RenewDeadline (10s; LeaseDuration 15s, RetryPeriod 2s).",
+                    "Needs create, update and delete on leases in --namespace, list on endpointslices in "
+                            + "default and list on pods in all namespaces.%n"},
+            footer = {"",
+                    "Examples:",
+                    "  nodegate probe apiservers",
+                    "  nodegate probe apiservers --count 100 --renew-deadline 5s -o json",
+                    "  nodegate probe apiservers --context prod --namespace nodegate-system",
+                    "",
+                    "Exit codes: 0 every apiserver measured, no finding at warning or above,",
+                    "            1 a finding at warning or above (NG213),",
+                    "            2 usage or input error,",
+                    "            3 an apiserver could not be measured or a probe Lease could not be",
+                    "              deleted (the other apiservers' results are still printed)."})
+    public static final class Apiservers implements Callable<Integer> {
+
+        private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$");
+        private static final Pattern DNS_SUBDOMAIN =
+                Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+        static final int MAX_COUNT = 1000;
+
+        @Option(names = "--count", paramLabel = "N", defaultValue = "20",
+                description = "Lease renewals (PUTs) per apiserver, 1 to " + MAX_COUNT
+                        + " (default: ${DEFAULT-VALUE}).")
+        int count = ProbeSettings.DEFAULT_RENEWALS;
+
+        @Option(names = "--renew-deadline", paramLabel = "DURATION", defaultValue = "10s",
+                converter = DurationConverter.class,
+                description = "The leader-election renew deadline latencies are judged against "
+                        + "(default: ${DEFAULT-VALUE}, controller-runtime's RenewDeadline).")
+        Duration renewDeadline = ProbeSettings.DEFAULT_RENEW_DEADLINE;
+
+        @Option(names = "--threshold-fraction", paramLabel = "F", defaultValue = "0.2",
+                description = "An apiserver is slow when its renewal p99 exceeds F × --renew-deadline, 0 < F <= 1 "
+                        + "(default: ${DEFAULT-VALUE}).")
+        double thresholdFraction = ProbeSettings.DEFAULT_THRESHOLD_FRACTION;
+
+        @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = "kube-system",
+                description = "Namespace of the probe Lease (default: ${DEFAULT-VALUE}).")
+        String namespace = "kube-system";
+
+        @Option(names = "--lease-name", paramLabel = "NAME",
+                description = "Name of the probe Lease (default: nodegate-probe-<random>). A fixed name lets RBAC "
+                        + "grant update/delete on that one Lease (resourceNames); the Lease must not exist yet.")
+        String leaseName;
+
+        @Option(names = "--kubeconfig", paramLabel = "FILE",
+                description = "Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster).")
+        Path kubeconfig;
+
+        @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context to use.")
+        String context;
+
+        @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
+                description = "Per-request timeout (default: ${DEFAULT-VALUE}); a renewal slower than this is an "
+                        + "error for that apiserver.")
+        int requestTimeoutSeconds = 10;
+
+        @Mixin
+        OutputOptions output = new OutputOptions();
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            ProbeSettings settings = settings();
+            ProbeReport report;
+            // probing writes, so there is no -f here: a live cluster, resolved as kubectl does
+            try (LiveSource live = LiveSource.open(kubeconfig, context, requestTimeoutSeconds)) {
+                Config base = live.client().getConfiguration();
+                if (base.isTrustCerts() || base.isDisableHostnameVerification()) {
+                    throw new InputException("the kubeconfig (" + live.connection().describe() + ") skips TLS "
+                            + "verification (insecure-skip-tls-verify); probe apiservers verifies each apiserver's "
+                            + "certificate against the kubeconfig's CA and does not run unverified: set "
+                            + "certificate-authority(-data) in the kubeconfig");
+                }
+                List<String> notes = new ArrayList<>();
+                List<EndpointSlice> slices = kubernetesSlices(live);
+                List<ApiserverTarget> targets = ApiserverTargets.fromSlices(slices);
+                if (targets.isEmpty()) {
+                    throw new CollectionException("the default/kubernetes EndpointSlice(s) at " + live.connection()
+                            .server() + " list no ready apiserver address with a port: nothing to probe");
+                }
+                ClusterState pods = StateAssembler.assemble(new RawSnapshot(Instant.now(),
+                        "live: " + live.connection().describe(), live.connection().context(),
+                        live.connection().server(), null, List.of(), List.of(), List.of(), null, slices,
+                        List.of(), null, List.of(), live.allPods(), List.of()));
+                if ("http".equals(LeaseProbe.scheme(base))) {
+                    notes.add("the kubeconfig's server is plain http, so the apiservers were probed over http "
+                            + "(no TLS to verify)");
+                }
+                notes.add("renewals are sent back to back, not every RetryPeriod as a leader does; latency includes "
+                        + "the round trip from this machine to each apiserver");
+                List<EndpointResult> results = new LeaseProbe(base, live.client(), settings).probeAll(targets);
+                report = ProbeReport.of(pods.source(), settings, results,
+                        new LeaderElectionLostDetector().detect(pods, AuditSettings.DEFAULTS), notes);
+            }
+            print(report);
+            List<EndpointResult> unmeasured = report.unmeasured();
+            PrintWriter err = spec.commandLine().getErr();
+            for (EndpointResult e : unmeasured) {
+                err.println("nodegate: apiserver " + e.target().hostPort() + " could not be measured: " + e.error());
+            }
+            report.endpoints().stream().filter(EndpointResult::cleanupFailed).forEach(e ->
+                    err.println("nodegate: probe Lease on " + e.target().hostPort() + " NOT DELETED: "
+                            + e.cleanupError()));
+            err.flush();
+            if (!unmeasured.isEmpty() || report.cleanupFailed()) {
+                return ExitCodes.COLLECTION;
+            }
+            return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+        }
+
+        private ProbeSettings settings() {
+            if (count < 1 || count > MAX_COUNT) {
+                throw new InputException("--count must be between 1 and " + MAX_COUNT + ", got " + count);
+            }
+            if (renewDeadline.isZero()) {
+                throw new InputException("--renew-deadline must be longer than 0s");
+            }
+            if (!(thresholdFraction > 0 && thresholdFraction <= 1)) {
+                throw new InputException("--threshold-fraction must be greater than 0 and at most 1, got "
+                        + thresholdFraction);
+            }
+            if (!DNS_LABEL.matcher(namespace).matches()) {
+                throw new InputException("--namespace '" + namespace + "' is not a valid namespace name");
+            }
+            String name = leaseName != null ? leaseName
+                    : "nodegate-probe-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+            if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+                throw new InputException("--lease-name '" + name + "' is not a valid object name (lower-case "
+                        + "letters, digits, '-' and '.', at most 253 characters)");
+            }
+            return new ProbeSettings(count, renewDeadline, thresholdFraction, namespace, name);
+        }
+
+        private static List<EndpointSlice> kubernetesSlices(LiveSource live) {
+            String what = "LIST endpointslices in default (" + LiveSource.KUBERNETES_SERVICE_LABEL + "=kubernetes) at "
+                    + live.connection().server();
+            try {
+                var list = live.client().discovery().v1().endpointSlices().inNamespace("default")
+                        .withLabel(LiveSource.KUBERNETES_SERVICE_LABEL, "kubernetes").list();
+                if (list == null || list.getItems() == null) {
+                    throw new CollectionException(what + ": answer has no items");
+                }
+                return list.getItems();
+            } catch (KubernetesClientException e) {
+                throw new CollectionException(what + ": " + (e.getCode() > 0 ? e.getCode() + " " : "")
+                        + e.getMessage(), e);
+            }
+        }
+
+        private void print(ProbeReport report) {
+            PrintWriter out = spec.commandLine().getOut();
+            switch (output.format()) {
+                case json -> out.print(Structured.json(report.tree()));
+                case yaml -> out.print(Structured.yaml(report.tree()));
+                default -> out.print(report.table(new Style(output.color())));
+            }
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.nodegate.probe;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * p50, p99 and max of a set of request latencies, nearest-rank: the p-th percentile is the value at rank
+ * ceil(p/100 × n) of the sorted samples. With fewer than 100 samples p99 is the largest or second largest
+ * sample, which is the point: one slow renewal in twenty is one a leader can lose its lease on.
+ */
+public record Latencies(int count, Duration p50, Duration p99, Duration max) {
+
+    public static Latencies of(List<Duration> samples) {
+        if (samples.isEmpty()) {
+            throw new IllegalArgumentException("no samples");
+        }
+        List<Duration> sorted = new ArrayList<>(samples);
+        sorted.sort(null);
+        return new Latencies(sorted.size(), rank(sorted, 50), rank(sorted, 99), sorted.get(sorted.size() - 1));
+    }
+
+    static Duration rank(List<Duration> sorted, int percentile) {
+        int rank = (int) Math.ceil(percentile / 100.0 * sorted.size());
+        return sorted.get(Math.max(rank, 1) - 1);
+    }
+}
