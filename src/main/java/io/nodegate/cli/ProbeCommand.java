@@ -25,7 +25,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -121,17 +120,9 @@ public final class ProbeCommand implements Runnable {
                         + "grant update/delete on that one Lease (resourceNames); the Lease must not exist yet.")
         String leaseName;
 
-        @Option(names = "--kubeconfig", paramLabel = "FILE",
-                description = "Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster).")
-        Path kubeconfig;
-
-        @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context to use.")
-        String context;
-
-        @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
-                description = "Per-request timeout (default: ${DEFAULT-VALUE}); a renewal slower than this is an "
-                        + "error for that apiserver.")
-        int requestTimeoutSeconds = 10;
+        // --request-timeout also bounds each renewal: a renewal slower than it is an error for that apiserver
+        @Mixin
+        LiveOptions cluster = new LiveOptions();
 
         @Mixin
         OutputOptions output = new OutputOptions();
@@ -144,7 +135,7 @@ public final class ProbeCommand implements Runnable {
             ProbeSettings settings = settings();
             ProbeReport report;
             // probing writes, so there is no -f here: a live cluster, resolved as kubectl does
-            try (LiveSource live = LiveSource.open(kubeconfig, context, requestTimeoutSeconds)) {
+            try (LiveSource live = cluster.liveSource()) {
                 Config base = live.client().getConfiguration();
                 if (base.isTrustCerts() || base.isDisableHostnameVerification()) {
                     throw new InputException("the kubeconfig (" + live.connection().describe() + ") skips TLS "
