@@ -56,7 +56,7 @@ public final class SourceOptions {
             return DumpSource.load(files, now);
         }
         checkLiveFlags();
-        try (LiveSource live = liveSource()) {
+        try (LiveSource live = LiveSource.openForModel(kubeconfig, context, requestTimeoutSeconds)) {
             return live.load(withPods);
         }
     }
