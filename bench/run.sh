@@ -21,7 +21,7 @@
 #        KUBECTL_SAMPLE (default 50), OUT (default bench/target/last-run.md),
 #        BASELINE_JAR (optional: another nodegate.jar, e.g. built from an older commit, measured in the same run
 #        with the same flags, so before/after compare on equal load),
-#        ROWS (optional: "audit" runs only the audit and --version rows)
+#        ONLY (optional: ONLY=audit runs only the audit and --version rows)
 # Load stays on loopback; every command has a timeout; the server stops itself after 600 s regardless.
 set -euo pipefail
 
@@ -33,7 +33,7 @@ NODEGATE_JAR=${NODEGATE_JAR:-$ROOT/target/nodegate.jar}
 BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
 KUBECTL_SAMPLE=${KUBECTL_SAMPLE:-50}
 BASELINE_JAR=${BASELINE_JAR:-}
-ROWS=${ROWS:-all}
+ONLY=${ONLY:-all}
 OUT=${OUT:-$ROOT/bench/target/last-run.md}
 CMD_TIMEOUT=300
 # A short-lived CLI on 2 cores: C2 compiler threads and a concurrent GC compete with the work itself.
@@ -81,6 +81,8 @@ wall_of() { # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.33" -> seconds
   awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.2f", s}' "$1"
 }
 rss_of() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2/1024}' "$1"; }
+# user + system CPU seconds: less sensitive than wall time to other load on the machine
+cpu_of() { awk -F': ' '/User time \(seconds\)/ {u=$2} /System time \(seconds\)/ {s=$2} END {printf "%.2f", u+s}' "$1"; }
 requests() { curl -sf "$SERVER/_bench/stats" | jq -r .requests; }
 reset() { curl -sf "$SERVER/_bench/reset" >/dev/null; }
 
@@ -93,7 +95,8 @@ measure() {
   if [ "$rc" -ne 0 ] && ! { [ "$label" = audit ] && [ "$rc" -le 1 ]; }; then
     note="$note; EXIT $rc: $(head -c 200 "$WORK/err" | tr '\n' ' ')"
   fi
-  row "$n" "$label" "$(wall_of "$WORK/time.txt")" "$(rss_of "$WORK/time.txt")" "$(requests)" "$note"
+  row "$n" "$label" "$(wall_of "$WORK/time.txt")" "$(rss_of "$WORK/time.txt")" "$(requests)" \
+    "$note; cpu $(cpu_of "$WORK/time.txt") s"
 }
 
 audit_available() {
@@ -124,7 +127,7 @@ current-context: bench
 KUBECONFIG
   echo "N=$N: $(cat "$WORK/server.log")" >&2
 
-  if [ "$ROWS" != audit ]; then
+  if [ "$ONLY" != audit ]; then
     measure floor "$N" "paginated LISTs, limit 500, not parsed" java -jar "$BENCH_JAR" floor --server "$SERVER"
     measure fabric8-list "$N" "same LISTs parsed into typed fabric8 objects, all kept; default JVM flags" \
       java -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig"

@@ -76,6 +76,11 @@ public final class StateAssembler {
         return new StateAssembler();
     }
 
+    /** Objects mapped by {@code earlier} (e.g. on another thread) were read before this one's: its notes go first. */
+    public void notesFirst(StateAssembler earlier) {
+        notes.addAll(0, earlier.notes);
+    }
+
     /**
      * Builds the state from objects mapped with this instance, in the order they were read. Null csiNodes,
      * cattleJobs or pods mean "not present / not collected", as in {@link RawSnapshot}. The source's notes come

@@ -45,6 +45,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -107,27 +111,69 @@ public final class LiveSource implements AutoCloseable {
     }
 
     /**
-     * Reads the cluster and assembles the model, mapping each page as it arrives so that only one page of
-     * fabric8 objects is held at a time. Same calls, same order and same mapping as {@link #read}, so the
-     * result equals {@code StateAssembler.assemble(read(withPods))}. Pods are listed (all namespaces) only
-     * when asked.
+     * Reads the cluster and assembles the model, mapping each page as it arrives so that only a page of fabric8
+     * objects per kind is held at a time. Same calls and same mapping as {@link #read} (Nodes are listed
+     * alongside the other kinds), so the result equals {@code StateAssembler.assemble(read(withPods))}, notes
+     * included. Any failed call fails the whole load. Pods are listed (all namespaces) only when asked.
      */
     public ClusterState load(boolean withPods) {
         Instant started = clock.instant();
         List<String> notes = new ArrayList<>();
-        StateAssembler model = StateAssembler.incremental();
         String version = serverVersion();
-        List<NodeInfo> nodes = nodes(model::node);
-        List<LeaseInfo> nodeLeases = nodeLeases(model::lease);
-        List<SecretMeta> secrets = kubeSystemSecrets(s -> model.secret(metadataOnly(s)));
-        List<CsiNodeInfo> csiNodes = csiNodes(notes, model::csiNode);
-        List<EndpointSlice> slices = kubernetesEndpointSlices();
-        List<DaemonSetInfo> daemonSets = daemonSets(model::daemonSet);
-        List<JobInfo> jobs = cattleJobs(notes, model::job);
-        List<LeaseInfo> kubeSystemLeases = kubeSystemLeases(model::lease);
-        List<PodInfo> pods = withPods ? allPods(model::pod) : null;
-        return model.finish(started, source(), connection.context(), connection.server(), version, nodes, nodeLeases,
-                secrets, csiNodes, slices, daemonSets, jobs, kubeSystemLeases, pods, List.copyOf(notes));
+        // Nodes are most of the bytes to parse: list them on a second thread while this one lists the rest, so
+        // two cores parse at once. Same calls; the failure reported is the one a sequential read would report.
+        StateAssembler nodeModel = StateAssembler.incremental();
+        ExecutorService nodeReader = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "nodegate-list-nodes");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<List<NodeInfo>> nodes = nodeReader.submit(() -> nodes(nodeModel::node));
+            StateAssembler model = StateAssembler.incremental();
+            List<LeaseInfo> nodeLeases;
+            List<SecretMeta> secrets;
+            List<CsiNodeInfo> csiNodes;
+            List<EndpointSlice> slices;
+            List<DaemonSetInfo> daemonSets;
+            List<JobInfo> jobs;
+            List<LeaseInfo> kubeSystemLeases;
+            List<PodInfo> pods;
+            try {
+                nodeLeases = nodeLeases(model::lease);
+                secrets = kubeSystemSecrets(s -> model.secret(metadataOnly(s)));
+                csiNodes = csiNodes(notes, model::csiNode);
+                slices = kubernetesEndpointSlices();
+                daemonSets = daemonSets(model::daemonSet);
+                jobs = cattleJobs(notes, model::job);
+                kubeSystemLeases = kubeSystemLeases(model::lease);
+                pods = withPods ? allPods(model::pod) : null;
+            } catch (RuntimeException later) {
+                joinNodes(nodes); // nodes come first in read order: their failure, if any, is the one to report
+                throw later;
+            }
+            List<NodeInfo> nodeInfos = joinNodes(nodes);
+            model.notesFirst(nodeModel);
+            return model.finish(started, source(), connection.context(), connection.server(), version, nodeInfos,
+                    nodeLeases, secrets, csiNodes, slices, daemonSets, jobs, kubeSystemLeases, pods,
+                    List.copyOf(notes));
+        } finally {
+            nodeReader.shutdownNow();
+        }
+    }
+
+    private static List<NodeInfo> joinNodes(Future<List<NodeInfo>> nodes) {
+        try {
+            return nodes.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new CollectionException("LIST nodes: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("LIST nodes: interrupted", e);
+        }
     }
 
     /** Reads the cluster into fabric8 objects, exactly what `collect` writes. */
