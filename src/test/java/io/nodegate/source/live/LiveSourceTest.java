@@ -298,4 +298,17 @@ class LiveSourceTest {
                             + api.url());
         }
     }
+
+    @Test
+    void whenNodesAndALaterListBothFailTheNodesFailureIsReportedAsInReadOrder() {
+        api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+        api.failOn("GET", "/api/v1/nodes", 500);
+        api.failOn("GET", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", 403);
+        for (int i = 0; i < 3; i++) {
+            try (LiveSource live = source(500)) {
+                assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                        .hasMessageStartingWith("LIST nodes: 500 Internal Server Error");
+            }
+        }
+    }
 }
