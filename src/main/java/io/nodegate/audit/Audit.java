@@ -12,7 +12,9 @@ import io.nodegate.model.NodeInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Runs detectors over one snapshot and assembles the audit report. No I/O: the same input gives the same report. */
 public final class Audit {
@@ -26,15 +28,17 @@ public final class Audit {
 
     public static AuditReport run(ClusterState state, AuditSettings settings, List<Detector> detectors) {
         List<Finding> findings = Detectors.run(detectors, state, settings);
-        List<NodeRow> rows = state.nodes().stream().map(n -> row(state, n))
+        // one lookup table, not a scan of every Lease per node: 5,000 nodes would cost 12.5 million compares
+        Map<String, LeaseInfo> leases = new HashMap<>();
+        state.nodeLeases().forEach(l -> leases.putIfAbsent(l.name(), l));
+        List<NodeRow> rows = state.nodes().stream().map(n -> row(state.now(), n, leases.get(n.name())))
                 .sorted(Comparator.comparing(NodeRow::name)).toList();
         return new AuditReport(state.now(), state.source(), rows, findings, state.notes());
     }
 
-    static NodeRow row(ClusterState state, NodeInfo node) {
-        Instant now = state.now();
+    private static NodeRow row(Instant now, NodeInfo node, LeaseInfo lease) {
         Condition ready = node.condition("Ready");
-        Instant renew = state.leaseOf(node.name()).map(LeaseInfo::renewTime).orElse(null);
+        Instant renew = lease == null ? null : lease.renewTime();
         Instant heartbeat = ready == null ? null : ready.lastHeartbeatTime();
         List<String> ips = node.internalIps();
         return new NodeRow(

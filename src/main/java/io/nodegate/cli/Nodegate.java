@@ -44,7 +44,20 @@ public final class Nodegate implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length == 1 && ("--version".equals(args[0]) || "-V".equals(args[0]))) {
+            // picocli reflects over every subcommand's options before it answers --version; answering here keeps
+            // `nodegate --version` at JVM start-up time (same text as `execute("--version")`)
+            printVersion(System.out);
+            return;
+        }
         System.exit(execute(args));
+    }
+
+    static void printVersion(java.io.PrintStream out) {
+        for (String line : new VersionProvider().getVersion()) {
+            out.println(line);
+        }
+        out.flush();
     }
 
     /** Runs a command line and returns its exit code; used by main and by tests. */

@@ -48,7 +48,7 @@ public final class SourceOptions {
             return DumpSource.load(files, now);
         }
         checkLiveFlags();
-        try (LiveSource source = liveSource()) {
+        try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeoutSeconds)) {
             return source.load(withPods);
         }
     }

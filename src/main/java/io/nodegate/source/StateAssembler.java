@@ -27,8 +27,11 @@ import io.nodegate.model.PodInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Taint;
 
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,7 +42,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-/** Turns fabric8 objects into the immutable model. The only place that knows both shapes. */
+/**
+ * Turns fabric8 objects into the immutable model. The only place that knows both shapes.
+ *
+ * <p>Two ways in, one mapping: {@link #assemble(RawSnapshot)} for a snapshot held whole (offline dumps,
+ * `collect`), and an incremental instance ({@link #incremental()}) that a live source feeds page by page, so a
+ * page's fabric8 objects can be dropped as soon as they are mapped. Both sort the same way and emit the source's
+ * notes before the mapping's notes, so a live audit and an audit of its `collect` output agree.
+ */
 public final class StateAssembler {
 
     private final List<String> notes = new ArrayList<>();
@@ -48,38 +58,74 @@ public final class StateAssembler {
     }
 
     public static ClusterState assemble(RawSnapshot raw) {
-        return new StateAssembler().build(raw);
+        StateAssembler a = new StateAssembler();
+        // argument order is mapping order, which is note order: the same order a live source reads in
+        return a.finish(raw.now(), raw.source(), raw.context(), raw.server(), raw.serverVersion(),
+                a.mapAll(raw.nodes(), a::node), a.mapAll(raw.nodeLeases(), a::lease),
+                a.mapAll(raw.kubeSystemSecrets(), a::secret),
+                raw.csiNodes() == null ? null : a.mapAll(raw.csiNodes(), a::csiNode),
+                raw.kubernetesEndpointSlices(), a.mapAll(raw.daemonSets(), a::daemonSet),
+                raw.cattleJobs() == null ? null : a.mapAll(raw.cattleJobs(), a::job),
+                a.mapAll(raw.kubeSystemLeases(), a::lease),
+                raw.pods() == null ? null : a.mapAll(raw.pods(), a::pod),
+                raw.notes());
     }
 
-    private ClusterState build(RawSnapshot raw) {
-        notes.addAll(raw.notes() == null ? List.of() : raw.notes());
-        List<NodeInfo> nodes = sorted(raw.nodes(), this::node, NodeInfo::name);
-        List<LeaseInfo> leases = sorted(raw.nodeLeases(), this::lease, LeaseInfo::name);
-        List<SecretMeta> secrets = sorted(raw.kubeSystemSecrets(), StateAssembler::secret, SecretMeta::name)
-                .stream().filter(s -> s.nodePasswordOwner().isPresent()).toList();
-        Collected<CsiNodeInfo> csiNodes = raw.csiNodes() == null ? Collected.absent()
-                : Collected.of(sorted(raw.csiNodes(), this::csiNode, CsiNodeInfo::name));
-        List<DaemonSetInfo> daemonSets = sorted(raw.daemonSets(), StateAssembler::daemonSet,
-                d -> d.namespace() + "/" + d.name());
-        Collected<JobInfo> jobs = raw.cattleJobs() == null ? Collected.absent()
-                : Collected.of(sorted(raw.cattleJobs(), this::job, JobInfo::name));
-        List<LeaseInfo> cpLeases = sorted(raw.kubeSystemLeases(), this::lease, LeaseInfo::name);
-        Collected<PodInfo> pods = raw.pods() == null ? Collected.absent()
-                : Collected.of(sorted(raw.pods(), StateAssembler::pod, p -> p.namespace() + "/" + p.name()));
-        return new ClusterState(raw.now(), raw.source(), raw.context(), raw.server(), raw.serverVersion(),
-                nodes, leases, secrets, csiNodes, apiEndpoints(raw.kubernetesEndpointSlices()), daemonSets, jobs,
-                cpLeases, pods, List.of(), List.copyOf(new LinkedHashSet<>(notes)));
+    /** An assembler to feed object by object (map each, then {@link #finish}); one per snapshot. */
+    public static StateAssembler incremental() {
+        return new StateAssembler();
     }
 
-    private static <R, T> List<T> sorted(List<R> raw, java.util.function.Function<R, T> map,
-                                         java.util.function.Function<T, String> key) {
+    /** Objects mapped by {@code earlier} (e.g. on another thread) were read before this one's: its notes go first. */
+    public void notesFirst(StateAssembler earlier) {
+        notes.addAll(0, earlier.notes);
+    }
+
+    /**
+     * Builds the state from objects mapped with this instance, in the order they were read. Null csiNodes,
+     * cattleJobs or pods mean "not present / not collected", as in {@link RawSnapshot}. The source's notes come
+     * first, then what the mapping noticed.
+     */
+    public ClusterState finish(Instant now, String source, String context, String server, String serverVersion,
+                               List<NodeInfo> nodes, List<LeaseInfo> nodeLeases, List<SecretMeta> kubeSystemSecrets,
+                               List<CsiNodeInfo> csiNodes, List<EndpointSlice> kubernetesEndpointSlices,
+                               List<DaemonSetInfo> daemonSets, List<JobInfo> cattleJobs,
+                               List<LeaseInfo> kubeSystemLeases, List<PodInfo> pods, List<String> sourceNotes) {
+        List<String> allNotes = new ArrayList<>(sourceNotes == null ? List.of() : sourceNotes);
+        allNotes.addAll(notes);
+        List<SecretMeta> secrets = sorted(kubeSystemSecrets, SecretMeta::name).stream()
+                .filter(s -> s.nodePasswordOwner().isPresent()).toList();
+        return new ClusterState(now, source, context, server, serverVersion,
+                sorted(nodes, NodeInfo::name), sorted(nodeLeases, LeaseInfo::name), secrets,
+                csiNodes == null ? Collected.absent() : Collected.of(sorted(csiNodes, CsiNodeInfo::name)),
+                apiEndpoints(kubernetesEndpointSlices), sorted(daemonSets, d -> d.namespace() + "/" + d.name()),
+                cattleJobs == null ? Collected.absent() : Collected.of(sorted(cattleJobs, JobInfo::name)),
+                sorted(kubeSystemLeases, LeaseInfo::name),
+                pods == null ? Collected.absent() : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())),
+                List.of(), List.copyOf(new LinkedHashSet<>(allNotes)));
+    }
+
+    private <R, T> List<T> mapAll(List<R> raw, java.util.function.Function<R, T> map) {
         if (raw == null) {
             return List.of();
         }
-        return raw.stream().filter(Objects::nonNull).map(map).sorted(Comparator.comparing(key)).toList();
+        List<T> out = new ArrayList<>(raw.size());
+        for (R r : raw) {
+            if (r != null) {
+                out.add(map.apply(r));
+            }
+        }
+        return out;
     }
 
-    private NodeInfo node(Node n) {
+    private static <T> List<T> sorted(List<T> items, java.util.function.Function<T, String> key) {
+        if (items == null) {
+            return List.of();
+        }
+        return items.stream().filter(Objects::nonNull).sorted(Comparator.comparing(key)).toList();
+    }
+
+    public NodeInfo node(Node n) {
         ObjectMeta m = meta(n);
         NodeStatus st = n.getStatus();
         String where = "Node " + m.getName();
@@ -126,7 +172,7 @@ public final class StateAssembler {
                 m.getLabels(), m.getAnnotations(), taints, unschedulable, podCidr, addresses, conditions, info, capacity);
     }
 
-    private LeaseInfo lease(Lease l) {
+    public LeaseInfo lease(Lease l) {
         ObjectMeta m = meta(l);
         String where = "Lease " + m.getNamespace() + "/" + m.getName();
         var spec = l.getSpec();
@@ -147,13 +193,13 @@ public final class StateAssembler {
                 holder, renew, duration);
     }
 
-    private static SecretMeta secret(Secret s) {
+    public SecretMeta secret(Secret s) {
         ObjectMeta m = meta(s);
         return new SecretMeta(m.getNamespace(), m.getName(), m.getUid(), parseOrNull(m.getCreationTimestamp()),
                 s.getType(), m.getLabels());
     }
 
-    private CsiNodeInfo csiNode(CSINode c) {
+    public CsiNodeInfo csiNode(CSINode c) {
         ObjectMeta m = meta(c);
         List<String> drivers = c.getSpec() == null || c.getSpec().getDrivers() == null ? List.of()
                 : c.getSpec().getDrivers().stream().map(d -> d.getName()).toList();
@@ -161,7 +207,7 @@ public final class StateAssembler {
                 drivers);
     }
 
-    private static DaemonSetInfo daemonSet(DaemonSet d) {
+    public DaemonSetInfo daemonSet(DaemonSet d) {
         ObjectMeta m = meta(d);
         var st = d.getStatus();
         return new DaemonSetInfo(m.getNamespace(), m.getName(),
@@ -170,7 +216,7 @@ public final class StateAssembler {
                 st == null || st.getNumberReady() == null ? 0 : st.getNumberReady());
     }
 
-    private JobInfo job(Job j) {
+    public JobInfo job(Job j) {
         ObjectMeta m = meta(j);
         boolean failed = false;
         String reason = null;
@@ -186,7 +232,7 @@ public final class StateAssembler {
                 time(m.getCreationTimestamp(), "Job " + m.getName()), failed, reason);
     }
 
-    private static PodInfo pod(Pod p) {
+    public PodInfo pod(Pod p) {
         ObjectMeta m = meta(p);
         String owner = m.getOwnerReferences() == null ? null
                 : m.getOwnerReferences().stream().map(OwnerReference::getKind).findFirst().orElse(null);
@@ -252,10 +298,53 @@ public final class StateAssembler {
         if (text == null || text.isBlank()) {
             return null;
         }
+        Instant utc = utcWholeSeconds(text);
+        if (utc != null) {
+            return utc;
+        }
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /**
+     * The one form the API server writes metadata and condition times in (RFC 3339, UTC, whole seconds:
+     * {@code 2026-10-19T06:10:00Z}), read without the general parser, which took ~14% of a 5,000-node live
+     * audit's CPU time. Null for anything else (including impossible dates), which then takes the general path.
+     */
+    private static Instant utcWholeSeconds(String t) {
+        if (t.length() != 20 || t.charAt(4) != '-' || t.charAt(7) != '-' || t.charAt(10) != 'T'
+                || t.charAt(13) != ':' || t.charAt(16) != ':' || t.charAt(19) != 'Z') {
+            return null;
+        }
+        int year = digits(t, 0, 4);
+        int month = digits(t, 5, 2);
+        int day = digits(t, 8, 2);
+        int hour = digits(t, 11, 2);
+        int minute = digits(t, 14, 2);
+        int second = digits(t, 17, 2);
+        if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) {
+            return null;
+        }
+        try {
+            return LocalDateTime.of(year, month, day, hour, minute, second).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** The decimal value of {@code length} ASCII digits at {@code from}, or -1 if any is not a digit. */
+    private static int digits(String t, int from, int length) {
+        int value = 0;
+        for (int i = from; i < from + length; i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 }

@@ -30,12 +30,15 @@ public final class KubeConnection implements AutoCloseable {
     private final String context;
     private final String server;
     private final int requestTimeoutSeconds;
+    private final boolean modelOnly;
 
-    private KubeConnection(KubernetesClient client, String context, String server, int requestTimeoutSeconds) {
+    private KubeConnection(KubernetesClient client, String context, String server, int requestTimeoutSeconds,
+                           boolean modelOnly) {
         this.client = client;
         this.context = context;
         this.server = server;
         this.requestTimeoutSeconds = requestTimeoutSeconds;
+        this.modelOnly = modelOnly;
     }
 
     /**
@@ -45,6 +48,20 @@ public final class KubeConnection implements AutoCloseable {
      * @throws InputException when the kubeconfig is missing or unreadable or the context does not exist
      */
     public static KubeConnection open(Path kubeconfig, String context, int requestTimeoutSeconds) {
+        return open(kubeconfig, context, requestTimeoutSeconds, false);
+    }
+
+    /**
+     * Like {@link #open(Path, String, int)}, but the client skips what the model never reads while parsing
+     * ({@link ModelOnlyParsing}): its objects are incomplete, fit for mapping into the model and nothing else
+     * (never to write back, never as evidence on disk).
+     */
+    public static KubeConnection openForModel(Path kubeconfig, String context, int requestTimeoutSeconds) {
+        return open(kubeconfig, context, requestTimeoutSeconds, true);
+    }
+
+    private static KubeConnection open(Path kubeconfig, String context, int requestTimeoutSeconds,
+                                       boolean modelOnly) {
         if (requestTimeoutSeconds <= 0) {
             throw new InputException("--request-timeout must be a positive number of seconds, got "
                     + requestTimeoutSeconds);
@@ -55,9 +72,12 @@ public final class KubeConnection implements AutoCloseable {
         config.setRequestRetryBackoffLimit(0);
         String contextName = config.getCurrentContext() == null ? null : config.getCurrentContext().getName();
         String server = stripSlash(config.getMasterUrl());
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
-                .withHttpClientFactory(new JdkHttpClientFactory()).build();
-        return new KubeConnection(client, contextName, server, requestTimeoutSeconds);
+        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory());
+        if (modelOnly) {
+            builder.withKubernetesSerialization(ModelOnlyParsing.serialization());
+        }
+        return new KubeConnection(builder.build(), contextName, server, requestTimeoutSeconds, modelOnly);
     }
 
     private static Config resolve(Path kubeconfig, String context) {
@@ -135,6 +155,11 @@ public final class KubeConnection implements AutoCloseable {
     /** API server URL without trailing slash. */
     public String server() {
         return server;
+    }
+
+    /** True when the client skips fields while parsing ({@link #openForModel}). */
+    public boolean modelOnly() {
+        return modelOnly;
     }
 
     public int requestTimeoutSeconds() {

@@ -19,6 +19,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.nodegate.model.ClusterState;
+import io.nodegate.model.CsiNodeInfo;
+import io.nodegate.model.DaemonSetInfo;
+import io.nodegate.model.JobInfo;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.PodInfo;
+import io.nodegate.model.SecretMeta;
 import io.nodegate.source.CollectionException;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.SourceNotes;
@@ -38,9 +45,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * Reads a cluster through the API server with LIST calls only, paginated ({@value #PAGE_SIZE} per page plus
@@ -76,9 +86,20 @@ public final class LiveSource implements AutoCloseable {
         this.pageSize = pageSize;
     }
 
-    /** Opens a connection as kubectl would (see {@link KubeConnection#open}). */
+    /**
+     * Opens a connection as kubectl would (see {@link KubeConnection#open}) that parses whole objects: for
+     * {@link #read} (what `collect` writes) and for callers that use the client themselves.
+     */
     public static LiveSource open(java.nio.file.Path kubeconfig, String context, int requestTimeoutSeconds) {
         return new LiveSource(KubeConnection.open(kubeconfig, context, requestTimeoutSeconds));
+    }
+
+    /**
+     * Opens a connection for {@link #load} only: its client skips, while parsing, the fields the model never
+     * reads (see {@link ModelOnlyParsing}), which is most of a Node's JSON.
+     */
+    public static LiveSource openForModel(java.nio.file.Path kubeconfig, String context, int requestTimeoutSeconds) {
+        return new LiveSource(KubeConnection.openForModel(kubeconfig, context, requestTimeoutSeconds));
     }
 
     public KubernetesClient client() {
@@ -89,41 +110,134 @@ public final class LiveSource implements AutoCloseable {
         return connection;
     }
 
-    /** Reads the cluster and assembles the model. Pods are listed (all namespaces) only when asked. */
+    /**
+     * Reads the cluster and assembles the model, mapping each page as it arrives so that only a page of fabric8
+     * objects per kind is held at a time. Same calls and same mapping as {@link #read} (Nodes are listed
+     * alongside the other kinds), so the result equals {@code StateAssembler.assemble(read(withPods))}, notes
+     * included. Any failed call fails the whole load. Pods are listed (all namespaces) only when asked.
+     */
     public ClusterState load(boolean withPods) {
-        return StateAssembler.assemble(read(withPods));
+        Instant started = clock.instant();
+        List<String> notes = new ArrayList<>();
+        String version = serverVersion();
+        // Nodes are most of the bytes to parse: list them on a second thread while this one lists the rest, so
+        // two cores parse at once. Same calls; the failure reported is the one a sequential read would report.
+        StateAssembler nodeModel = StateAssembler.incremental();
+        ExecutorService nodeReader = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "nodegate-list-nodes");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<List<NodeInfo>> nodes = nodeReader.submit(() -> nodes(nodeModel::node));
+            StateAssembler model = StateAssembler.incremental();
+            List<LeaseInfo> nodeLeases;
+            List<SecretMeta> secrets;
+            List<CsiNodeInfo> csiNodes;
+            List<EndpointSlice> slices;
+            List<DaemonSetInfo> daemonSets;
+            List<JobInfo> jobs;
+            List<LeaseInfo> kubeSystemLeases;
+            List<PodInfo> pods;
+            try {
+                nodeLeases = nodeLeases(model::lease);
+                secrets = kubeSystemSecrets(s -> model.secret(metadataOnly(s)));
+                csiNodes = csiNodes(notes, model::csiNode);
+                slices = kubernetesEndpointSlices();
+                daemonSets = daemonSets(model::daemonSet);
+                jobs = cattleJobs(notes, model::job);
+                kubeSystemLeases = kubeSystemLeases(model::lease);
+                pods = withPods ? allPods(model::pod) : null;
+            } catch (RuntimeException later) {
+                joinNodes(nodes); // nodes come first in read order: their failure, if any, is the one to report
+                throw later;
+            }
+            List<NodeInfo> nodeInfos = joinNodes(nodes);
+            model.notesFirst(nodeModel);
+            return model.finish(started, source(), connection.context(), connection.server(), version, nodeInfos,
+                    nodeLeases, secrets, csiNodes, slices, daemonSets, jobs, kubeSystemLeases, pods,
+                    List.copyOf(notes));
+        } finally {
+            nodeReader.shutdownNow();
+        }
+    }
+
+    private static List<NodeInfo> joinNodes(Future<List<NodeInfo>> nodes) {
+        try {
+            return nodes.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new CollectionException("LIST nodes: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("LIST nodes: interrupted", e);
+        }
     }
 
     /** Reads the cluster into fabric8 objects, exactly what `collect` writes. */
     public RawSnapshot read(boolean withPods) {
+        if (connection.modelOnly()) {
+            throw new IllegalStateException("read() returns whole objects; this connection skips fields while "
+                    + "parsing (openForModel): use open()");
+        }
         Instant started = clock.instant();
         List<String> notes = new ArrayList<>();
         String version = serverVersion();
-        List<Node> nodes = listAll("LIST nodes", o -> client.nodes().list(o), UnaryOperator.identity());
-        List<Lease> nodeLeases = listAll("LIST leases in " + NODE_LEASE_NAMESPACE,
-                o -> client.leases().inNamespace(NODE_LEASE_NAMESPACE).list(o), UnaryOperator.identity());
-        List<Secret> secrets = listAll("LIST secrets in " + KUBE_SYSTEM,
-                o -> client.secrets().inNamespace(KUBE_SYSTEM).list(o), LiveSource::metadataOnly);
-        List<CSINode> csiNodes = csiNodes(notes);
-        List<EndpointSlice> slices = listAll("LIST endpointslices in default (" + KUBERNETES_SERVICE_LABEL
-                        + "=kubernetes)",
-                o -> client.discovery().v1().endpointSlices().inNamespace("default").list(
-                        withLabel(o, KUBERNETES_SERVICE_LABEL + "=kubernetes")), UnaryOperator.identity());
-        List<DaemonSet> daemonSets = listAll("LIST daemonsets in all namespaces",
-                o -> client.apps().daemonSets().inAnyNamespace().list(o), UnaryOperator.identity());
-        List<Job> jobs = cattleJobs(notes);
-        List<Lease> kubeSystemLeases = listAll("LIST leases in " + KUBE_SYSTEM,
-                o -> client.leases().inNamespace(KUBE_SYSTEM).list(o), UnaryOperator.identity());
+        List<Node> nodes = nodes(Function.identity());
+        List<Lease> nodeLeases = nodeLeases(Function.identity());
+        List<Secret> secrets = kubeSystemSecrets(LiveSource::metadataOnly);
+        List<CSINode> csiNodes = csiNodes(notes, Function.identity());
+        List<EndpointSlice> slices = kubernetesEndpointSlices();
+        List<DaemonSet> daemonSets = daemonSets(Function.identity());
+        List<Job> jobs = cattleJobs(notes, Function.identity());
+        List<Lease> kubeSystemLeases = kubeSystemLeases(Function.identity());
         List<Pod> pods = withPods ? allPods() : null;
-        return new RawSnapshot(started, "live: " + connection.describe(), connection.context(), connection.server(),
+        return new RawSnapshot(started, source(), connection.context(), connection.server(),
                 version, nodes, nodeLeases, secrets, csiNodes, slices, daemonSets, jobs, kubeSystemLeases, pods,
                 List.copyOf(notes));
     }
 
+    private String source() {
+        return "live: " + connection.describe();
+    }
+
+    private <R> List<R> nodes(Function<Node, R> map) {
+        return listAll("LIST nodes", o -> client.nodes().list(o), map);
+    }
+
+    private <R> List<R> nodeLeases(Function<Lease, R> map) {
+        return listAll("LIST leases in " + NODE_LEASE_NAMESPACE,
+                o -> client.leases().inNamespace(NODE_LEASE_NAMESPACE).list(o), map);
+    }
+
+    private <R> List<R> kubeSystemSecrets(Function<Secret, R> map) {
+        return listAll("LIST secrets in " + KUBE_SYSTEM, o -> client.secrets().inNamespace(KUBE_SYSTEM).list(o), map);
+    }
+
+    private List<EndpointSlice> kubernetesEndpointSlices() {
+        return listAll("LIST endpointslices in default (" + KUBERNETES_SERVICE_LABEL + "=kubernetes)",
+                o -> client.discovery().v1().endpointSlices().inNamespace("default").list(
+                        withLabel(o, KUBERNETES_SERVICE_LABEL + "=kubernetes")), Function.identity());
+    }
+
+    private <R> List<R> daemonSets(Function<DaemonSet, R> map) {
+        return listAll("LIST daemonsets in all namespaces", o -> client.apps().daemonSets().inAnyNamespace().list(o),
+                map);
+    }
+
+    private <R> List<R> kubeSystemLeases(Function<Lease, R> map) {
+        return listAll("LIST leases in " + KUBE_SYSTEM, o -> client.leases().inNamespace(KUBE_SYSTEM).list(o), map);
+    }
+
     /** Every pod in every namespace, paginated. */
     public List<Pod> allPods() {
-        return listAll("LIST pods in all namespaces", o -> client.pods().inAnyNamespace().list(o),
-                UnaryOperator.identity());
+        return allPods(Function.identity());
+    }
+
+    private <R> List<R> allPods(Function<Pod, R> map) {
+        return listAll("LIST pods in all namespaces", o -> client.pods().inAnyNamespace().list(o), map);
     }
 
     /** Pods bound to one node (field selector spec.nodeName), paginated. An empty list is a proven answer. */
@@ -132,7 +246,7 @@ public final class LiveSource implements AutoCloseable {
         return listAll("LIST pods in all namespaces (" + selector + ")",
                 o -> client.pods().inAnyNamespace().list(new ListOptionsBuilder(o).withFieldSelector(selector)
                         .build()),
-                UnaryOperator.identity());
+                Function.identity());
     }
 
     /** apiserver gitVersion from /version. */
@@ -144,10 +258,10 @@ public final class LiveSource implements AutoCloseable {
         return info.getGitVersion();
     }
 
-    private List<CSINode> csiNodes(List<String> notes) {
+    private <R> List<R> csiNodes(List<String> notes, Function<CSINode, R> map) {
         String what = "LIST csinodes (storage.k8s.io/v1)";
         try {
-            return listAll(what, o -> client.storage().v1().csiNodes().list(o), UnaryOperator.identity());
+            return listAll(what, o -> client.storage().v1().csiNodes().list(o), map);
         } catch (CollectionException e) {
             if (e.getCause() instanceof KubernetesClientException k && k.getCode() == 404) {
                 notes.add(SourceNotes.CSINODES_NOT_SERVED);
@@ -157,7 +271,7 @@ public final class LiveSource implements AutoCloseable {
         }
     }
 
-    private List<Job> cattleJobs(List<String> notes) {
+    private <R> List<R> cattleJobs(List<String> notes, Function<Job, R> map) {
         Namespace ns = call("GET namespace " + CATTLE_SYSTEM,
                 () -> client.namespaces().withName(CATTLE_SYSTEM).get());
         if (ns == null) {
@@ -165,7 +279,7 @@ public final class LiveSource implements AutoCloseable {
             return null;
         }
         return listAll("LIST jobs in " + CATTLE_SYSTEM,
-                o -> client.batch().v1().jobs().inNamespace(CATTLE_SYSTEM).list(o), UnaryOperator.identity());
+                o -> client.batch().v1().jobs().inNamespace(CATTLE_SYSTEM).list(o), map);
     }
 
     /** A Secret with its metadata and type only; data, stringData and last-applied-configuration dropped. */
@@ -189,9 +303,10 @@ public final class LiveSource implements AutoCloseable {
         return new ListOptionsBuilder(o).withLabelSelector(selector).build();
     }
 
-    private <T extends HasMetadata, L extends KubernetesResourceList<T>> List<T> listAll(
-            String what, Function<ListOptions, L> page, UnaryOperator<T> reduce) {
-        List<T> all = new ArrayList<>();
+    /** Every page of one LIST; each item goes through {@code map} as its page arrives, then the page is dropped. */
+    private <T extends HasMetadata, L extends KubernetesResourceList<T>, R> List<R> listAll(
+            String what, Function<ListOptions, L> page, Function<? super T, R> map) {
+        List<R> all = new ArrayList<>();
         Set<String> seenTokens = new HashSet<>();
         String token = null;
         do {
@@ -201,7 +316,7 @@ public final class LiveSource implements AutoCloseable {
                 throw new CollectionException(what + " at " + connection.server() + ": answer has no items");
             }
             for (T item : list.getItems()) {
-                all.add(reduce.apply(item));
+                all.add(map.apply(item));
             }
             token = list.getMetadata() == null ? null : list.getMetadata().getContinue();
             if (token != null && token.isEmpty()) {

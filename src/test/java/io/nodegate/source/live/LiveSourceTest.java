@@ -8,6 +8,7 @@ import io.nodegate.source.Fixtures;
 import io.nodegate.source.InputException;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.SourceNotes;
+import io.nodegate.source.StateAssembler;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -239,6 +240,75 @@ class LiveSourceTest {
         try (KubeConnection c = KubeConnection.open(kc, ApiTestServer.CONTEXT, 10)) {
             assertThat(c.server()).isEqualTo(api.url());
             assertThat(c.describe()).isEqualTo("context " + ApiTestServer.CONTEXT + " (" + api.url() + ")");
+        }
+    }
+
+    /** A Node as the API server returns it: managedFields from four managers and images with digests. */
+    private static io.fabric8.kubernetes.api.model.Node withManagedFieldsAndImages(
+            io.fabric8.kubernetes.api.model.Node node) {
+        node.getMetadata().setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder()
+                .withManager("kubelet").withOperation("Update").withApiVersion("v1").withFieldsType("FieldsV1")
+                .withTime("2026-10-19T05:59:50Z")
+                .withNewFieldsV1().addToAdditionalProperties("f:status", java.util.Map.of("f:conditions",
+                        java.util.Map.of("k:{\"type\":\"Ready\"}", java.util.Map.of("f:status", java.util.Map.of()))))
+                .endFieldsV1().build()));
+        node.getStatus().setImages(List.of(new io.fabric8.kubernetes.api.model.ContainerImageBuilder()
+                .withNames("docker.io/rancher/rke2-runtime@sha256:0123", "docker.io/rancher/rke2-runtime:v1.34.1")
+                .withSizeBytes(123456789L).build()));
+        return node;
+    }
+
+    @Test
+    void modelOnlyParsingMapsToTheSameStateAsWholeObjects() {
+        List<HasMetadata> cluster = new java.util.ArrayList<>(Fixtures.cluster(7, true));
+        cluster.replaceAll(o -> o instanceof io.fabric8.kubernetes.api.model.Node n ? withManagedFieldsAndImages(n) : o);
+        api.create(cluster.toArray(HasMetadata[]::new));
+        api.create(Fixtures.pod("ns0", "p0", "wrk-0000"), Fixtures.pod("ns1", "p1", "wrk-0001"));
+        for (boolean withPods : List.of(false, true)) {
+            RawSnapshot raw;
+            try (LiveSource live = source(3)) {
+                raw = live.read(withPods);
+            }
+            assertThat(raw.nodes()).allSatisfy(n -> {
+                assertThat(n.getMetadata().getManagedFields()).isNotEmpty();
+                assertThat(n.getStatus().getImages()).isNotEmpty();
+            });
+            ClusterState whole = StateAssembler.assemble(raw);
+            ClusterState lean;
+            try (LiveSource live = new LiveSource(KubeConnection.openForModel(kubeconfig, null, 10), Clock.systemUTC(),
+                    3)) {
+                lean = live.load(withPods);
+            }
+            assertThat(lean.withNow(whole.now())).isEqualTo(whole);
+            assertThat(lean.nodes()).hasSize(10);
+            assertThat(lean.pods().present()).isEqualTo(withPods);
+        }
+    }
+
+    @Test
+    void aModelOnlyConnectionRefusesToReadWholeObjectsAndStillFailsOnGarbage() {
+        api.create(Fixtures.cluster(1, false).toArray(HasMetadata[]::new));
+        api.mock().expect().get().withPath("/apis/apps/v1/daemonsets")
+                .andReturn(200, "<html>proxy login</html>").always();
+        try (LiveSource live = LiveSource.openForModel(kubeconfig, null, 10)) {
+            assertThat(live.connection().modelOnly()).isTrue();
+            assertThatThrownBy(() -> live.read(false)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                    .hasMessageStartingWith("LIST daemonsets in all namespaces: unparsable answer from API server "
+                            + api.url());
+        }
+    }
+
+    @Test
+    void whenNodesAndALaterListBothFailTheNodesFailureIsReportedAsInReadOrder() {
+        api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
+        api.failOn("GET", "/api/v1/nodes", 500);
+        api.failOn("GET", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", 403);
+        for (int i = 0; i < 3; i++) {
+            try (LiveSource live = source(500)) {
+                assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
+                        .hasMessageStartingWith("LIST nodes: 500 Internal Server Error");
+            }
         }
     }
 }

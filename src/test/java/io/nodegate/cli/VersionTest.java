@@ -1,0 +1,25 @@
+package io.nodegate.cli;
+
+import io.nodegate.testing.CliRun;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** main() answers --version without building the command model; the answer must be picocli's, word for word. */
+class VersionTest {
+
+    @Test
+    void theShortcutPrintsWhatPicocliPrints() {
+        CliRun picocli = CliRun.run("--version");
+        assertThat(picocli.exitCode()).isZero();
+        assertThat(picocli.out()).startsWith("nodegate ");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Nodegate.printVersion(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(bytes.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"))
+                .isEqualTo(picocli.out().replace("\r\n", "\n"));
+    }
+}
