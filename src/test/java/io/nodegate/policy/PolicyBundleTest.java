@@ -10,36 +10,21 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.nodegate.cli.Nodegate;
+import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import static io.nodegate.testing.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PolicyBundleTest {
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-
-    record Run(int exitCode, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Nodegate.newCommandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     @SuppressWarnings("unchecked")
     static List<HasMetadata> parseYaml(String yaml) {
@@ -48,7 +33,7 @@ class PolicyBundleTest {
 
     @Test
     void yamlParsesIntoTypedObjectsInApplyOrder() {
-        Run run = run("policy");
+        CliRun run = run("policy");
         assertThat(run.exitCode()).isZero();
         List<HasMetadata> objects = parseYaml(run.out());
         assertThat(objects).extracting(o -> o.getClass().getSimpleName()).containsExactly(
@@ -75,7 +60,7 @@ class PolicyBundleTest {
 
     @Test
     void jsonIsAV1ListWithTheSameObjects() {
-        Run run = run("policy", "-o", "json");
+        CliRun run = run("policy", "-o", "json");
         assertThat(run.exitCode()).isZero();
         KubernetesList list = SERIALIZATION.unmarshal(run.out(), KubernetesList.class);
         assertThat(list.getItems()).extracting(o -> o.getKind() + "/" + o.getMetadata().getName())
@@ -142,20 +127,20 @@ class PolicyBundleTest {
 
     @Test
     void badInputIsRejectedWithExitTwoAndNamesTheFlag() {
-        Run empty = run("policy", "--operators-group", " ");
+        CliRun empty = run("policy", "--operators-group", " ");
         assertThat(empty.exitCode()).isEqualTo(2);
         assertThat(empty.err()).contains("--operators-group");
         assertThat(empty.out()).isEmpty();
 
-        Run same = run("policy", "--operators-group", "ops", "--break-glass-group", "ops");
+        CliRun same = run("policy", "--operators-group", "ops", "--break-glass-group", "ops");
         assertThat(same.exitCode()).isEqualTo(2);
         assertThat(same.err()).contains("must differ");
 
-        Run badSecret = run("policy", "--node-password-secret", "Worker_7");
+        CliRun badSecret = run("policy", "--node-password-secret", "Worker_7");
         assertThat(badSecret.exitCode()).isEqualTo(2);
         assertThat(badSecret.err()).contains("Worker_7");
 
-        Run offlineApply = run("policy", "--apply", "-f", "dump.json");
+        CliRun offlineApply = run("policy", "--apply", "-f", "dump.json");
         assertThat(offlineApply.exitCode()).isEqualTo(2);
         assertThat(offlineApply.err()).contains("Unknown options: '-f'");
 
@@ -164,7 +149,7 @@ class PolicyBundleTest {
 
     @Test
     void helpTeachesDefaultsAndExamples() {
-        Run help = run("policy", "--help");
+        CliRun help = run("policy", "--help");
         assertThat(help.exitCode()).isZero();
         assertThat(help.out()).contains("default: nodegate:operators").contains("default: nodegate:break-glass")
                 .contains("kubectl apply -f").contains("nodes/status");

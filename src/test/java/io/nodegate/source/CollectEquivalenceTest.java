@@ -2,21 +2,18 @@ package io.nodegate.source;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.nodegate.cli.ExitCodes;
-import io.nodegate.cli.Nodegate;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.dump.CollectionWriter;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.live.LiveSource;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -77,22 +74,13 @@ class CollectEquivalenceTest {
         assertOfflineEqualsLive(false);
     }
 
-    private int run(StringWriter out, StringWriter err, String... args) {
-        CommandLine cl = Nodegate.newCommandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        return cl.execute(args);
-    }
-
     @Test
     void collectCommandWritesEveryFileAndNoSecretOrCredential() throws IOException {
         api.create(Fixtures.cluster(4, true).toArray(HasMetadata[]::new));
         Path out = dir.resolve("evidence");
-        StringWriter stdout = new StringWriter();
-        StringWriter stderr = new StringWriter();
-        int code = run(stdout, stderr, "collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
-        assertThat(code).as(stderr.toString()).isEqualTo(ExitCodes.OK);
-        assertThat(stdout.toString()).contains("nodes.json").contains("wrote " + out.toAbsolutePath());
+        CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).contains("nodes.json").contains("wrote " + out.toAbsolutePath());
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder(
                     "collected.json", "nodes.json", "node-leases.json", "node-password-secrets.json", "csinodes.json",
@@ -128,11 +116,9 @@ class CollectEquivalenceTest {
         api.create(Fixtures.cluster(2, true).toArray(HasMetadata[]::new));
         api.failOn("GET", "/apis/apps/v1/daemonsets", 403);
         Path out = dir.resolve("never");
-        StringWriter stderr = new StringWriter();
-        int code = run(new StringWriter(), stderr, "collect", "--kubeconfig", kubeconfig.toString(),
-                "-o", out.toString());
-        assertThat(code).isEqualTo(ExitCodes.COLLECTION);
-        assertThat(stderr.toString()).contains("LIST daemonsets in all namespaces: 403 Forbidden");
+        CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(run.err()).contains("LIST daemonsets in all namespaces: 403 Forbidden");
         assertThat(out).doesNotExist();
         assertThat(dir.toFile().list()).allMatch(n -> !n.contains("partial"));
     }
@@ -141,14 +127,12 @@ class CollectEquivalenceTest {
     void refusesANonEmptyDirectoryAndDumpInput() throws IOException {
         Path out = Files.createDirectories(dir.resolve("used"));
         Files.writeString(out.resolve("nodes.json"), "{}");
-        StringWriter stderr = new StringWriter();
-        assertThat(run(new StringWriter(), stderr, "collect", "--kubeconfig", kubeconfig.toString(),
-                "-o", out.toString())).isEqualTo(ExitCodes.USAGE);
-        assertThat(stderr.toString()).contains("not an empty directory");
+        CliRun nonEmpty = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
+        assertThat(nonEmpty.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(nonEmpty.err()).contains("not an empty directory");
         assertThat(Files.readString(out.resolve("nodes.json"))).isEqualTo("{}");
-        StringWriter stderr2 = new StringWriter();
-        assertThat(run(new StringWriter(), stderr2, "collect", "-f", out.toString(), "-o",
-                dir.resolve("x").toString())).isEqualTo(ExitCodes.USAGE);
-        assertThat(stderr2.toString()).contains("Unknown options: '-f'");
+        CliRun dumpInput = CliRun.run("collect", "-f", out.toString(), "-o", dir.resolve("x").toString());
+        assertThat(dumpInput.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(dumpInput.err()).contains("Unknown options: '-f'");
     }
 }
