@@ -4,7 +4,6 @@ import io.nodegate.source.etcd.PemTls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.DelayProxy;
-import io.nodegate.testing.EtcdCluster;
 import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +33,9 @@ class ProbeApiserversTlsTest {
     void onlyTheApiserverWhoseCertificateCarriesItsAddressIsMeasured() throws Exception {
         Path certDir = Files.createDirectories(dir.resolve("certs"));
         TestCerts certs = TestCerts.create(certDir);
-        Path wrongSanCert = wrongSanCertificate(certDir);
+        // from the right CA, but its SANs do not include 127.0.0.1
+        Path wrongSanCert = certs.serverCertificate("wrong-san", "/CN=kube-apiserver",
+                "DNS:apiserver.example,IP:10.9.9.9");
         try (ApiTestServer a = ApiTestServer.start(); ApiTestServer b = ApiTestServer.start();
              ApiTestServer c = ApiTestServer.start();
              DelayProxy good = DelayProxy.start(a.url(), 0,
@@ -108,26 +109,6 @@ class ProbeApiserversTlsTest {
             return Files.writeString(dir.resolve("kubeconfig"), yaml);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    /** A server certificate from the right CA whose SANs do not include 127.0.0.1. */
-    private static Path wrongSanCertificate(Path certDir) throws Exception {
-        String openssl = EtcdCluster.findOnPath("openssl");
-        Files.writeString(certDir.resolve("wrong-san.ext"), "subjectAltName=DNS:apiserver.example,IP:10.9.9.9\n");
-        run(certDir, openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "wrong-san.key");
-        run(certDir, openssl, "req", "-new", "-key", "wrong-san.key", "-out", "wrong-san.csr", "-subj",
-                "/CN=kube-apiserver");
-        run(certDir, openssl, "x509", "-req", "-in", "wrong-san.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-                "-CAcreateserial", "-out", "wrong-san.crt", "-days", "2", "-extfile", "wrong-san.ext");
-        return certDir.resolve("wrong-san.crt");
-    }
-
-    private static void run(Path dir, String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd) + ": " + out);
         }
     }
 }

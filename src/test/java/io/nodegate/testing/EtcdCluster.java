@@ -104,12 +104,18 @@ public final class EtcdCluster implements AutoCloseable {
 
     /** Skips the calling test when etcd is not installed; fails instead under CI=true. */
     public static String requireEtcd() {
-        String binary = findOnPath("etcd");
+        return requireOnPath("etcd", "etcd-server is required in CI (apt-get install etcd-server)",
+                "etcd not installed: skipping real-etcd tests");
+    }
+
+    /** The command's path; skips the calling test when it is missing, fails instead under CI=true. */
+    static String requireOnPath(String command, String ciFailure, String skipReason) {
+        String binary = findOnPath(command);
         if (binary == null) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("etcd-server is required in CI (apt-get install etcd-server)");
+                fail(ciFailure);
             }
-            Assumptions.assumeTrue(false, "etcd not installed: skipping real-etcd tests");
+            Assumptions.assumeTrue(false, skipReason);
         }
         return binary;
     }

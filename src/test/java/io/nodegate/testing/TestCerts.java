@@ -1,7 +1,5 @@
 package io.nodegate.testing;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Certificates made with the real openssl CLI, the way operators make them: a CA, an etcd server certificate
@@ -32,9 +28,11 @@ public final class TestCerts {
     public final Path ecEncryptedKey;
     public final Path ecExplicitParamsKey;
     public final Path otherCaCert;
+    private final String openssl;
 
-    private TestCerts(Path dir) {
+    private TestCerts(Path dir, String openssl) {
         this.dir = dir;
+        this.openssl = openssl;
         caCert = dir.resolve("ca.crt");
         serverCert = dir.resolve("server.crt");
         serverKey = dir.resolve("server.key");
@@ -50,14 +48,8 @@ public final class TestCerts {
     }
 
     public static TestCerts create(Path dir) {
-        String openssl = EtcdCluster.findOnPath("openssl");
-        if (openssl == null) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("openssl is required in CI");
-            }
-            Assumptions.assumeTrue(false, "openssl not installed");
-        }
-        TestCerts c = new TestCerts(dir);
+        String openssl = EtcdCluster.requireOnPath("openssl", "openssl is required in CI", "openssl not installed");
+        TestCerts c = new TestCerts(dir, openssl);
         try {
             Files.writeString(dir.resolve("server.ext"),
                     "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n");
@@ -70,12 +62,12 @@ public final class TestCerts {
         c.run(openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-keyout", "other-ca.key", "-out", "other-ca.crt", "-days", "2", "-subj", "/CN=someone-else");
         c.run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "server.key");
-        c.sign(openssl, "server", "/CN=etcd-server", "server.ext");
+        c.sign("server", "/CN=etcd-server", "server.ext");
         c.run(openssl, "genrsa", "-traditional", "-out", "client-rsa.key", "2048");
-        c.sign(openssl, "client-rsa", "/CN=etcd-client-rsa", "client.ext");
+        c.sign("client-rsa", "/CN=etcd-client-rsa", "client.ext");
         c.run(openssl, "pkcs8", "-topk8", "-nocrypt", "-in", "client-rsa.key", "-out", "client-rsa-pkcs8.key");
         c.run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-out", "client-ec.key");
-        c.sign(openssl, "client-ec", "/CN=etcd-client-ec", "client.ext");
+        c.sign("client-ec", "/CN=etcd-client-ec", "client.ext");
         c.run(openssl, "pkcs8", "-topk8", "-nocrypt", "-in", "client-ec.key", "-out", "client-ec-pkcs8.key");
         c.run(openssl, "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-passout", "pass:secret", "-in", "client-ec.key",
                 "-out", "client-ec-encrypted.key");
@@ -84,7 +76,22 @@ public final class TestCerts {
         return c;
     }
 
-    private void sign(String openssl, String base, String subject, String ext) {
+    /**
+     * Another server certificate signed by this CA, with its own EC key ({@code <base>.key}) and the given
+     * subjectAltName (e.g. {@code DNS:apiserver.example,IP:10.9.9.9}). Returns {@code <base>.crt}.
+     */
+    public Path serverCertificate(String base, String subject, String subjectAltName) {
+        try {
+            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=" + subjectAltName + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", base + ".key");
+        sign(base, subject, base + ".ext");
+        return dir.resolve(base + ".crt");
+    }
+
+    private void sign(String base, String subject, String ext) {
         run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", subject);
         run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
                 "-out", base + ".crt", "-days", "2", "-extfile", ext);
