@@ -84,6 +84,12 @@ def write(dirname, filename, obj):
         f.write("\n")
 
 
+def write_etcdctl(dirname, filename, obj):
+    with open(os.path.join(HERE, dirname, filename), "w", encoding="utf-8") as f:
+        json.dump(obj, f, separators=(",", ":"))  # etcdctl -w json prints one compact line
+        f.write("\n")
+
+
 def fields(*paths):
     """fieldsV1 from dotted paths; 'f:' prefixes added, '.' marks a set member."""
     root = {}
@@ -864,7 +870,6 @@ def cluster_a(moment):
         c.nodes.append(n)
     assert unknown_at(stops[7]) == day(15, "05:24:35"), "seed: gpu-a07 Unknown at 05:24:35Z"
 
-    renamed = {}
     if moment == "renamed-rejoin":
         # D+17 ~11:48 KST: the receiving team renamed and re-IP'd three hosts and rebooted them before any
         # cleanup; /etc/rancher/rke2/config.yaml and an enabled rke2-agent brought them back as new Nodes.
@@ -878,8 +883,7 @@ def cluster_a(moment):
             assert host.system_uuid == old_host.system_uuid and host.machine_id == old_host.machine_id
             idx += 1
             c.nodes.append(ready_node(new, host, ip, joined, idx, ready_since=joined + timedelta(seconds=33)))
-            renamed[new] = old
-    return c, renamed
+    return c
 
 
 def cluster_a_workloads(c, moment):
@@ -1171,11 +1175,8 @@ def split_brain():
 
     def write_etcd():
         for side, (member_list, status) in sides.items():
-            for filename, doc in (("member-list.json", member_list), ("endpoint-status.json", status)):
-                path = os.path.join(HERE, "split-brain", side, filename)
-                with open(path, "w", encoding="utf-8") as f:
-                    json.dump(doc, f, separators=(",", ":"))  # etcdctl -w json prints one compact line
-                    f.write("\n")
+            write_etcdctl(os.path.join("split-brain", side), "member-list.json", member_list)
+            write_etcdctl(os.path.join("split-brain", side), "endpoint-status.json", status)
 
     repair_stop = datetime(2026, 6, 10, 7, 40, 12, 301554, tzinfo=timezone.utc)  # k3s stopped for the repair
     repaired_boot = datetime(2026, 6, 11, 6, 14, 37, tzinfo=timezone.utc)
@@ -1457,19 +1458,15 @@ def k3s_six_nodes():
                           "raftIndex": index + k, "raftTerm": term, "raftAppliedIndex": index + k,
                           "dbSizeInUse": 61390848, "storageVersion": "3.6.0", "dbSizeQuota": 2147483648}}
               for k, n in enumerate(sorted(ids, key=ids.get))]
-    for filename, doc in (("member-list.json", member_list), ("endpoint-status.json", status)):
-        with open(os.path.join(HERE, d, filename), "w", encoding="utf-8") as f:
-            json.dump(doc, f, separators=(",", ":"))  # etcdctl -w json prints one compact line
-            f.write("\n")
+    write_etcdctl(d, "member-list.json", member_list)
+    write_etcdctl(d, "endpoint-status.json", status)
 
 
 def main():
-    c, _ = cluster_a("batch-stop")
-    ds, jobs = cluster_a_workloads(c, "batch-stop")
-    write_cluster("cluster-a-batch-stop", c, jobs, ds)
-    c, renamed = cluster_a("renamed-rejoin")
-    ds, jobs = cluster_a_workloads(c, "renamed-rejoin")
-    write_cluster("cluster-a-renamed-rejoin", c, jobs, ds)
+    for moment in ("batch-stop", "renamed-rejoin"):
+        c = cluster_a(moment)
+        ds, jobs = cluster_a_workloads(c, moment)
+        write_cluster("cluster-a-" + moment, c, jobs, ds)
     healthy()
     lab_duplicate_ip()
     split_brain()
