@@ -80,6 +80,11 @@ public final class EtcdCluster implements AutoCloseable {
         public boolean running() {
             return process != null && process.isAlive();
         }
+
+        /** A forked member shares the name and data dir, so the client port tells the logs apart. */
+        Path log() {
+            return root.resolve(name + "-" + clientPort + ".log");
+        }
     }
 
     private static final List<EtcdCluster> LIVE = new ArrayList<>();
@@ -232,8 +237,7 @@ public final class EtcdCluster implements AutoCloseable {
         }
         cmd.addAll(extraArgs);
         try {
-            Path log = root.resolve(m.name + "-" + m.clientPort + ".log");
-            m.process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            m.process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(m.log().toFile()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start etcd", e);
         }
@@ -269,14 +273,12 @@ public final class EtcdCluster implements AutoCloseable {
         throw new IllegalStateException("etcd " + m.name + " not healthy within 20s: " + logTail(m));
     }
 
-    private String logTail(Member m) {
-        try (Stream<Path> logs = Files.list(root)) {
-            Path log = logs.filter(p -> p.getFileName().toString().startsWith(m.name + "-" + m.clientPort)).findFirst()
-                    .orElse(null);
-            if (log == null) {
-                return "(no log)";
-            }
-            List<String> lines = Files.readAllLines(log);
+    private static String logTail(Member m) {
+        if (!Files.exists(m.log())) {
+            return "(no log)";
+        }
+        try {
+            List<String> lines = Files.readAllLines(m.log());
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
         } catch (IOException e) {
             return "(log unreadable: " + e.getMessage() + ")";
