@@ -100,8 +100,9 @@ measure() {
 }
 
 audit_available() {
-  java -jar "$NODEGATE_JAR" audit --help 2>&1 | grep -q "not implemented" && return 1
-  java -jar "$NODEGATE_JAR" audit --help >/dev/null 2>&1
+  local help
+  help=$(java -jar "$NODEGATE_JAR" audit --help 2>&1) || return 1
+  [[ $help != *"not implemented"* ]]
 }
 
 for N in "${SIZES[@]}"; do
@@ -178,29 +179,21 @@ KUBECONFIG
   kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
 done
 
-version_row() { # LABEL-NOTE cmd... : median of 3 runs
+version_row() { # NOTE cmd... : median of 3 runs (NOTE may be empty)
   local note=$1; shift
   for i in 1 2 3; do
     /usr/bin/time -v -o "$WORK/v$i.txt" "$@" >/dev/null
   done
   walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\n' ' ')
-  row "-" "--version" "$(echo "$walls" | awk '{print $2}')" "$(rss_of "$WORK/v2.txt")" "0" "$note; median of 3 runs: $walls"
+  row "-" "--version" "$(echo "$walls" | awk '{print $2}')" "$(rss_of "$WORK/v2.txt")" "0" \
+    "${note:+$note; }median of 3 runs: $walls"
 }
 if [ -n "$FIRST_RUN" ]; then
   row "-" "first run" "$(printf '%.2f' "$FIRST_RUN")" "-" "0" "bin/nodegate --version right after a build: makes the class-data archive (training run: offline audit of examples/healthy), once"
 fi
 version_row "bin/nodegate --version (launcher)" "$ROOT/bin/nodegate" --version
-for i in 1 2 3; do
-  /usr/bin/time -v -o "$WORK/v$i.txt" java -jar "$NODEGATE_JAR" --version >/dev/null
-done
-walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\n' ' ')
-median=$(echo "$walls" | awk '{print $2}')
-row "-" "--version" "$median" "$(rss_of "$WORK/v2.txt")" "0" "median of 3 runs: $walls"
-for i in 1 2 3; do
-  /usr/bin/time -v -o "$WORK/v$i.txt" java $FAST_JVM -jar "$NODEGATE_JAR" --version >/dev/null
-done
-walls=$(for i in 1 2 3; do wall_of "$WORK/v$i.txt"; echo; done | sort -n | tr '\n' ' ')
-row "-" "--version" "$(echo "$walls" | awk '{print $2}')" "$(rss_of "$WORK/v2.txt")" "0" "with $FAST_JVM; median of 3 runs: $walls"
+version_row "" java -jar "$NODEGATE_JAR" --version
+version_row "with $FAST_JVM" java $FAST_JVM -jar "$NODEGATE_JAR" --version
 
 {
   echo "<!-- written by bench/run.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), $(java -version 2>&1 | head -1) -->"
