@@ -169,9 +169,9 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
                 }
                 return new Layer("etcd voters", voters.size(), tolerance(voters.size()), voters, basis, null);
             }
-            // an endpoint's own status names its cluster; the member-list cluster ID is 0 where no list was read
+            // the member-list cluster ID is 0 where neither a status nor a list was read
             Set<Long> clusterIds = ok.stream()
-                    .map(EtcdView::clusterIdOf)
+                    .map(EtcdEndpointReport::clusterId)
                     .filter(id -> id != 0L)
                     .collect(Collectors.toCollection(TreeSet::new));
             EtcdEndpointReport chosen = ok.stream()
