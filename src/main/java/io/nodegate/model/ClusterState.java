@@ -1,6 +1,7 @@
 package io.nodegate.model;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +58,16 @@ public record ClusterState(
     /** The kubelet heartbeat Lease of a node (kube-node-lease/&lt;node&gt;). */
     public Optional<LeaseInfo> leaseOf(String nodeName) {
         return nodeLeases.stream().filter(l -> l.name().equals(nodeName)).findFirst();
+    }
+
+    /**
+     * Node Leases by name (the first of a name, as {@link #leaseOf}): for lookups inside a loop over nodes, where
+     * {@link #leaseOf} per node would cost 12.5 million compares at 5,000 nodes.
+     */
+    public Map<String, LeaseInfo> nodeLeasesByName() {
+        Map<String, LeaseInfo> leases = new HashMap<>();
+        nodeLeases.forEach(l -> leases.putIfAbsent(l.name(), l));
+        return leases;
     }
 
     public Map<String, NodeInfo> nodesByName() {

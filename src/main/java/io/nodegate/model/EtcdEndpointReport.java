@@ -20,4 +20,9 @@ public record EtcdEndpointReport(String endpoint, EtcdStatus status, long member
     public boolean ok() {
         return error == null;
     }
+
+    /** The cluster this endpoint answered for: its status's, else the member list header's (0 when neither). */
+    public long clusterId() {
+        return status != null ? status.clusterId() : memberListClusterId;
+    }
 }

@@ -124,7 +124,7 @@ public final class EtcdTables {
 
     /** A member's name from the endpoint's own list, else from another list of the same cluster ID. */
     private static String nameIn(EtcdEndpointReport r, long id, List<EtcdEndpointReport> all) {
-        long clusterId = r.status() != null ? r.status().clusterId() : r.memberListClusterId();
+        long clusterId = r.clusterId();
         return r.members().stream().filter(m -> m.id() == id).map(m -> display(m.name())).findFirst()
                 .or(() -> all.stream().filter(o -> o.status() != null && o.status().clusterId() == clusterId)
                         .flatMap(o -> o.members().stream()).filter(m -> m.id() == id)

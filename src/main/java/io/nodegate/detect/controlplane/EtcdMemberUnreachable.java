@@ -64,7 +64,7 @@ public final class EtcdMemberUnreachable implements Detector {
                     EtcdEndpointReport r = queried.get();
                     String as = EtcdView.answeringMemberId(r).map(EtcdIds::hex).orElse("an unknown member");
                     why = "its client URL " + r.endpoint() + " answers as another member, " + as + " of cluster "
-                            + EtcdIds.hex(EtcdView.clusterIdOf(r));
+                            + EtcdIds.hex(r.clusterId());
                     evidence.put("reason", "url-answers-as-other-member");
                     evidence.put("endpoint", r.endpoint());
                     evidence.put("answeredAs", as);

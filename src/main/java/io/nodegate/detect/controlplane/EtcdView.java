@@ -93,10 +93,8 @@ final class EtcdView {
             if (!r.ok()) {
                 continue;
             }
-            if (r.status() != null) {
-                groups.computeIfAbsent(r.status().clusterId(), k -> new ArrayList<>()).add(r);
-            } else if (hasMemberList(r)) {
-                groups.computeIfAbsent(r.memberListClusterId(), k -> new ArrayList<>()).add(r);
+            if (r.status() != null || hasMemberList(r)) {
+                groups.computeIfAbsent(r.clusterId(), k -> new ArrayList<>()).add(r);
             }
         }
         List<Side> out = new ArrayList<>();
@@ -123,10 +121,6 @@ final class EtcdView {
         String at = hostPort(r.endpoint());
         return r.members().stream().filter(m -> m.clientUrls().stream().anyMatch(u -> hostPort(u).equals(at)))
                 .map(EtcdMember::id).findFirst();
-    }
-
-    static long clusterIdOf(EtcdEndpointReport r) {
-        return r.status() != null ? r.status().clusterId() : r.memberListClusterId();
     }
 
     static String label(EtcdMember m) {

@@ -8,7 +8,6 @@ import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -37,9 +35,6 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
     public static final String SCHEDULER_LEASE = "kube-scheduler";
     public static final String CONTROLLER_MANAGER_LEASE = "kube-controller-manager";
     public static final String BASIS_ETCD_INFERRED = "inferred from role labels (etcd endpoints not read)";
-
-    /** k3s/RKE2 etcd member names are the node name plus a dash and 8 hex digits. */
-    private static final Pattern MEMBER_SUFFIX = Pattern.compile("-[0-9a-f]{8}$");
 
     public RoleLayers {
         serverNodes = List.copyOf(serverNodes);
@@ -174,9 +169,9 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
                 }
                 return new Layer("etcd voters", voters.size(), tolerance(voters.size()), voters, basis, null);
             }
-            // an endpoint's own status names its cluster; the member-list cluster ID is 0 where no list was read
+            // the member-list cluster ID is 0 where neither a status nor a list was read
             Set<Long> clusterIds = ok.stream()
-                    .map(r -> r.status() != null ? r.status().clusterId() : r.memberListClusterId())
+                    .map(EtcdEndpointReport::clusterId)
                     .filter(id -> id != 0L)
                     .collect(Collectors.toCollection(TreeSet::new));
             EtcdEndpointReport chosen = ok.stream()
@@ -198,40 +193,10 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
             return new Layer("etcd voters", voters.size(), tolerance(voters.size()), voters, basis, null);
         }
 
+        /** The Node a member runs on, as the etcd detectors pair them; else its name, else its hex ID. */
         private String nodeOfMember(EtcdMember m) {
-            for (NodeInfo n : state.nodes()) {
-                if (m.name() != null && m.name().equals(n.annotation("etcd.k3s.cattle.io/node-name"))) {
-                    return n.name();
-                }
-            }
-            for (String url : m.peerUrls()) {
-                String host = host(url);
-                for (NodeInfo n : state.nodes()) {
-                    if (host != null && (n.internalIps().contains(host)
-                            || host.equals(n.annotation("etcd.k3s.cattle.io/node-address")))) {
-                        return n.name();
-                    }
-                }
-            }
-            if (m.name() != null) {
-                String trimmed = MEMBER_SUFFIX.matcher(m.name()).replaceFirst("");
-                for (NodeInfo n : state.nodes()) {
-                    if (n.name().equals(m.name()) || n.name().equals(trimmed)) {
-                        return n.name();
-                    }
-                }
-                return m.name();
-            }
-            return Long.toHexString(m.id());
-        }
-
-        private static String host(String url) {
-            try {
-                String h = URI.create(url).getHost();
-                return h != null && h.startsWith("[") ? h.substring(1, h.length() - 1) : h;
-            } catch (IllegalArgumentException e) {
-                return null;
-            }
+            return EtcdMemberNodes.match(m, state).map(match -> match.node().name())
+                    .orElseGet(() -> m.name() != null ? m.name() : Long.toHexString(m.id()));
         }
 
         private Layer apiservers() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.nodegate.model.NodeInfo;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,19 +46,28 @@ public record ViewsTable(List<ViewSummary> views, List<Row> rows) {
     public static ViewsTable of(List<NamedView> views) {
         List<ViewSummary> summaries = new ArrayList<>();
         TreeSet<String> names = new TreeSet<>();
+        // per view, its nodes by name (the first of a name, as ClusterState.node): a scan per row and view
+        // would cost 50 million compares for two views of 5,000 nodes
+        List<Map<String, NodeInfo>> byName = new ArrayList<>();
         for (NamedView v : views) {
             summaries.add(new ViewSummary(v.name(), v.state().source(), v.state().server(),
                     v.state().serverVersion(), v.state().nodes().size()));
-            v.state().nodes().forEach(n -> names.add(n.name()));
+            Map<String, NodeInfo> nodes = new HashMap<>();
+            v.state().nodes().forEach(n -> nodes.putIfAbsent(n.name(), n));
+            byName.add(nodes);
+            names.addAll(nodes.keySet());
         }
         List<Row> rows = new ArrayList<>();
         for (String name : names) {
-            List<String> uids = views.stream().map(v -> v.state().node(name)).filter(java.util.Optional::isPresent)
-                    .map(o -> o.get().uid()).toList();
+            List<String> uids = byName.stream().map(nodes -> nodes.get(name)).filter(java.util.Objects::nonNull)
+                    .map(NodeInfo::uid).toList();
             int length = distinguishingLength(uids);
             Map<String, Cell> cells = new LinkedHashMap<>();
-            for (NamedView v : views) {
-                v.state().node(name).ifPresent(n -> cells.put(v.name(), cell(n, length)));
+            for (int i = 0; i < views.size(); i++) {
+                NodeInfo n = byName.get(i).get(name);
+                if (n != null) {
+                    cells.put(views.get(i).name(), cell(n, length));
+                }
             }
             rows.add(new Row(name, cells));
         }

@@ -32,6 +32,11 @@ public final class BareNewcomerDetector implements Detector {
 
     @Override
     public List<Finding> detect(ClusterState state, AuditSettings settings) {
+        // counted once: a newcomer has no role itself, so "other nodes with roles" is every node with one
+        int withRoles = (int) state.nodes().stream().filter(n -> !n.roles().isEmpty()).count();
+        if (withRoles == 0) {
+            return List.of();
+        }
         List<Finding> findings = new ArrayList<>();
         for (NodeInfo node : state.nodes()) {
             if (node.created() == null || !node.roles().isEmpty() || node.unschedulable()) {
@@ -41,13 +46,8 @@ public final class BareNewcomerDetector implements Detector {
             if (age.compareTo(settings.newcomerWindow()) > 0) {
                 continue;
             }
-            List<String> withRoles = state.nodes().stream()
-                    .filter(n -> n != node && !n.roles().isEmpty()).map(NodeInfo::name).toList();
-            if (withRoles.isEmpty()) {
-                continue;
-            }
             String message = "Created " + node.created() + " (" + Durations.human(age) + " ago) with no "
-                    + NodeInfo.ROLE_PREFIX + "* label and no cordon, while " + withRoles.size()
+                    + NodeInfo.ROLE_PREFIX + "* label and no cordon, while " + withRoles
                     + " other node(s) carry role labels: workloads without a role selector can land on it now.";
             Evidence evidence = Evidence.of()
                     .time("created", node.created())
@@ -56,7 +56,7 @@ public final class BareNewcomerDetector implements Detector {
                     .put("unschedulable", node.unschedulable())
                     .put("internalIPs", node.internalIps())
                     .put("systemUUID", node.systemInfo().systemUuid())
-                    .put("nodesWithRoles", withRoles.size());
+                    .put("nodesWithRoles", withRoles);
             findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
                     "Cordon it until someone claims the host (kubectl cordon " + node.name() + "); compare its "
                             + "systemUUID with older or deleted nodes (kube_node_info system_uuid). If it is "

@@ -14,6 +14,7 @@ import io.nodegate.render.Durations;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * NG101: Ready=Unknown. The kubelet went silent and the node lifecycle controller overwrote Ready; the object
@@ -34,13 +35,14 @@ public final class NodeUnknownDetector implements Detector {
     @Override
     public List<Finding> detect(ClusterState state, AuditSettings settings) {
         List<Finding> findings = new ArrayList<>();
+        Map<String, LeaseInfo> leases = state.nodeLeasesByName();
         for (NodeInfo node : state.nodes()) {
             Condition ready = node.condition("Ready");
             if (ready == null || !"Unknown".equals(ready.status())) {
                 continue;
             }
             List<Taint> unreachable = NodeFacts.taintsWithKey(node, Taint.UNREACHABLE);
-            LeaseInfo lease = state.leaseOf(node.name()).orElse(null);
+            LeaseInfo lease = leases.get(node.name());
             String since = ready.lastTransitionTime() == null ? "at an unrecorded time"
                     : "since " + ready.lastTransitionTime() + " ("
                     + Durations.human(NodeFacts.age(state.now(), ready.lastTransitionTime())) + ")";

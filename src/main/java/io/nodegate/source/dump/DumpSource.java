@@ -171,19 +171,20 @@ public final class DumpSource {
             ignoredKinds.merge(kind, 1, Integer::sum);
             return;
         }
-        ObjectNode copy = (ObjectNode) item.deepCopy();
-        copy.put("kind", kind);
-        if (copy.get("apiVersion") == null && defaultApiVersion != null) {
-            copy.put("apiVersion", defaultApiVersion);
+        // the parsed document is this load's own and is dropped after it: amend it in place, no copy per object
+        ObjectNode tree = (ObjectNode) item;
+        tree.put("kind", kind);
+        if (tree.get("apiVersion") == null && defaultApiVersion != null) {
+            tree.put("apiVersion", defaultApiVersion);
         }
         if (type == Secret.class) {
-            copy.remove("data");
-            copy.remove("stringData");
+            tree.remove("data");
+            tree.remove("stringData");
         }
-        String name = copy.path("metadata").path("name").asString("");
+        String name = tree.path("metadata").path("name").asString("");
         HasMetadata object;
         try {
-            object = SERIALIZATION.convertValue(copy, type);
+            object = SERIALIZATION.convertValue(tree, type);
         } catch (RuntimeException e) {
             String path = e instanceof tools.jackson.core.JacksonException j && j.getPathReference() != null
                     ? " (at " + j.getPathReference() + ")" : "";
