@@ -70,8 +70,10 @@ public record ClusterState(
         return leases;
     }
 
+    /** Nodes by name; the first of a repeated name wins, as in {@link #node(String)}. */
     public Map<String, NodeInfo> nodesByName() {
-        return nodes.stream().collect(Collectors.toMap(NodeInfo::name, Function.identity()));
+        return nodes.stream().collect(Collectors.toMap(NodeInfo::name, Function.identity(), (first, later) -> first,
+                java.util.LinkedHashMap::new));
     }
 
     public ClusterState withEtcd(List<EtcdEndpointReport> reports) {
