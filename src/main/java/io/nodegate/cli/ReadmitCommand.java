@@ -1,10 +1,7 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.Verdict;
@@ -55,11 +52,8 @@ public final class ReadmitCommand implements Runnable {
     @Override
     public void run() {
         Baseline baseline = baselineOptions.read();
-        KubernetesClient client = LifecycleCommands.connect(source);
-        String server = new ApiReader(client).server();
-        LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = baselineOptions.store(baseline, server);
-        Readmitter readmitter = new Readmitter(client, store, LifecycleSupport.clock);
+        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
+        Readmitter readmitter = new Readmitter(session.client(), session.store(), LifecycleSupport.clock);
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes);

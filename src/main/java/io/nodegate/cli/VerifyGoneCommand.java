@@ -1,10 +1,7 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.Verdict;
@@ -66,11 +63,8 @@ public final class VerifyGoneCommand implements Runnable {
                 throw new InputException("--name-pattern '" + namePattern + "': " + e.getDescription());
             }
         }
-        KubernetesClient client = LifecycleCommands.connect(source);
-        ApiReader api = new ApiReader(client);
-        LifecycleSupport.checkSameCluster(baseline, api.server());
-        EvidenceStore store = baselineOptions.store(baseline, api.server());
-        GoneVerifier.Run run = new GoneVerifier(api, store, LifecycleSupport.clock)
+        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
+        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), LifecycleSupport.clock)
                 .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
