@@ -3,7 +3,6 @@ package io.nodegate.cli;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
 import picocli.CommandLine;
@@ -59,11 +58,7 @@ public final class ReadmitCommand implements Runnable {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes);
             if (output.format() == OutputOptions.Format.table) {
                 w.printf("readmit --verify %s: %s%n", node, v.verdict());
-                for (Check c : v.checks()) {
-                    w.printf("  %-8s %s%n", c.outcome(), c.title());
-                    c.reasons().forEach(r -> w.printf("      - %s%n", r));
-                    c.evidence().forEach((k, val) -> w.printf("        %s: %s%n", k, val));
-                }
+                LifecycleCommands.printChecks(w, v.checks());
                 v.deletedJobs().forEach(j -> w.printf("deleted Failed Job %s (backed up first)%n", j));
             } else {
                 w.print(Json.write(v));
