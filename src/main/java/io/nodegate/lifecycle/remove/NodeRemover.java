@@ -146,14 +146,7 @@ public final class NodeRemover {
         backups.put("node", backup(dirName + "/node.json", nodeObj));
         backups.put("lease", backup(dirName + "/lease.json", api.rawLease(node).orElse(null)));
         backups.put("csinode", backup(dirName + "/csinode.json", api.rawCsiNode(node).orElse(null)));
-        Secret secret = null;
-        for (String dist : List.of("rke2", "k3s")) {
-            var meta = api.secretMeta(io.nodegate.model.SecretMeta.nodePasswordName(node, dist));
-            if (meta.isPresent()) {
-                secret = metadataOnly(meta.get());
-                break;
-            }
-        }
+        Secret secret = api.nodePasswordSecret(node).map(NodeRemover::metadataOnly).orElse(null);
         backups.put("nodePasswordSecret", backup(dirName + "/node-password-secret.json", secret));
         Record pending = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
                 false, null, List.of(), false, null, null);
