@@ -1,5 +1,7 @@
 package io.nodegate.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
@@ -22,7 +24,17 @@ public final class BaselineFileOptions {
         return LifecycleSupport.readBaseline(file);
     }
 
-    EvidenceStore store(Baseline baseline, String server) {
-        return LifecycleSupport.store(evidenceDir, baseline, server);
+    /** What a lifecycle step talks to once connected: the API and the evidence store for that cluster. */
+    record Session(ApiReader api, EvidenceStore store) {
+        KubernetesClient client() {
+            return api.client();
+        }
+    }
+
+    /** Connects and opens the evidence store, refusing a baseline saved from another cluster. */
+    Session connect(LiveOptions source, Baseline baseline) {
+        ApiReader api = new ApiReader(LifecycleCommands.connect(source));
+        LifecycleSupport.checkSameCluster(baseline, api.server());
+        return new Session(api, LifecycleSupport.store(evidenceDir, baseline, api.server()));
     }
 }

@@ -1,10 +1,7 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.GateRequest;
@@ -78,11 +75,8 @@ public final class GateCommand implements Runnable {
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply,
                 LifecycleSupport.parseDuration(matchWindow, "--match-window"));
-        KubernetesClient client = LifecycleCommands.connect(source);
-        String server = new ApiReader(client).server();
-        LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = baselineOptions.store(baseline, server);
-        GateService.Run run = new GateService(client, store, LifecycleSupport.clock)
+        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
+        GateService.Run run = new GateService(session.client(), session.store(), LifecycleSupport.clock)
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {

@@ -2,9 +2,11 @@ package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.source.CollectionException;
 
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -19,6 +21,15 @@ final class LifecycleCommands {
             return override.get();
         }
         return source.connect();
+    }
+
+    /** One line per check (outcome, title), then its reasons and all its evidence. */
+    static void printChecks(PrintWriter w, List<Check> checks) {
+        for (Check c : checks) {
+            w.printf("  %-8s %s%n", c.outcome(), c.title());
+            c.reasons().forEach(r -> w.printf("      - %s%n", r));
+            c.evidence().forEach((k, v) -> w.printf("        %s: %s%n", k, v));
+        }
     }
 
     /**

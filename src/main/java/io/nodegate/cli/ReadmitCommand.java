@@ -1,12 +1,8 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
 import picocli.CommandLine;
@@ -55,21 +51,14 @@ public final class ReadmitCommand implements Runnable {
     @Override
     public void run() {
         Baseline baseline = baselineOptions.read();
-        KubernetesClient client = LifecycleCommands.connect(source);
-        String server = new ApiReader(client).server();
-        LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = baselineOptions.store(baseline, server);
-        Readmitter readmitter = new Readmitter(client, store, LifecycleSupport.clock);
+        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
+        Readmitter readmitter = new Readmitter(session.client(), session.store(), LifecycleSupport.clock);
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes);
             if (output.format() == OutputOptions.Format.table) {
                 w.printf("readmit --verify %s: %s%n", node, v.verdict());
-                for (Check c : v.checks()) {
-                    w.printf("  %-8s %s%n", c.outcome(), c.title());
-                    c.reasons().forEach(r -> w.printf("      - %s%n", r));
-                    c.evidence().forEach((k, val) -> w.printf("        %s: %s%n", k, val));
-                }
+                LifecycleCommands.printChecks(w, v.checks());
                 v.deletedJobs().forEach(j -> w.printf("deleted Failed Job %s (backed up first)%n", j));
             } else {
                 w.print(Json.write(v));

@@ -1,10 +1,7 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import picocli.CommandLine;
@@ -59,14 +56,11 @@ public final class RemoveCommand implements Runnable {
         Baseline baseline = baselineOptions.read();
         var opts = new NodeRemover.Options(LifecycleSupport.parseDuration(maxGateAge, "--max-gate-age"), override,
                 LifecycleSupport.parseDuration(timeout, "--timeout"), LifecycleSupport.pollInterval);
-        KubernetesClient client = LifecycleCommands.connect(source);
-        String server = new ApiReader(client).server();
-        LifecycleSupport.checkSameCluster(baseline, server);
-        EvidenceStore store = baselineOptions.store(baseline, server);
+        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
-            r = new NodeRemover(client, store, LifecycleSupport.clock, w, LifecycleSupport.sleeper)
+            r = new NodeRemover(session.client(), session.store(), LifecycleSupport.clock, w, LifecycleSupport.sleeper)
                     .remove(baseline, baselineOptions.file, node, opts);
         } catch (NodeRemover.Refused e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());
@@ -84,7 +78,7 @@ public final class RemoveCommand implements Runnable {
                     + " still left: " + String.join("; ", r.left()));
         }
         if (output.format() == OutputOptions.Format.table) {
-            w.printf("removed %s: cascade complete; evidence in %s%n", node, store.dir());
+            w.printf("removed %s: cascade complete; evidence in %s%n", node, session.store().dir());
             w.flush();
         }
     }

@@ -1,12 +1,8 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.verify.GoneVerifier;
 import io.nodegate.source.InputException;
@@ -18,7 +14,6 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -66,22 +61,13 @@ public final class VerifyGoneCommand implements Runnable {
                 throw new InputException("--name-pattern '" + namePattern + "': " + e.getDescription());
             }
         }
-        KubernetesClient client = LifecycleCommands.connect(source);
-        ApiReader api = new ApiReader(client);
-        LifecycleSupport.checkSameCluster(baseline, api.server());
-        EvidenceStore store = baselineOptions.store(baseline, api.server());
-        GoneVerifier.Run run = new GoneVerifier(api, store, LifecycleSupport.clock)
+        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
+        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), LifecycleSupport.clock)
                 .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());
-            for (Check c : run.result().checks()) {
-                w.printf("  %-8s %s%n", c.outcome(), c.title());
-                c.reasons().forEach(r -> w.printf("      - %s%n", r));
-                for (Map.Entry<String, String> e : c.evidence().entrySet()) {
-                    w.printf("        %s: %s%n", e.getKey(), e.getValue());
-                }
-            }
+            LifecycleCommands.printChecks(w, run.result().checks());
             w.printf("record: %s%n", run.recordFile());
         } else {
             w.print(Json.write(run.result()));

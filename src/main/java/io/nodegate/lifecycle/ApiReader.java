@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.model.Collected;
 import io.nodegate.model.CsiNodeInfo;
 import io.nodegate.model.DaemonSetInfo;
@@ -33,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -207,6 +211,30 @@ public final class ApiReader {
             return String.valueOf(st.get("serviceName"));
         }
         return r.getMetadata().getName();
+    }
+
+    /**
+     * A DELETE carrying these DeleteOptions (preconditions, propagationPolicy), for {@link #send}: sent over the
+     * client's HTTP client so the caller sees the exact status code a precondition answers with.
+     */
+    public HttpRequest deleteRequest(String path, Map<String, Object> deleteOptions) {
+        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
+        return client.getHttpClient().newHttpRequestBuilder().uri(url)
+                .delete("application/json", Json.MAPPER.writeValueAsString(deleteOptions)).build();
+    }
+
+    /** Sends within the client's request timeout; the caller says what a failure means for its write. */
+    public HttpResponse<String> send(HttpRequest request) throws Exception {
+        long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
+        return client.getHttpClient().sendAsync(request, String.class).get(timeout, TimeUnit.MILLISECONDS);
+    }
+
+    /** A 2xx answer to a write must be a Kubernetes object (the object or a Status), not some other body. */
+    public static void requireObject(String body) {
+        var answer = Json.MAPPER.readTree(body);
+        if (answer == null || !answer.isObject() || !answer.has("kind")) {
+            throw new IllegalArgumentException("no kind");
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -4,12 +4,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.storage.CSINode;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.testing.ApiTestServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,40 +17,14 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Seed 000's cases end to end over HTTP: baseline, gate, remove with the cascade, verify-gone. */
-class LifecycleScenarioTest {
-
-    ApiTestServer api;
-    KubernetesClient client;
-    TestClock clock;
-    SeedCluster seed;
-    @TempDir
-    Path tmp;
-    Path evidence;
-    Path baseline;
+class LifecycleScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        api = ApiTestServer.start();
-        seed = SeedCluster.populate(api);
-        client = SeedCluster.client(api.url());
-        clock = new TestClock(seed.t0);
-        LifecycleSupport.clientOverride = () -> client;
-        LifecycleSupport.clock = clock;
-        LifecycleSupport.sleeper = clock;
         LifecycleSupport.pollInterval = Duration.ofSeconds(5);
-        evidence = tmp.resolve("evidence");
-        baseline = evidence.resolve("baseline.json");
-        CliRun saved = CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
-                "--evidence-dir", evidence.toString(), "--out", baseline.toString());
+        CliRun saved = seedAndSaveBaseline();
         assertThat(saved.exit()).as(saved.all()).isZero();
         clock.set(seed.gateTime);
-    }
-
-    @AfterEach
-    void tearDown() {
-        LifecycleSupport.reset();
-        client.close();
-        api.close();
     }
 
     CliRun gate(String node, String... extra) {

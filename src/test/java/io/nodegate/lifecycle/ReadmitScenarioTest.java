@@ -3,12 +3,8 @@ package io.nodegate.lifecycle;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.testing.ApiTestServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,39 +15,13 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Seed 000's returned hosts (gpu-a07..a09 from cluster B), played by gpu-a10: keep the Node, swap the password. */
-class ReadmitScenarioTest {
-
-    ApiTestServer api;
-    KubernetesClient client;
-    TestClock clock;
-    SeedCluster seed;
-    @TempDir
-    Path tmp;
-    Path evidence;
-    Path baseline;
+class ReadmitScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        api = ApiTestServer.start();
-        seed = SeedCluster.populate(api);
-        client = SeedCluster.client(api.url());
-        clock = new TestClock(seed.t0);
-        LifecycleSupport.clientOverride = () -> client;
-        LifecycleSupport.clock = clock;
-        LifecycleSupport.sleeper = clock;
-        evidence = tmp.resolve("evidence");
-        baseline = evidence.resolve("baseline.json");
-        assertThat(CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
-                "--evidence-dir", evidence.toString(), "--out", baseline.toString()).exit()).isZero();
+        assertThat(seedAndSaveBaseline().exit()).isZero();
         // readmission happens days later; the server stamps new objects with the real clock
         clock.set(Instant.now());
-    }
-
-    @AfterEach
-    void tearDown() {
-        LifecycleSupport.reset();
-        client.close();
-        api.close();
     }
 
     Node node() {

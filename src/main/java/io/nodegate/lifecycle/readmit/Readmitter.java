@@ -1,14 +1,12 @@
 package io.nodegate.lifecycle.readmit;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineCollector;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
-import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.model.JobInfo;
@@ -23,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Readmission of a returned host: keep the Node (cordon, role labels, GPU taint, podCIDR), back up and delete
@@ -168,7 +165,6 @@ public final class Readmitter {
 
     /** DELETE with a uid precondition; 404 means someone else already deleted it, which is what we wanted. */
     private void delete(String path, String uid, String what, String propagation) {
-        HttpClient http = client.getHttpClient();
         Map<String, Object> options = new java.util.LinkedHashMap<>();
         options.put("kind", "DeleteOptions");
         options.put("apiVersion", "v1");
@@ -176,13 +172,10 @@ public final class Readmitter {
         if (propagation != null) {
             options.put("propagationPolicy", propagation);
         }
-        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
-        HttpRequest req = http.newHttpRequestBuilder().uri(url)
-                .delete("application/json", Json.MAPPER.writeValueAsString(options)).build();
+        HttpRequest req = api.deleteRequest(path, options);
         HttpResponse<String> resp;
         try {
-            long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
-            resp = http.sendAsync(req, String.class).get(timeout, TimeUnit.MILLISECONDS);
+            resp = api.send(req);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CollectionException("deleting " + what + " interrupted; whether it was deleted is unknown");
@@ -198,10 +191,7 @@ public final class Readmitter {
                     + "; whether it was deleted is unknown");
         }
         try {
-            var answer = Json.MAPPER.readTree(resp.body());
-            if (answer == null || !answer.isObject() || !answer.has("kind")) {
-                throw new IllegalArgumentException("no kind");
-            }
+            ApiReader.requireObject(resp.body());
         } catch (RuntimeException e) {
             throw new CollectionException("deleting " + what + ": unparsable answer; whether it was deleted is unknown", e);
         }

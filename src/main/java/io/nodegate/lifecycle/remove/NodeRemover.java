@@ -4,13 +4,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
-import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.source.CollectionException;
@@ -24,7 +22,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Deletes one Node on the strength of a fresh PASS gate record (or a recorded human override), after its
@@ -149,21 +146,14 @@ public final class NodeRemover {
         backups.put("node", backup(dirName + "/node.json", nodeObj));
         backups.put("lease", backup(dirName + "/lease.json", api.rawLease(node).orElse(null)));
         backups.put("csinode", backup(dirName + "/csinode.json", api.rawCsiNode(node).orElse(null)));
-        Secret secret = null;
-        for (String dist : List.of("rke2", "k3s")) {
-            var meta = api.secretMeta(io.nodegate.model.SecretMeta.nodePasswordName(node, dist));
-            if (meta.isPresent()) {
-                secret = metadataOnly(meta.get());
-                break;
-            }
-        }
+        Secret secret = api.nodePasswordSecret(node).map(NodeRemover::metadataOnly).orElse(null);
         backups.put("nodePasswordSecret", backup(dirName + "/node-password-secret.json", secret));
         Record pending = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
                 false, null, List.of(), false, null, null);
         store.writeJson(dirName + "/removal.json", pending);
         progress.println("saved Node, Lease, CSINode and node-password Secret metadata to " + store.dir().resolve(dirName));
 
-        deleteWithPreconditions(node, uid, rv);
+        deleteWithPreconditions(api, node, uid, rv);
         Instant deletedAt = clock.instant();
         progress.println("deleted Node " + node + " (uid " + uid + "); following the cascade (timeout "
                 + opt.timeout().toSeconds() + "s)");
@@ -248,16 +238,12 @@ public final class NodeRemover {
     }
 
     /** DELETE with uid and resourceVersion preconditions: the API server refuses (409) if the object is another. */
-    private void deleteWithPreconditions(String node, String uid, String rv) {
-        HttpClient http = client.getHttpClient();
-        String body = Json.MAPPER.writeValueAsString(Map.of("kind", "DeleteOptions", "apiVersion", "v1",
-                "preconditions", Map.of("uid", uid, "resourceVersion", rv)));
-        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + "/api/v1/nodes/" + node;
-        HttpRequest request = http.newHttpRequestBuilder().uri(url).delete("application/json", body).build();
+    private static void deleteWithPreconditions(ApiReader api, String node, String uid, String rv) {
+        HttpRequest request = api.deleteRequest("/api/v1/nodes/" + node, Map.of("kind", "DeleteOptions",
+                "apiVersion", "v1", "preconditions", Map.of("uid", uid, "resourceVersion", rv)));
         HttpResponse<String> response;
         try {
-            long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
-            response = http.sendAsync(request, String.class).get(timeout, TimeUnit.MILLISECONDS);
+            response = api.send(request);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CollectionException("deleting Node " + node + " interrupted; state unknown: check 'kubectl get node " + node + "'");
@@ -278,10 +264,7 @@ public final class NodeRemover {
                     + "; whether it was deleted is unknown: check 'kubectl get node " + node + "'");
         }
         try {
-            var answer = Json.MAPPER.readTree(response.body());
-            if (answer == null || !answer.isObject() || !answer.has("kind")) {
-                throw new IllegalArgumentException("no kind");
-            }
+            ApiReader.requireObject(response.body());
         } catch (RuntimeException e) {
             throw new CollectionException("deleting Node " + node + ": unparsable answer (HTTP " + code
                     + "); whether it was deleted is unknown: check 'kubectl get node " + node + "'", e);

@@ -1,0 +1,43 @@
+package io.nodegate.lifecycle;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.testing.ApiTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+/** Seed 000 on a test API server, with the lifecycle commands pointed at it and its clock. */
+abstract class SeededClusterTest {
+
+    ApiTestServer api;
+    KubernetesClient client;
+    TestClock clock;
+    SeedCluster seed;
+    @TempDir
+    Path tmp;
+    Path evidence;
+    Path baseline;
+
+    /** Starts the cluster at seed.t0 and saves the baseline (targets gpu-a10, gpu-a11; control keep-1). */
+    CliRun seedAndSaveBaseline() {
+        api = ApiTestServer.start();
+        seed = SeedCluster.populate(api);
+        client = SeedCluster.client(api.url());
+        clock = new TestClock(seed.t0);
+        LifecycleSupport.clientOverride = () -> client;
+        LifecycleSupport.clock = clock;
+        LifecycleSupport.sleeper = clock;
+        evidence = tmp.resolve("evidence");
+        baseline = evidence.resolve("baseline.json");
+        return CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+                "--evidence-dir", evidence.toString(), "--out", baseline.toString());
+    }
+
+    @AfterEach
+    void tearDown() {
+        LifecycleSupport.reset();
+        client.close();
+        api.close();
+    }
+}
