@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.CliRun;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.source.InputException;
 import org.junit.jupiter.api.Test;
@@ -73,11 +74,11 @@ class EvidenceAndInputTest {
 
     @Test
     void commandsRejectBadInputWithExit2AndNameTheFlag() {
-        CliRun noBaseline = CliRun.of("gate", "gpu-a11", "--baseline", tmp.resolve("missing.json").toString());
-        assertThat(noBaseline.exit()).isEqualTo(2);
+        CliRun noBaseline = CliRun.run("gate", "gpu-a11", "--baseline", tmp.resolve("missing.json").toString());
+        assertThat(noBaseline.exitCode()).isEqualTo(2);
         assertThat(noBaseline.err()).contains("--baseline", "no such file");
-        CliRun help = CliRun.of("gate", "--help");
-        assertThat(help.exit()).isZero();
+        CliRun help = CliRun.run("gate", "--help");
+        assertThat(help.exitCode()).isZero();
         assertThat(help.out()).contains("--removed-at", "HOLD", "Examples:", "default: 5m");
     }
 }

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.testing.ApiTestServer;
@@ -66,13 +67,13 @@ class FaultMatrixTest {
         LifecycleSupport.clientOverride = () -> viaProxy;
         Path evidence = tmp.resolve("evidence-" + worlds);
         baseline = evidence.resolve("baseline.json");
-        CliRun b = CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+        CliRun b = CliRun.run("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
-        assertThat(b.exit()).as(b.all()).isZero();
+        assertThat(b.exitCode()).as(b.all()).isZero();
         clock.set(seed.gateTime);
         if (gatePassed) {
-            CliRun g = CliRun.of("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply);
-            assertThat(g.exit()).as(g.all()).isZero();
+            CliRun g = CliRun.run("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply);
+            assertThat(g.exitCode()).as(g.all()).isZero();
             // the garbage collector was quick: only the Node is left, so the cascade ends at the first look
             api.client().leases().inNamespace("kube-node-lease").withName("gpu-a11").delete();
             api.client().storage().v1().csiNodes().withName("gpu-a11").delete();
@@ -100,7 +101,7 @@ class FaultMatrixTest {
     record Cell(int index, String call, FaultProxy.Fault fault, CliRun run) {
         @Override
         public String toString() {
-            return "#" + index + " " + call + " " + fault + " -> exit " + run.exit() + ": " + run.all().trim();
+            return "#" + index + " " + call + " " + fault + " -> exit " + run.exitCode() + ": " + run.all().trim();
         }
     }
 
@@ -119,7 +120,7 @@ class FaultMatrixTest {
         this.worldSetup = worldSetup;
         newWorld(gatePassed);
         CliRun clean = command.get();
-        assertThat(clean.exit()).as("clean run: " + clean.all()).isEqualTo(cleanExit);
+        assertThat(clean.exitCode()).as("clean run: " + clean.all()).isEqualTo(cleanExit);
         List<String> calls = proxy.log();
         int mutating = mutatingCall == null ? Integer.MAX_VALUE : calls.indexOf(mutatingCall);
         assertThat(calls).isNotEmpty();
@@ -133,7 +134,7 @@ class FaultMatrixTest {
                 CliRun run = command.get();
                 Cell cell = new Cell(i, calls.get(i), f, run);
                 cells.add(cell);
-                assertThat(run.exit()).as(cell.toString()).isNotZero().isNotEqualTo(70);
+                assertThat(run.exitCode()).as(cell.toString()).isNotZero().isNotEqualTo(70);
                 assertThat(run.out()).as(cell.toString()).doesNotContain(": PASS");
                 assertThat(run.err()).as(cell.toString()).startsWith("nodegate: ");
                 if (i <= mutating) {
@@ -149,9 +150,9 @@ class FaultMatrixTest {
 
     @Test
     void gateEndsInvalidOnEveryFaultAndAnnotatesNothing() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.of("gate", "gpu-a11", "--baseline", baseline.toString(),
+        List<Cell> cells = matrix(() -> CliRun.run("gate", "gpu-a11", "--baseline", baseline.toString(),
                 "--removed-at", seed.a11Reply, "--annotate"), false, null);
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells).extracting(Cell::call).anySatisfy(c -> assertThat(c).startsWith("PATCH /api/v1/nodes/gpu-a11"))
                 .anySatisfy(c -> assertThat(c).contains("fieldSelector=spec.nodeName"));
         // a fault while reading: INVALID; a fault while annotating (fabric8 reads, then patches): a clear error
@@ -162,36 +163,36 @@ class FaultMatrixTest {
 
     @Test
     void removeNeverDeletesOnAFaultBeforeTheDeleteAndAlwaysSaysWhatHappened() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.of("remove", "gpu-a11", "--baseline", baseline.toString()), true,
+        List<Cell> cells = matrix(() -> CliRun.run("remove", "gpu-a11", "--baseline", baseline.toString()), true,
                 "DELETE /api/v1/nodes/gpu-a11");
         assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/nodes/gpu-a11");
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells.stream().filter(c -> c.call().startsWith("DELETE")))
                 .allSatisfy(c -> assertThat(c.run().err()).contains("whether it was deleted is unknown"));
     }
 
     @Test
     void verifyGoneEndsInvalidOnEveryFault() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.of("verify-gone", "--baseline", baseline.toString()), false, null);
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        List<Cell> cells = matrix(() -> CliRun.run("verify-gone", "--baseline", baseline.toString()), false, null);
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells).allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("INVALID"));
     }
 
     @Test
     void readmitDeletesNothingOnAFault() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes"),
+        List<Cell> cells = matrix(() -> CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes"),
                 false, "DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
         assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
     }
 
     @Test
     void readmitVerifyDeletesNoJobOnAFault() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
+        List<Cell> cells = matrix(() -> CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
                 false, "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee",
                 5, () -> api.create(ReadmitScenarioTest.failedUpgraderJob()));
         assertThat(cells).extracting(Cell::call).contains(
                 "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee");
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().exit()).as(c.toString()).isEqualTo(3));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
     }
 }

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.CliRun;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,12 +29,12 @@ class KubeconfigWiringTest {
             Path kc = api.writeKubeconfig(tmp.resolve("kubeconfig"));
             Path evidence = tmp.resolve("evidence");
             Path baseline = evidence.resolve("baseline.json");
-            CliRun b = CliRun.of("baseline", "save", "--kubeconfig", kc.toString(), "--targets", "gpu-a10,gpu-a11",
+            CliRun b = CliRun.run("baseline", "save", "--kubeconfig", kc.toString(), "--targets", "gpu-a10,gpu-a11",
                     "--control", "keep-1", "--evidence-dir", evidence.toString(), "--out", baseline.toString());
-            assertThat(b.exit()).as(b.all()).isZero();
+            assertThat(b.exitCode()).as(b.all()).isZero();
             assertThat(Files.readString(baseline)).contains("\"server\" : \"" + api.url());
-            CliRun g = CliRun.of("gate", "gpu-a10", "--kubeconfig", kc.toString(), "--baseline", baseline.toString());
-            assertThat(g.exit()).as(g.all()).isEqualTo(4);
+            CliRun g = CliRun.run("gate", "gpu-a10", "--kubeconfig", kc.toString(), "--baseline", baseline.toString());
+            assertThat(g.exitCode()).as(g.all()).isEqualTo(4);
             assertThat(g.out()).contains("no --removed-at");
             assertThat(seed.t0).isNotNull();
         }

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -23,20 +24,20 @@ class LifecycleScenarioTest extends SeededClusterTest {
     void setUp() {
         LifecycleSupport.pollInterval = Duration.ofSeconds(5);
         CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exit()).as(saved.all()).isZero();
+        assertThat(saved.exitCode()).as(saved.all()).isZero();
         clock.set(seed.gateTime);
     }
 
     CliRun gate(String node, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("gate", node, "--baseline", baseline.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(args.toArray(String[]::new));
+        return CliRun.run(args.toArray(String[]::new));
     }
 
     CliRun remove(String node, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("remove", node, "--baseline", baseline.toString()));
         args.addAll(List.of(extra));
-        return CliRun.of(args.toArray(String[]::new));
+        return CliRun.run(args.toArray(String[]::new));
     }
 
     Node node(String name) {
@@ -69,7 +70,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
     void gpuA11PassesIsRemovedCascadeFollowedAndNothingLeaks() throws IOException {
         CliRun g = gate("gpu-a11", "--removed-at", seed.a11Reply, "--reply-from", "infra-kim",
                 "--reply", "15:09 정리 완료", "--annotate");
-        assertThat(g.exit()).as(g.all()).isZero();
+        assertThat(g.exitCode()).as(g.all()).isZero();
         assertThat(g.out()).contains("gate gpu-a11: PASS", "leaseRenewTime: " + seed.a11Lease);
         assertThat(node("gpu-a11").getMetadata().getAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS")
                 .hasEntrySatisfying("nodegate.io/gate-evidence", v -> assertThat(v).startsWith("sha256:"));
@@ -78,7 +79,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
         String a11Uid = node("gpu-a11").getMetadata().getUid();
         playGarbageCollector("gpu-a11");
         CliRun r = remove("gpu-a11");
-        assertThat(r.exit()).as(r.all()).isZero();
+        assertThat(r.exitCode()).as(r.all()).isZero();
         assertThat(r.out()).contains("deleted Node gpu-a11", "still there", "cascade complete");
         assertThat(node("gpu-a11")).isNull();
         assertThat(node("gpu-a10")).isNotNull();
@@ -93,14 +94,14 @@ class LifecycleScenarioTest extends SeededClusterTest {
                 .contains("gpu-a11.node-password.rke2").doesNotContain("\"data\"");
         assertNoSecretValue(g, r);
 
-        CliRun v = CliRun.of("verify-gone", "--baseline", baseline.toString(), "--name-pattern", "^new-");
-        assertThat(v.exit()).as(v.all()).isZero();
+        CliRun v = CliRun.run("verify-gone", "--baseline", baseline.toString(), "--name-pattern", "^new-");
+        assertThat(v.exitCode()).as(v.all()).isZero();
         assertThat(v.out()).contains("verify-gone", "PASS", "selfTest: IP query with the control node's [192.0.2.50] -> [keep-1]",
                 "gpu-a10: bootID boot-a10");
         assertNoSecretValue(v);
 
         CliRun again = remove("gpu-a11");
-        assertThat(again.exit()).isEqualTo(5);
+        assertThat(again.exitCode()).isEqualTo(5);
         assertThat(again.err()).contains("already gone");
     }
 
@@ -109,21 +110,21 @@ class LifecycleScenarioTest extends SeededClusterTest {
         String replyLocal = java.time.LocalDateTime.ofInstant(seed.t0.plus(Duration.ofMinutes(40)),
                 java.time.ZoneId.of("Asia/Seoul")).toString().replace('T', ' ');
         CliRun g = gate("gpu-a10", "--removed-at", replyLocal, "--tz", "Asia/Seoul");
-        assertThat(g.exit()).as(g.all()).isEqualTo(4);
+        assertThat(g.exitCode()).as(g.all()).isEqualTo(4);
         assertThat(g.out()).contains("HOLD", "leaseRenewTime: " + seed.a10Lease, "readyLastHeartbeatTime",
                 "readyLastTransitionTime", "bootID: boot-a10", "before the reported removal");
         CliRun r = remove("gpu-a10");
-        assertThat(r.exit()).isEqualTo(5);
+        assertThat(r.exitCode()).isEqualTo(5);
         assertThat(r.err()).contains("HOLD, not PASS");
         assertThat(node("gpu-a10")).isNotNull();
     }
 
     @Test
     void gpuA10WithOverrideIsRemovedAndTheDecisionRecorded() throws IOException {
-        assertThat(gate("gpu-a10").exit()).isEqualTo(4);
+        assertThat(gate("gpu-a10").exitCode()).isEqualTo(4);
         playGarbageCollector("gpu-a10");
         CliRun r = remove("gpu-a10", "--override", "kim: same reply source as gpu-a11; risk accepted");
-        assertThat(r.exit()).as(r.all()).isZero();
+        assertThat(r.exitCode()).as(r.all()).isZero();
         assertThat(node("gpu-a10")).isNull();
         try (Stream<Path> s = Files.walk(evidence)) {
             Path rec = s.filter(p -> p.getFileName().toString().equals("removal.json")).findFirst().orElseThrow();
@@ -138,7 +139,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
         n.getStatus().getNodeInfo().setBootID("boot-a11-after-reboot");
         api.apply(n);
         CliRun g = gate("gpu-a11", "--removed-at", seed.a11Reply);
-        assertThat(g.exit()).as(g.all()).isEqualTo(5);
+        assertThat(g.exitCode()).as(g.all()).isEqualTo(5);
         assertThat(g.out()).contains("FAIL", "bootID changed boot-a11 -> boot-a11-after-reboot");
     }
 
@@ -146,13 +147,13 @@ class LifecycleScenarioTest extends SeededClusterTest {
     void missingControlNodeMakesTheRunInvalid() {
         api.delete(node("keep-1"));
         CliRun g = gate("gpu-a11", "--removed-at", seed.a11Reply);
-        assertThat(g.exit()).as(g.all()).isEqualTo(3);
+        assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
         assertThat(g.out()).contains("INVALID", "control node keep-1 not found");
     }
 
     @Test
     void nodeRecreatedBetweenGateAndRemoveIsNotDeleted() {
-        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
+        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         Node old = node("gpu-a11");
         api.delete(old);
         Node again = SeedCluster.node("gpu-a11", "192.0.2.11", "True", false, java.util.Map.of(), "boot-new",
@@ -161,39 +162,39 @@ class LifecycleScenarioTest extends SeededClusterTest {
         String newUid = node("gpu-a11").getMetadata().getUid();
         assertThat(newUid).isNotEqualTo(old.getMetadata().getUid());
         CliRun r = remove("gpu-a11");
-        assertThat(r.exit()).isEqualTo(5);
+        assertThat(r.exitCode()).isEqualTo(5);
         assertThat(r.err()).contains("uid " + newUid, "recreated");
         assertThat(node("gpu-a11").getMetadata().getUid()).isEqualTo(newUid);
     }
 
     @Test
     void gateRecordAgainstAnotherBaselineIsRefused() throws IOException {
-        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
+        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         Path other = tmp.resolve("other-baseline.json");
         Files.writeString(other, Files.readString(baseline).replace("\"pods\" : 3", "\"pods\" : 4"));
-        CliRun r = CliRun.of("remove", "gpu-a11", "--baseline", other.toString());
-        assertThat(r.exit()).isEqualTo(5);
+        CliRun r = CliRun.run("remove", "gpu-a11", "--baseline", other.toString());
+        assertThat(r.exitCode()).isEqualTo(5);
         assertThat(r.err()).contains("made against another baseline");
         assertThat(node("gpu-a11")).isNotNull();
     }
 
     @Test
     void staleGateRecordIsRefused() {
-        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
+        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         clock.advance(Duration.ofMinutes(31));
         CliRun r = remove("gpu-a11");
-        assertThat(r.exit()).isEqualTo(5);
+        assertThat(r.exitCode()).isEqualTo(5);
         assertThat(r.err()).contains("31 min old");
         assertThat(node("gpu-a11")).isNotNull();
     }
 
     @Test
     void cascadeThatNeverFinishesSaysWhatIsLeft() {
-        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
+        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         clock.schedule(Duration.ofSeconds(3), () -> api.client().leases().inNamespace("kube-node-lease")
                 .withName("gpu-a11").delete());
         CliRun r = remove("gpu-a11", "--timeout", "90s");
-        assertThat(r.exit()).as(r.all()).isEqualTo(4);
+        assertThat(r.exitCode()).as(r.all()).isEqualTo(4);
         assertThat(r.err()).contains("CSINode gpu-a11", "Secret kube-system/gpu-a11.node-password.rke2",
                 "2 pod(s) bound to gpu-a11").doesNotContain("Lease kube-node-lease");
         assertThat(node("gpu-a11")).isNull();
@@ -201,19 +202,19 @@ class LifecycleScenarioTest extends SeededClusterTest {
 
     @Test
     void unwritableEvidenceDirectoryDeletesNothing() throws IOException {
-        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exit()).isZero();
+        assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         // The backup sub-directory's name is taken by a file: the backup cannot be written (works as root too).
         Files.writeString(evidence.resolve("remove-gpu-a11-" + io.nodegate.lifecycle.evidence.EvidenceStore
                 .stamp(clock.instant())), "blocked");
         CliRun r = remove("gpu-a11");
-        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("cannot write evidence file");
         assertThat(node("gpu-a11")).isNotNull();
 
         Path notADir = tmp.resolve("plain-file");
         Files.writeString(notADir, "x");
         CliRun r2 = remove("gpu-a11", "--evidence-dir", notADir.resolve("sub").toString(), "--override", "test");
-        assertThat(r2.exit()).isEqualTo(2);
+        assertThat(r2.exitCode()).isEqualTo(2);
         assertThat(r2.err()).contains("not writable");
         assertThat(node("gpu-a11")).isNotNull();
     }
@@ -221,15 +222,15 @@ class LifecycleScenarioTest extends SeededClusterTest {
     @Test
     void renamedHostThatCameBackIsNamedBySystemUuid() throws InterruptedException {
         playGarbageCollector("gpu-a11");
-        assertThat(remove("gpu-a11", "--override", "test setup").exit()).isZero();
+        assertThat(remove("gpu-a11", "--override", "test setup").exitCode()).isZero();
         while (java.time.Instant.now().isBefore(seed.t0.plusSeconds(1))) {
             Thread.sleep(50); // the server stamps creation with the real clock, in whole seconds
         }
         // D+17: the host was renamed and rebooted with the old config.yaml: a new Node, no cordon, no role
         api.create(SeedCluster.node("new-01", "198.51.100.21", "True", false, java.util.Map.of(), "boot-n1",
                 "uuid-a11", 8, seed.gateTime, null));
-        CliRun v = CliRun.of("verify-gone", "--baseline", baseline.toString());
-        assertThat(v.exit()).as(v.all()).isEqualTo(5);
+        CliRun v = CliRun.run("verify-gone", "--baseline", baseline.toString());
+        assertThat(v.exitCode()).as(v.all()).isEqualTo(5);
         assertThat(v.out()).contains("Node new-01 has systemUUID uuid-a11 of target gpu-a11: the same host came back under a new name",
                 "Node new-01 created");
     }
@@ -237,8 +238,8 @@ class LifecycleScenarioTest extends SeededClusterTest {
     @Test
     void verifyGoneWhoseSelfTestFindsNothingIsInvalid() {
         api.delete(node("keep-1"));
-        CliRun v = CliRun.of("verify-gone", "--baseline", baseline.toString());
-        assertThat(v.exit()).as(v.all()).isEqualTo(3);
+        CliRun v = CliRun.run("verify-gone", "--baseline", baseline.toString());
+        assertThat(v.exitCode()).as(v.all()).isEqualTo(3);
         assertThat(v.out()).contains("INVALID", "self-test found nothing (IP query with the control node's [192.0.2.50])");
     }
 

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -19,7 +20,7 @@ class ReadmitScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        assertThat(seedAndSaveBaseline().exit()).isZero();
+        assertThat(seedAndSaveBaseline().exitCode()).isZero();
         // readmission happens days later; the server stamps new objects with the real clock
         clock.set(Instant.now());
     }
@@ -60,33 +61,33 @@ class ReadmitScenarioTest extends SeededClusterTest {
     @Test
     void planChangesNothingYesDeletesOnlyTheSecretVerifyFollowsTheHost() throws Exception {
         String uid = node().getMetadata().getUid();
-        CliRun plan = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString());
-        assertThat(plan.exit()).as(plan.all()).isZero();
+        CliRun plan = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString());
+        assertThat(plan.exitCode()).as(plan.all()).isZero();
         assertThat(plan.out()).contains("would delete Secret kube-system/gpu-a10.node-password.rke2",
                 "INSTALL_RKE2_VERSION=v1.34.3+rke2r3", "rke2-uninstall.sh", "node-name: gpu-a10");
         assertThat(secretExists()).isTrue();
 
-        CliRun yes = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
-        assertThat(yes.exit()).as(yes.all()).isZero();
+        CliRun yes = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        assertThat(yes.exitCode()).as(yes.all()).isZero();
         assertThat(yes.out()).contains("deleted Secret kube-system/gpu-a10.node-password.rke2");
         assertThat(secretExists()).isFalse();
         assertThat(node().getMetadata().getUid()).isEqualTo(uid);
         assertThat(node().getSpec().getUnschedulable()).isTrue();
         assertThat(api.client().secrets().inNamespace("kube-system").withName("gpu-a11.node-password.rke2").get()).isNotNull();
 
-        CliRun early = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
-        assertThat(early.exit()).isEqualTo(5);
+        CliRun early = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        assertThat(early.exitCode()).isEqualTo(5);
         assertThat(early.out()).contains("Ready is Unknown", "bootID unchanged", "no node-password Secret for gpu-a10");
 
         hostRejoins("uuid-a10");
         api.create(failedUpgraderJob());
-        CliRun blocked = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
-        assertThat(blocked.exit()).as(blocked.all()).isEqualTo(5);
+        CliRun blocked = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        assertThat(blocked.exitCode()).as(blocked.all()).isEqualTo(5);
         assertThat(blocked.out()).contains("Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")
                 .doesNotContain("still there").doesNotContain("lost");
 
-        CliRun done = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
-        assertThat(done.exit()).as(done.all()).isZero();
+        CliRun done = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
+        assertThat(done.exitCode()).as(done.all()).isZero();
         assertThat(done.out()).contains("PASS", "deleted Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10");
         assertThat(api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems()).isEmpty();
 
@@ -100,18 +101,18 @@ class ReadmitScenarioTest extends SeededClusterTest {
 
     @Test
     void anotherHostUnderTheSameNameFailsIdentity() throws Exception {
-        assertThat(CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exit()).isZero();
+        assertThat(CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exitCode()).isZero();
         hostRejoins("uuid-some-other-board");
-        CliRun v = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
-        assertThat(v.exit()).isEqualTo(5);
+        CliRun v = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        assertThat(v.exitCode()).isEqualTo(5);
         assertThat(v.out()).contains("systemUUID uuid-some-other-board differs from the baseline's uuid-a10");
     }
 
     @Test
     void readmitOfAGoneNodeIsRefused() throws IOException {
         api.delete(node());
-        CliRun r = CliRun.of("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
-        assertThat(r.exit()).isEqualTo(2);
+        CliRun r = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("is gone (NotFound)");
         assertThat(secretExists()).isTrue();
     }

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +31,7 @@ abstract class SeededClusterTest {
         LifecycleSupport.sleeper = clock;
         evidence = tmp.resolve("evidence");
         baseline = evidence.resolve("baseline.json");
-        return CliRun.of("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+        return CliRun.run("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
     }
 

@@ -18,4 +18,9 @@ public record CliRun(int exitCode, String out, String err) {
         int code = cl.execute(args);
         return new CliRun(code, out.toString(), err.toString());
     }
+
+    /** Everything the command printed, for assertions that do not care which stream. */
+    public String all() {
+        return out + err;
+    }
 }
