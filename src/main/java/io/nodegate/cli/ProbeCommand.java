@@ -2,7 +2,6 @@ package io.nodegate.cli;
 
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.model.ClusterState;
 import io.nodegate.probe.ApiserverTarget;
@@ -16,6 +15,7 @@ import io.nodegate.render.Structured;
 import io.nodegate.render.Style;
 import io.nodegate.source.CollectionException;
 import io.nodegate.source.InputException;
+import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.LiveSource;
@@ -152,8 +152,10 @@ public final class ProbeCommand implements Runnable {
                 }
                 ClusterState pods = StateAssembler.assemble(new RawSnapshot(Instant.now(),
                         "live: " + live.connection().describe(), live.connection().context(),
-                        live.connection().server(), null, List.of(), List.of(), List.of(), null, slices,
-                        List.of(), null, List.of(), live.allPods(), List.of()));
+                        live.connection().server(), null, java.util.Map.of(Kinds.NODES, List.of(),
+                        Kinds.NODE_LEASES, List.of(), Kinds.KUBE_SYSTEM_SECRETS, List.of(),
+                        Kinds.API_ENDPOINT_SLICES, slices, Kinds.DAEMONSETS, List.of(), Kinds.KUBE_SYSTEM_LEASES,
+                        List.of(), Kinds.PODS, live.allPods()), List.of()));
                 if ("http".equals(LeaseProbe.scheme(base))) {
                     notes.add("the kubeconfig's server is plain http, so the apiservers were probed over http "
                             + "(no TLS to verify)");
@@ -204,19 +206,7 @@ public final class ProbeCommand implements Runnable {
         }
 
         private static List<EndpointSlice> kubernetesSlices(LiveSource live) {
-            String what = "LIST endpointslices in default (" + LiveSource.KUBERNETES_SERVICE_LABEL + "=kubernetes) at "
-                    + live.connection().server();
-            try {
-                var list = live.client().discovery().v1().endpointSlices().inNamespace("default")
-                        .withLabel(LiveSource.KUBERNETES_SERVICE_LABEL, "kubernetes").list();
-                if (list == null || list.getItems() == null) {
-                    throw new CollectionException(what + ": answer has no items");
-                }
-                return list.getItems();
-            } catch (KubernetesClientException e) {
-                throw new CollectionException(what + ": " + (e.getCode() > 0 ? e.getCode() + " " : "")
-                        + e.getMessage(), e);
-            }
+            return live.api().list(Kinds.API_ENDPOINT_SLICES, java.util.function.Function.identity());
         }
 
         private void print(ProbeReport report) {

@@ -28,7 +28,11 @@ import io.nodegate.model.PodInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.source.CollectionException;
 import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.Kinds;
+import io.nodegate.source.ReadKind;
+import io.nodegate.source.SecretTrim;
 import io.nodegate.source.StateAssembler;
+import io.nodegate.source.live.ApiCalls;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,9 +59,11 @@ public final class ApiReader {
             .withPlural("servicel2statuses").withNamespaced(true).build();
 
     private final KubernetesClient client;
+    private final ApiCalls api;
 
     public ApiReader(KubernetesClient client) {
         this.client = client;
+        this.api = ApiCalls.of(client);
     }
 
     public KubernetesClient client() {
@@ -66,6 +72,11 @@ public final class ApiReader {
 
     public String server() {
         return client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
+    }
+
+    /** The shared read layer (pagination, NotFound rule, error wording) this reader goes through. */
+    public ApiCalls api() {
+        return api;
     }
 
     public Optional<Node> rawNode(String name) {
@@ -77,7 +88,7 @@ public final class ApiReader {
     }
 
     public List<NodeInfo> nodes() {
-        return nodes(listAll("Nodes", o -> client.nodes().list(o)));
+        return nodes(api.list(Kinds.NODES, Function.identity()));
     }
 
     public Optional<Lease> rawLease(String node) {
@@ -86,8 +97,7 @@ public final class ApiReader {
     }
 
     public Optional<LeaseInfo> lease(String node) {
-        return rawLease(node).map(l -> assemble(raw(List.of(), List.of(l), List.of(), null, List.of(), null, null))
-                .nodeLeases().get(0));
+        return rawLease(node).map(l -> assemble(Map.of(Kinds.NODE_LEASES, List.of(l))).nodeLeases().get(0));
     }
 
     public Optional<CSINode> rawCsiNode(String node) {
@@ -95,8 +105,7 @@ public final class ApiReader {
     }
 
     public Optional<CsiNodeInfo> csiNode(String node) {
-        return rawCsiNode(node).map(c -> assemble(raw(List.of(), List.of(), List.of(), List.of(c), List.of(), null, null))
-                .csiNodes().items().get(0));
+        return rawCsiNode(node).map(c -> assemble(Map.of(Kinds.CSINODES, List.of(c))).csiNodes().items().get(0));
     }
 
     /** Metadata only: the Secret's data is dropped before this returns. */
@@ -118,9 +127,8 @@ public final class ApiReader {
     }
 
     public List<SecretMeta> nodePasswordSecrets() {
-        List<Secret> all = listAll("Secrets in " + KUBE_SYSTEM,
-                o -> client.secrets().inNamespace(KUBE_SYSTEM).list(o));
-        return all.stream().map(ApiReader::toMeta).filter(s -> s.nodePasswordOwner().isPresent())
+        return api.list(Kinds.KUBE_SYSTEM_SECRETS, ApiReader::toMeta).stream()
+                .filter(s -> s.nodePasswordOwner().isPresent())
                 .sorted(java.util.Comparator.comparing(SecretMeta::name)).toList();
     }
 
@@ -129,8 +137,8 @@ public final class ApiReader {
         if (m == null || m.getName() == null) {
             throw new CollectionException("unparsable Secret answer: no metadata.name");
         }
-        Instant created = parseTime(m.getCreationTimestamp(), "Secret " + m.getName());
-        return new SecretMeta(m.getNamespace(), m.getName(), m.getUid(), created, s.getType(), m.getLabels());
+        parseTime(m.getCreationTimestamp(), "Secret " + m.getName()); // an unparsable time is a broken answer here
+        return StateAssembler.incremental().secret(SecretTrim.metadataOnly(s));
     }
 
     /**
@@ -139,7 +147,7 @@ public final class ApiReader {
      * another node's pods count.
      */
     public List<PodInfo> podsOn(String node) {
-        return assemble(raw(List.of(), List.of(), List.of(), null, List.of(), null, rawPodsOn(node))).pods().items();
+        return assemble(Map.of(Kinds.PODS, rawPodsOn(node))).pods().items();
     }
 
     /** "namespace/name" of the DaemonSets owning a pod on the node: that node's share of each DaemonSet. */
@@ -156,14 +164,13 @@ public final class ApiReader {
     }
 
     private List<Pod> rawPodsOn(String node) {
-        List<Pod> pods = listAll("Pods on " + node,
-                o -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list(o));
+        List<Pod> pods = api.listAll("LIST pods in all namespaces (spec.nodeName=" + node + ")",
+                o -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list(o), Function.identity());
         return pods.stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName())).toList();
     }
 
     public List<DaemonSetInfo> daemonSets() {
-        List<DaemonSet> ds = listAll("DaemonSets", o -> client.apps().daemonSets().inAnyNamespace().list(o));
-        return assemble(raw(List.of(), List.of(), List.of(), null, ds, null, null)).daemonSets();
+        return assemble(Map.of(Kinds.DAEMONSETS, api.list(Kinds.DAEMONSETS, Function.identity()))).daemonSets();
     }
 
     public Optional<Job> rawJob(String namespace, String name) {
@@ -173,10 +180,10 @@ public final class ApiReader {
 
     public Collected<JobInfo> jobs(String namespace) {
         try {
-            List<Job> jobs = listAll("Jobs in " + namespace,
-                    o -> client.batch().v1().jobs().inNamespace(namespace).list(o));
-            return assemble(raw(List.of(), List.of(), List.of(), null, List.of(), jobs, null)).cattleJobs();
-        } catch (NotFound e) {
+            List<Job> jobs = api.listAll("LIST jobs in " + namespace,
+                    o -> client.batch().v1().jobs().inNamespace(namespace).list(o), Function.identity());
+            return assemble(Map.of(Kinds.CATTLE_JOBS, jobs)).cattleJobs();
+        } catch (ApiCalls.NotFound e) {
             return Collected.absent();
         }
     }
@@ -188,8 +195,9 @@ public final class ApiReader {
      */
     public Collected<String> metallbAnnouncers() {
         try {
-            List<GenericKubernetesResource> items = listAll("MetalLB ServiceL2Status",
-                    o -> client.genericKubernetesResources(SERVICE_L2_STATUS).inAnyNamespace().list(o));
+            List<GenericKubernetesResource> items = api.listAll("LIST servicel2statuses.metallb.io in all namespaces",
+                    o -> client.genericKubernetesResources(SERVICE_L2_STATUS).inAnyNamespace().list(o),
+                    Function.identity());
             TreeSet<String> out = new TreeSet<>();
             for (GenericKubernetesResource r : items) {
                 Object status = r.getAdditionalProperties().get("status");
@@ -200,7 +208,7 @@ public final class ApiReader {
                 }
             }
             return Collected.of(List.copyOf(out));
-        } catch (NotFound e) {
+        } catch (ApiCalls.NotFound e) {
             return Collected.absent();
         }
     }
@@ -239,73 +247,8 @@ public final class ApiReader {
 
     // ---------------------------------------------------------------------------------------------------------
 
-    /** Thrown only inside this class, when a list call's resource type or namespace is NotFound. */
-    private static final class NotFound extends RuntimeException {
-        NotFound() {
-            super(null, null, false, false);
-        }
-    }
-
     private <T extends HasMetadata> Optional<T> get(String what, Supplier<T> call, String expectedName) {
-        T obj;
-        try {
-            obj = call.get();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
-                return Optional.empty();
-            }
-            throw failed(what, e);
-        } catch (RuntimeException e) {
-            throw failed(what, e);
-        }
-        if (obj == null) {
-            return Optional.empty(); // fabric8 returns null only for a 404 answer
-        }
-        if (obj.getMetadata() == null || !expectedName.equals(obj.getMetadata().getName())
-                || obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isBlank()) {
-            throw new CollectionException("unparsable answer for " + what + ": missing metadata.name/uid");
-        }
-        return Optional.of(obj);
-    }
-
-    private <T extends HasMetadata, L extends KubernetesResourceList<T>> List<T> listAll(
-            String what, Function<ListOptions, L> call) {
-        List<T> out = new ArrayList<>();
-        String cont = null;
-        int pages = 0;
-        do {
-            ListOptions options = new ListOptionsBuilder().withLimit((long) PAGE).withContinue(cont).build();
-            L page;
-            try {
-                page = call.apply(options);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 404) {
-                    throw new NotFound();
-                }
-                throw failed(what, e);
-            } catch (RuntimeException e) {
-                throw failed(what, e);
-            }
-            if (page == null || page.getItems() == null) {
-                throw new CollectionException("unparsable answer listing " + what + ": no items");
-            }
-            for (T item : page.getItems()) {
-                if (item == null || item.getMetadata() == null || item.getMetadata().getName() == null) {
-                    throw new CollectionException("unparsable answer listing " + what + ": an item without a name");
-                }
-                out.add(item);
-            }
-            cont = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-            if (++pages > 10_000) {
-                throw new CollectionException("listing " + what + " did not end after 10000 pages");
-            }
-        } while (cont != null && !cont.isEmpty());
-        return out;
-    }
-
-    /** Lists that must exist in every cluster: NotFound there is itself a broken answer. */
-    private static CollectionException failed(String what, RuntimeException e) {
-        return new CollectionException(what + ": " + describe(e), e);
+        return api.get("GET " + what, call, expectedName);
     }
 
     /** One line saying what went wrong: the HTTP status and the server's message, or the root cause. */
@@ -337,24 +280,26 @@ public final class ApiReader {
         if (text == null || text.isBlank()) {
             return null;
         }
-        try {
-            return java.time.OffsetDateTime.parse(text).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
+        Instant parsed = StateAssembler.parseOrNull(text);
+        if (parsed == null) {
             throw new CollectionException("unparsable timestamp '" + text + "' on " + where);
         }
+        return parsed;
     }
 
     private List<NodeInfo> nodes(List<Node> raw) {
-        return assemble(raw(raw, List.of(), List.of(), null, List.of(), null, null)).nodes();
+        return assemble(Map.of(Kinds.NODES, raw)).nodes();
     }
 
-    private static RawSnapshot raw(List<Node> nodes, List<Lease> leases, List<Secret> secrets, List<CSINode> csi,
-                                   List<DaemonSet> ds, List<Job> jobs, List<Pod> pods) {
-        return new RawSnapshot(Instant.EPOCH, "api", null, null, null, nodes, leases, secrets, csi, List.of(), ds,
-                jobs, List.of(), pods, List.of());
-    }
-
-    private static io.nodegate.model.ClusterState assemble(RawSnapshot raw) {
-        return StateAssembler.assemble(raw);
+    /** The model of a few objects read here: the one mapping every source uses. */
+    private static io.nodegate.model.ClusterState assemble(Map<ReadKind<?, ?>, List<? extends HasMetadata>> objects) {
+        Map<ReadKind<?, ?>, List<? extends HasMetadata>> all = new java.util.LinkedHashMap<>();
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            if (kind.presence() == ReadKind.Presence.REQUIRED) {
+                all.put(kind, List.of());
+            }
+        }
+        all.putAll(objects);
+        return StateAssembler.assemble(new RawSnapshot(Instant.EPOCH, "api", null, null, null, all, List.of()));
     }
 }

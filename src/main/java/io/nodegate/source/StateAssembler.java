@@ -59,16 +59,27 @@ public final class StateAssembler {
 
     public static ClusterState assemble(RawSnapshot raw) {
         StateAssembler a = new StateAssembler();
-        // argument order is mapping order, which is note order: the same order a live source reads in
-        return a.finish(raw.now(), raw.source(), raw.context(), raw.server(), raw.serverVersion(),
-                a.mapAll(raw.nodes(), a::node), a.mapAll(raw.nodeLeases(), a::lease),
-                a.mapAll(raw.kubeSystemSecrets(), a::secret),
-                raw.csiNodes() == null ? null : a.mapAll(raw.csiNodes(), a::csiNode),
-                raw.kubernetesEndpointSlices(), a.mapAll(raw.daemonSets(), a::daemonSet),
-                raw.cattleJobs() == null ? null : a.mapAll(raw.cattleJobs(), a::job),
-                a.mapAll(raw.kubeSystemLeases(), a::lease),
-                raw.pods() == null ? null : a.mapAll(raw.pods(), a::pod),
-                raw.notes());
+        // table order is mapping order, which is note order: the same order a live source reads in
+        Mapped mapped = new Mapped();
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            a.mapInto(mapped, kind, raw.objects().get(kind));
+        }
+        return a.finish(new Origin(raw.now(), raw.source(), raw.context(), raw.server(), raw.serverVersion()),
+                mapped, raw.notes());
+    }
+
+    private <T extends HasMetadata, M> void mapInto(Mapped mapped, ReadKind<T, M> kind, List<?> raw) {
+        if (raw == null) {
+            mapped.absent(kind);
+            return;
+        }
+        List<M> out = new ArrayList<>(raw.size());
+        for (Object r : raw) {
+            if (r != null) {
+                out.add(kind.toModel(this, kind.type().cast(r)));
+            }
+        }
+        mapped.put(kind, out);
     }
 
     /** An assembler to feed object by object (map each, then {@link #finish}); one per snapshot. */
@@ -81,41 +92,57 @@ public final class StateAssembler {
         notes.addAll(0, earlier.notes);
     }
 
-    /**
-     * Builds the state from objects mapped with this instance, in the order they were read. Null csiNodes,
-     * cattleJobs or pods mean "not present / not collected", as in {@link RawSnapshot}. The source's notes come
-     * first, then what the mapping noticed.
-     */
-    public ClusterState finish(Instant now, String source, String context, String server, String serverVersion,
-                               List<NodeInfo> nodes, List<LeaseInfo> nodeLeases, List<SecretMeta> kubeSystemSecrets,
-                               List<CsiNodeInfo> csiNodes, List<EndpointSlice> kubernetesEndpointSlices,
-                               List<DaemonSetInfo> daemonSets, List<JobInfo> cattleJobs,
-                               List<LeaseInfo> kubeSystemLeases, List<PodInfo> pods, List<String> sourceNotes) {
-        List<String> allNotes = new ArrayList<>(sourceNotes == null ? List.of() : sourceNotes);
-        allNotes.addAll(notes);
-        List<SecretMeta> secrets = sorted(kubeSystemSecrets, SecretMeta::name).stream()
-                .filter(s -> s.nodePasswordOwner().isPresent()).toList();
-        return new ClusterState(now, source, context, server, serverVersion,
-                sorted(nodes, NodeInfo::name), sorted(nodeLeases, LeaseInfo::name), secrets,
-                csiNodes == null ? Collected.absent() : Collected.of(sorted(csiNodes, CsiNodeInfo::name)),
-                apiEndpoints(kubernetesEndpointSlices), sorted(daemonSets, d -> d.namespace() + "/" + d.name()),
-                cattleJobs == null ? Collected.absent() : Collected.of(sorted(cattleJobs, JobInfo::name)),
-                sorted(kubeSystemLeases, LeaseInfo::name),
-                pods == null ? Collected.absent() : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())),
-                List.of(), List.copyOf(new LinkedHashSet<>(allNotes)));
+    /** Where and when a snapshot was read. */
+    public record Origin(Instant now, String source, String context, String server, String serverVersion) {
     }
 
-    private <R, T> List<T> mapAll(List<R> raw, java.util.function.Function<R, T> map) {
-        if (raw == null) {
-            return List.of();
+    /**
+     * The model objects of each kind, keyed by row of {@link Kinds}. A kind never put (or put {@link #absent})
+     * was not present / not collected, as in {@link RawSnapshot}.
+     */
+    public static final class Mapped {
+        private final Map<ReadKind<?, ?>, List<?>> lists = new LinkedHashMap<>();
+
+        public <M> Mapped put(ReadKind<?, M> kind, List<M> items) {
+            lists.put(kind, items);
+            return this;
         }
-        List<T> out = new ArrayList<>(raw.size());
-        for (R r : raw) {
-            if (r != null) {
-                out.add(map.apply(r));
-            }
+
+        public Mapped absent(ReadKind<?, ?> kind) {
+            lists.remove(kind);
+            return this;
         }
-        return out;
+
+        /** The kind's model objects, or null when absent. */
+        @SuppressWarnings("unchecked")
+        public <M> List<M> get(ReadKind<?, M> kind) {
+            return (List<M>) lists.get(kind);
+        }
+    }
+
+    /**
+     * Builds the state from objects mapped with this instance, in the order they were read. Absent optional kinds
+     * become {@link Collected#absent()}. The source's notes come first, then what the mapping noticed.
+     */
+    public ClusterState finish(Origin origin, Mapped mapped, List<String> sourceNotes) {
+        List<String> allNotes = new ArrayList<>(sourceNotes == null ? List.of() : sourceNotes);
+        allNotes.addAll(notes);
+        List<SecretMeta> secrets = sorted(mapped.get(Kinds.KUBE_SYSTEM_SECRETS), SecretMeta::name).stream()
+                .filter(s -> s.nodePasswordOwner().isPresent()).toList();
+        List<CsiNodeInfo> csiNodes = mapped.get(Kinds.CSINODES);
+        List<JobInfo> cattleJobs = mapped.get(Kinds.CATTLE_JOBS);
+        List<PodInfo> pods = mapped.get(Kinds.PODS);
+        return new ClusterState(origin.now(), origin.source(), origin.context(), origin.server(),
+                origin.serverVersion(),
+                sorted(mapped.get(Kinds.NODES), NodeInfo::name), sorted(mapped.get(Kinds.NODE_LEASES), LeaseInfo::name),
+                secrets,
+                csiNodes == null ? Collected.absent() : Collected.of(sorted(csiNodes, CsiNodeInfo::name)),
+                apiEndpoints(mapped.get(Kinds.API_ENDPOINT_SLICES)),
+                sorted(mapped.get(Kinds.DAEMONSETS), d -> d.namespace() + "/" + d.name()),
+                cattleJobs == null ? Collected.absent() : Collected.of(sorted(cattleJobs, JobInfo::name)),
+                sorted(mapped.get(Kinds.KUBE_SYSTEM_LEASES), LeaseInfo::name),
+                pods == null ? Collected.absent() : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())),
+                List.of(), List.copyOf(new LinkedHashSet<>(allNotes)));
     }
 
     private static <T> List<T> sorted(List<T> items, java.util.function.Function<T, String> key) {
@@ -294,7 +321,8 @@ public final class StateAssembler {
         return parsed;
     }
 
-    static Instant parseOrNull(String text) {
+    /** The one parser for API times (RFC 3339); null for blank or unparsable text. */
+    public static Instant parseOrNull(String text) {
         if (text == null || text.isBlank()) {
             return null;
         }

@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.source.InputException;
+import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.ReadKind;
+import io.nodegate.source.SecretTrim;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,15 +39,15 @@ import java.util.stream.Stream;
 public final class CollectionWriter {
 
     public static final String COLLECTED = "collected.json";
-    public static final String NODES = "nodes.json";
-    public static final String NODE_LEASES = "node-leases.json";
-    public static final String NODE_PASSWORD_SECRETS = "node-password-secrets.json";
-    public static final String CSINODES = "csinodes.json";
-    public static final String ENDPOINT_SLICES = "kubernetes-endpointslices.json";
-    public static final String DAEMONSETS = "daemonsets.json";
-    public static final String CATTLE_JOBS = "cattle-system-jobs.json";
-    public static final String KUBE_SYSTEM_LEASES = "kube-system-leases.json";
-    public static final String PODS = "pods.json";
+    public static final String NODES = Kinds.NODES.dumpFile();
+    public static final String NODE_LEASES = Kinds.NODE_LEASES.dumpFile();
+    public static final String NODE_PASSWORD_SECRETS = Kinds.KUBE_SYSTEM_SECRETS.dumpFile();
+    public static final String CSINODES = Kinds.CSINODES.dumpFile();
+    public static final String ENDPOINT_SLICES = Kinds.API_ENDPOINT_SLICES.dumpFile();
+    public static final String DAEMONSETS = Kinds.DAEMONSETS.dumpFile();
+    public static final String CATTLE_JOBS = Kinds.CATTLE_JOBS.dumpFile();
+    public static final String KUBE_SYSTEM_LEASES = Kinds.KUBE_SYSTEM_LEASES.dumpFile();
+    public static final String PODS = Kinds.PODS.dumpFile();
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
@@ -69,22 +71,19 @@ public final class CollectionWriter {
                     + "collect writes a fresh directory so two collections never mix");
         }
         Map<String, List<? extends HasMetadata>> files = new LinkedHashMap<>();
-        files.put(NODES, raw.nodes());
-        files.put(NODE_LEASES, raw.nodeLeases());
-        files.put(NODE_PASSWORD_SECRETS, raw.kubeSystemSecrets().stream()
-                .filter(s -> s.getMetadata() != null && SecretMeta.isNodePasswordName(s.getMetadata().getName()))
-                .map(LiveSource::metadataOnly).toList());
-        if (raw.csiNodes() != null) {
-            files.put(CSINODES, raw.csiNodes());
-        }
-        files.put(ENDPOINT_SLICES, raw.kubernetesEndpointSlices());
-        files.put(DAEMONSETS, raw.daemonSets());
-        if (raw.cattleJobs() != null) {
-            files.put(CATTLE_JOBS, raw.cattleJobs());
-        }
-        files.put(KUBE_SYSTEM_LEASES, raw.kubeSystemLeases());
-        if (raw.pods() != null) {
-            files.put(PODS, raw.pods());
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            List<? extends HasMetadata> items = raw.objects().get(kind);
+            if (kind == Kinds.KUBE_SYSTEM_SECRETS && items != null) {
+                // only node-password Secrets are evidence; other kube-system Secrets never reach the disk
+                items = items.stream().map(s -> (Secret) s)
+                        .filter(s -> s.getMetadata() != null && SecretMeta.isNodePasswordName(s.getMetadata().getName()))
+                        .map(SecretTrim::metadataOnly).toList();
+            }
+            if (items != null) {
+                files.put(kind.dumpFile(), items);
+            } else if (kind.presence() == ReadKind.Presence.REQUIRED) {
+                files.put(kind.dumpFile(), List.of());
+            }
         }
         Path parent = target.getParent();
         Path temp = null;
@@ -123,7 +122,7 @@ public final class CollectionWriter {
         list.putObject("metadata").put("resourceVersion", "");
         ArrayNode array = list.putArray("items");
         for (HasMetadata item : items) {
-            HasMetadata safe = item instanceof Secret s ? LiveSource.metadataOnly(s) : item;
+            HasMetadata safe = item instanceof Secret s ? SecretTrim.metadataOnly(s) : item;
             ObjectNode tree = (ObjectNode) JSON.readTree(SERIALIZATION.asJson(safe));
             if (tree.get("kind") == null) {
                 tree.put("kind", HasMetadata.getKind(item.getClass()));
@@ -144,11 +143,10 @@ public final class CollectionWriter {
         c.put("server", raw.server());
         c.put("serverVersion", raw.serverVersion());
         ArrayNode absent = c.putArray("absent");
-        if (raw.csiNodes() == null) {
-            absent.add(DumpSource.ABSENT_CSINODES);
-        }
-        if (raw.cattleJobs() == null) {
-            absent.add(DumpSource.ABSENT_CATTLE_JOBS);
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            if (kind.absentNote() != null && raw.objects().get(kind) == null) {
+                absent.add(kind.id());
+            }
         }
         c.put("pods", raw.pods() != null);
         return JSON.writeValueAsString(c) + "\n";

@@ -2,22 +2,17 @@ package io.nodegate.source.dump;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.source.InputException;
+import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.ReadKind;
+import io.nodegate.source.SecretTrim;
 import io.nodegate.source.SourceNotes;
 import io.nodegate.source.StateAssembler;
-import io.nodegate.source.live.LiveSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -52,20 +47,21 @@ import java.util.TreeMap;
 public final class DumpSource {
 
     public static final String COLLECTION_KIND = "NodegateCollection";
-    public static final String ABSENT_CSINODES = "csinodes";
-    public static final String ABSENT_CATTLE_JOBS = "cattle-system-jobs";
+    public static final String ABSENT_CSINODES = Kinds.CSINODES.id();
+    public static final String ABSENT_CATTLE_JOBS = Kinds.CATTLE_JOBS.id();
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "Node", Node.class,
-            "Lease", Lease.class,
-            "Secret", Secret.class,
-            "CSINode", CSINode.class,
-            "EndpointSlice", EndpointSlice.class,
-            "DaemonSet", DaemonSet.class,
-            "Job", Job.class,
-            "Pod", Pod.class,
-            "Namespace", Namespace.class);
+    /** The types of the kinds table, plus Namespace (whether cattle-system exists). */
+    private static final Map<String, Class<? extends HasMetadata>> KINDS = kindsByName();
+
+    private static Map<String, Class<? extends HasMetadata>> kindsByName() {
+        Map<String, Class<? extends HasMetadata>> out = new LinkedHashMap<>();
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            out.put(HasMetadata.getKind(kind.type()), kind.type());
+        }
+        out.put("Namespace", Namespace.class);
+        return Map.copyOf(out);
+    }
 
     /** What an offline read produced: the Kubernetes snapshot and the etcd reports. */
     public record Dump(RawSnapshot raw, List<EtcdEndpointReport> etcd) {
@@ -193,7 +189,7 @@ public final class DumpSource {
                     : e.getMessage()) + path, e);
         }
         if (object instanceof Secret secret) {
-            object = LiveSource.metadataOnly(secret);
+            object = SecretTrim.metadataOnly(secret);
         }
         if (object.getMetadata() == null || object.getMetadata().getName() == null) {
             notes.add(doc.where() + ": a " + kind + " without metadata.name; ignored");
@@ -249,10 +245,6 @@ public final class DumpSource {
         return out;
     }
 
-    private static boolean inNamespace(HasMetadata o, String ns) {
-        return ns.equals(o.getMetadata().getNamespace());
-    }
-
     private Dump build(List<Path> paths, Instant explicitNow) {
         Instant now = explicitNow != null ? explicitNow : collection == null ? null : collection.collectedAt();
         if (now == null) {
@@ -260,44 +252,53 @@ public final class DumpSource {
                     + "against the wrong clock; pass --now TIME (the time the dump was taken, e.g. "
                     + "--now 2026-10-19T06:10:00Z), or read a directory written by 'nodegate collect'");
         }
-        List<Node> nodes = all(Node.class);
-        List<Lease> leases = all(Lease.class);
-        List<Lease> nodeLeases = leases.stream().filter(l -> inNamespace(l, LiveSource.NODE_LEASE_NAMESPACE)).toList();
-        List<Lease> systemLeases = leases.stream().filter(l -> inNamespace(l, LiveSource.KUBE_SYSTEM)).toList();
-        ignored(leases.size() - nodeLeases.size() - systemLeases.size(),
-                "Lease(s) outside kube-node-lease and kube-system");
-        List<Secret> secrets = all(Secret.class);
-        List<Secret> systemSecrets = secrets.stream().filter(s -> inNamespace(s, LiveSource.KUBE_SYSTEM)).toList();
-        ignored(secrets.size() - systemSecrets.size(), "Secret(s) outside kube-system");
-        List<EndpointSlice> slices = all(EndpointSlice.class);
-        List<EndpointSlice> apiSlices = slices.stream().filter(s -> inNamespace(s, "default")
-                && s.getMetadata().getLabels() != null
-                && "kubernetes".equals(s.getMetadata().getLabels().get(LiveSource.KUBERNETES_SERVICE_LABEL))).toList();
-        ignored(slices.size() - apiSlices.size(), "EndpointSlice(s) other than default/kubernetes");
-        List<Job> jobs = all(Job.class);
-        List<Job> cattleJobs = jobs.stream().filter(j -> inNamespace(j, LiveSource.CATTLE_SYSTEM)).toList();
-        ignored(jobs.size() - cattleJobs.size(), "Job(s) outside cattle-system");
-        boolean cattleNamespaceSeen = all(Namespace.class).stream()
-                .anyMatch(n -> LiveSource.CATTLE_SYSTEM.equals(n.getMetadata().getName()));
-        List<CSINode> csiNodes = all(CSINode.class);
-        List<Pod> pods = all(Pod.class);
+        Map<ReadKind<?, ?>, List<? extends HasMetadata>> read = new LinkedHashMap<>();
+        Map<Class<?>, List<ReadKind<?, ?>>> rowsByType = new LinkedHashMap<>();
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            List<HasMetadata> selected = objects.values().stream().filter(kind::selects).toList();
+            read.put(kind, selected);
+            rowsByType.computeIfAbsent(kind.type(), t -> new ArrayList<>()).add(kind);
+        }
+        rowsByType.forEach((type, rows) -> {
+            long outside = objects.values().stream().filter(type::isInstance)
+                    .filter(o -> rows.stream().noneMatch(r -> r.selects(o))).count();
+            ignored((int) outside, HasMetadata.getKind(type.asSubclass(HasMetadata.class)) + "(s) other than "
+                    + String.join(" and ", rows.stream().map(ReadKind::scopeText).toList()));
+        });
+        Set<String> namespacesSeen = new java.util.TreeSet<>();
+        all(Namespace.class).forEach(n -> namespacesSeen.add(n.getMetadata().getName()));
         ignoredKinds.forEach((kind, count) -> notes.add("ignored " + count + " object(s) of kind " + kind
                 + " (nodegate does not read them)"));
 
-        List<CSINode> csiOut;
-        List<Job> jobsOut;
-        if (collection != null) {
-            csiOut = optional(csiNodes, collection.absent().contains(ABSENT_CSINODES),
-                    SourceNotes.CSINODES_NOT_SERVED);
-            jobsOut = optional(cattleJobs, collection.absent().contains(ABSENT_CATTLE_JOBS),
-                    SourceNotes.CATTLE_SYSTEM_ABSENT);
-        } else {
-            csiOut = csiNodes.isEmpty() ? noteAbsent("CSINode objects") : csiNodes;
-            jobsOut = cattleJobs.isEmpty() && !cattleNamespaceSeen ? noteAbsent("Jobs in cattle-system") : cattleJobs;
-            if (nodes.isEmpty()) {
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            List<? extends HasMetadata> found = read.get(kind);
+            switch (kind.presence()) {
+                case OPTIONAL_API, OPTIONAL_NAMESPACE -> {
+                    if (collection != null) {
+                        if (collection.absent().contains(kind.id())) {
+                            notes.add(kind.absentNote());
+                            read.remove(kind);
+                        }
+                    } else if (found.isEmpty() && !(kind.presence() == ReadKind.Presence.OPTIONAL_NAMESPACE
+                            && namespacesSeen.contains(kind.namespace()))) {
+                        notes.add(SourceNotes.notInInput(kind.notInInputWhat()));
+                        read.remove(kind);
+                    }
+                }
+                case ON_REQUEST -> {
+                    if (found.isEmpty() && (collection == null || !collection.pods())) {
+                        read.remove(kind);
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        if (collection == null) {
+            if (read.get(Kinds.NODES).isEmpty()) {
                 notes.add(SourceNotes.notInInput("Node objects"));
             }
-            if (nodeLeases.isEmpty() && !nodes.isEmpty()) {
+            if (read.get(Kinds.NODE_LEASES).isEmpty() && !read.get(Kinds.NODES).isEmpty()) {
                 notes.add("no Leases in kube-node-lease in the input: node heartbeat ages are unknown, not stopped");
             }
         }
@@ -311,22 +312,8 @@ public final class DumpSource {
                 collection == null ? null : collection.context(),
                 collection == null ? null : collection.server(),
                 collection == null ? null : collection.serverVersion(),
-                nodes, nodeLeases, systemSecrets, csiOut, apiSlices, all(DaemonSet.class), jobsOut, systemLeases,
-                pods.isEmpty() && (collection == null || !collection.pods()) ? null : pods, List.copyOf(notes));
+                read, List.copyOf(notes));
         return new Dump(raw, etcdReports);
-    }
-
-    private <T> List<T> optional(List<T> found, boolean provenAbsent, String absentNote) {
-        if (provenAbsent) {
-            notes.add(absentNote);
-            return null;
-        }
-        return found;
-    }
-
-    private <T> List<T> noteAbsent(String what) {
-        notes.add(SourceNotes.notInInput(what));
-        return null;
     }
 
     private void ignored(int count, String what) {
