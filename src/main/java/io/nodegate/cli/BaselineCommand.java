@@ -40,6 +40,16 @@ public final class BaselineCommand implements Runnable {
                     "  nodegate baseline save --targets gpu-a10,gpu-a11 --control keep-1",
                     "  nodegate baseline save --targets gpu-a11 --control keep-1 --out /srv/evidence/baseline.json"})
     public static final class Save implements Runnable {
+
+    private final Environment env;
+
+    public Save() {
+        this(Environment.SYSTEM);
+    }
+
+    Save(Environment env) {
+        this.env = env;
+    }
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
         @Mixin
@@ -67,11 +77,11 @@ public final class BaselineCommand implements Runnable {
 
         @Override
         public void run() {
-            KubernetesClient client = LifecycleCommands.connect(source);
+            KubernetesClient client = LifecycleCommands.connect(env, source);
             ApiReader api = new ApiReader(client);
             EvidenceStore store = LifecycleSupport.store(evidenceDir, null, api.server());
             store.ensureWritable();
-            Baseline b = new BaselineCollector(api, LifecycleSupport.clock)
+            Baseline b = new BaselineCollector(api, env.clock())
                     .collect(targets, control, LifecycleCommands.etcdEvidence(etcd), store.dir().toString());
             Path file;
             if (out != null) {

@@ -32,8 +32,8 @@ public final class BaselineFileOptions {
     }
 
     /** Connects and opens the evidence store, refusing a baseline saved from another cluster. */
-    Session connect(LiveOptions source, Baseline baseline) {
-        ApiReader api = new ApiReader(LifecycleCommands.connect(source));
+    Session connect(Environment env, LiveOptions source, Baseline baseline) {
+        ApiReader api = new ApiReader(LifecycleCommands.connect(env, source));
         LifecycleSupport.checkSameCluster(baseline, api.server());
         return new Session(api, LifecycleSupport.store(evidenceDir, baseline, api.server()));
     }

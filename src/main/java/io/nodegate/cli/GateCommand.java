@@ -31,6 +31,16 @@ import java.util.Map;
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate"})
 public final class GateCommand implements Runnable {
+
+    private final Environment env;
+
+    public GateCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    GateCommand(Environment env) {
+        this.env = env;
+    }
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
@@ -75,8 +85,8 @@ public final class GateCommand implements Runnable {
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply,
                 LifecycleSupport.parseDuration(matchWindow, "--match-window"));
-        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
-        GateService.Run run = new GateService(session.client(), session.store(), LifecycleSupport.clock)
+        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        GateService.Run run = new GateService(session.client(), session.store(), env.clock())
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {

@@ -1,7 +1,6 @@
 package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.source.CollectionException;
@@ -15,12 +14,8 @@ final class LifecycleCommands {
     private LifecycleCommands() {
     }
 
-    static KubernetesClient connect(LiveOptions source) {
-        var override = LifecycleSupport.clientOverride;
-        if (override != null) {
-            return override.get();
-        }
-        return source.connect();
+    static KubernetesClient connect(Environment env, LiveOptions source) {
+        return env.connect().apply(source);
     }
 
     /** One line per check (outcome, title), then its reasons and all its evidence. */

@@ -50,7 +50,7 @@ public final class Nodegate implements Runnable {
 
     /** Runs a command line and returns its exit code; used by main and by tests. */
     public static int execute(String... args) {
-        return newCommandLine(args).execute(args);
+        return newCommandLine(args, Environment.SYSTEM).execute(args);
     }
 
     /** Every command, in the order `nodegate --help` lists them. */
@@ -70,15 +70,20 @@ public final class Nodegate implements Runnable {
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {
-        return newCommandLine(new String[0]);
+        return newCommandLine(Environment.SYSTEM);
+    }
+
+    /** The full command tree, every command built with {@code env} (its client, clock and sleeper). */
+    public static CommandLine newCommandLine(Environment env) {
+        return newCommandLine(new String[0], env);
     }
 
     /**
      * The command tree for one command line. picocli reflects over every option of every command it is given,
      * which costs a 5,000-node audit a tenth of its time; a line that names a command gets only that command.
      */
-    static CommandLine newCommandLine(String[] args) {
-        CommandLine cl = new CommandLine(new Nodegate());
+    static CommandLine newCommandLine(String[] args, Environment env) {
+        CommandLine cl = new CommandLine(new Nodegate(), new EnvironmentFactory(env));
         String first = args.length > 0 ? args[0] : null;
         List<Class<?>> named = COMMANDS.stream()
                 .filter(c -> c.getAnnotation(Command.class).name().equals(first)).toList();
@@ -106,5 +111,19 @@ public final class Nodegate implements Runnable {
         });
         cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE : 70);
         return cl;
+    }
+
+    /** Builds commands (and their subcommands and mixins) with the environment when they take one. */
+    private record EnvironmentFactory(Environment env) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                var constructor = type.getDeclaredConstructor(Environment.class);
+                constructor.setAccessible(true);
+                return constructor.newInstance(env);
+            } catch (NoSuchMethodException takesNone) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
     }
 }

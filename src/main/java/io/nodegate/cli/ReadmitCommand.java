@@ -28,6 +28,16 @@ import java.io.PrintWriter;
                 "  nodegate readmit gpu-a07 --baseline base.json --yes      # delete the node-password Secret",
                 "  nodegate readmit gpu-a07 --baseline base.json --verify --yes"})
 public final class ReadmitCommand implements Runnable {
+
+    private final Environment env;
+
+    public ReadmitCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    ReadmitCommand(Environment env) {
+        this.env = env;
+    }
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
@@ -51,8 +61,8 @@ public final class ReadmitCommand implements Runnable {
     @Override
     public void run() {
         Baseline baseline = baselineOptions.read();
-        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
-        Readmitter readmitter = new Readmitter(session.client(), session.store(), LifecycleSupport.clock);
+        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        Readmitter readmitter = new Readmitter(session.client(), session.store(), env.clock());
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes);

@@ -25,6 +25,16 @@ import java.io.PrintWriter;
                 "  nodegate remove gpu-a11 --baseline base.json",
                 "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'"})
 public final class RemoveCommand implements Runnable {
+
+    private final Environment env;
+
+    public RemoveCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    RemoveCommand(Environment env) {
+        this.env = env;
+    }
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
@@ -55,12 +65,12 @@ public final class RemoveCommand implements Runnable {
     public void run() {
         Baseline baseline = baselineOptions.read();
         var opts = new NodeRemover.Options(LifecycleSupport.parseDuration(maxGateAge, "--max-gate-age"), override,
-                LifecycleSupport.parseDuration(timeout, "--timeout"), LifecycleSupport.pollInterval);
-        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
+                LifecycleSupport.parseDuration(timeout, "--timeout"), env.pollInterval());
+        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
-            r = new NodeRemover(session.client(), session.store(), LifecycleSupport.clock, w, LifecycleSupport.sleeper)
+            r = new NodeRemover(session.client(), session.store(), env.clock(), w, env.sleeper())
                     .remove(baseline, baselineOptions.file, node, opts);
         } catch (NodeRemover.Refused e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());

@@ -29,6 +29,16 @@ import java.util.regex.PatternSyntaxException;
         footer = {"", "Example:",
                 "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22"})
 public final class VerifyGoneCommand implements Runnable {
+
+    private final Environment env;
+
+    public VerifyGoneCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    VerifyGoneCommand(Environment env) {
+        this.env = env;
+    }
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
@@ -61,8 +71,8 @@ public final class VerifyGoneCommand implements Runnable {
                 throw new InputException("--name-pattern '" + namePattern + "': " + e.getDescription());
             }
         }
-        BaselineFileOptions.Session session = baselineOptions.connect(source, baseline);
-        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), LifecycleSupport.clock)
+        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock())
                 .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {

@@ -1,39 +1,23 @@
 package io.nodegate.lifecycle;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.source.InputException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
-import java.util.function.Supplier;
 
-/** What the lifecycle commands share: how they get a client, a clock, and how they read their inputs. */
+/**
+ * What the lifecycle commands share: how they read their inputs (baseline, times, durations) and where evidence
+ * goes. The client, clock and sleeper are passed in ({@code io.nodegate.cli.Environment}), not held here.
+ */
 public final class LifecycleSupport {
-
-    /** Tests replace this to point commands at a test server; null means LiveOptions.connect(). */
-    public static volatile Supplier<KubernetesClient> clientOverride;
-    public static volatile Clock clock = Clock.systemUTC();
-    /** How remove waits between cascade polls; tests shorten it. */
-    public static volatile Duration pollInterval = Duration.ofSeconds(2);
-    /** How remove waits; tests replace it with one that advances their clock and plays the garbage collector. */
-    public static volatile io.nodegate.lifecycle.remove.NodeRemover.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
-
-    /** Restores the defaults (tests call this when done). */
-    public static void reset() {
-        clientOverride = null;
-        clock = Clock.systemUTC();
-        pollInterval = Duration.ofSeconds(2);
-        sleeper = d -> Thread.sleep(d.toMillis());
-    }
 
     private LifecycleSupport() {
     }

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.cli.Environment;
 import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -36,9 +37,14 @@ class FaultMatrixTest {
     int worlds;
     Runnable worldSetup = () -> { };
 
+    /** One command line against this world's proxied client and virtual clock. */
+    CliRun cli(String... args) {
+        return CliRun.run(Environment.SYSTEM.withClient(viaProxy).withClock(clock).withSleeper(clock)
+                .withPollInterval(Duration.ofSeconds(5)), args);
+    }
+
     @AfterEach
     void tearDown() {
-        LifecycleSupport.reset();
         closeWorld();
     }
 
@@ -61,18 +67,14 @@ class FaultMatrixTest {
         proxy.hangFor(Duration.ofMillis(1300));
         viaProxy = SeedCluster.client(proxy.url(), 700);
         clock = new TestClock(seed.t0);
-        LifecycleSupport.clock = clock;
-        LifecycleSupport.sleeper = clock;
-        LifecycleSupport.pollInterval = Duration.ofSeconds(5);
-        LifecycleSupport.clientOverride = () -> viaProxy;
         Path evidence = tmp.resolve("evidence-" + worlds);
         baseline = evidence.resolve("baseline.json");
-        CliRun b = CliRun.run("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+        CliRun b = cli("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
         assertThat(b.exitCode()).as(b.all()).isZero();
         clock.set(seed.gateTime);
         if (gatePassed) {
-            CliRun g = CliRun.run("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply);
+            CliRun g = cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply);
             assertThat(g.exitCode()).as(g.all()).isZero();
             // the garbage collector was quick: only the Node is left, so the cascade ends at the first look
             api.client().leases().inNamespace("kube-node-lease").withName("gpu-a11").delete();
@@ -150,7 +152,7 @@ class FaultMatrixTest {
 
     @Test
     void gateEndsInvalidOnEveryFaultAndAnnotatesNothing() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.run("gate", "gpu-a11", "--baseline", baseline.toString(),
+        List<Cell> cells = matrix(() -> cli("gate", "gpu-a11", "--baseline", baseline.toString(),
                 "--removed-at", seed.a11Reply, "--annotate"), false, null);
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells).extracting(Cell::call).anySatisfy(c -> assertThat(c).startsWith("PATCH /api/v1/nodes/gpu-a11"))
@@ -163,7 +165,7 @@ class FaultMatrixTest {
 
     @Test
     void removeNeverDeletesOnAFaultBeforeTheDeleteAndAlwaysSaysWhatHappened() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.run("remove", "gpu-a11", "--baseline", baseline.toString()), true,
+        List<Cell> cells = matrix(() -> cli("remove", "gpu-a11", "--baseline", baseline.toString()), true,
                 "DELETE /api/v1/nodes/gpu-a11");
         assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/nodes/gpu-a11");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
@@ -173,14 +175,14 @@ class FaultMatrixTest {
 
     @Test
     void verifyGoneEndsInvalidOnEveryFault() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.run("verify-gone", "--baseline", baseline.toString()), false, null);
+        List<Cell> cells = matrix(() -> cli("verify-gone", "--baseline", baseline.toString()), false, null);
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells).allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("INVALID"));
     }
 
     @Test
     void readmitDeletesNothingOnAFault() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes"),
+        List<Cell> cells = matrix(() -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes"),
                 false, "DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
         assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
@@ -188,7 +190,7 @@ class FaultMatrixTest {
 
     @Test
     void readmitVerifyDeletesNoJobOnAFault() throws IOException {
-        List<Cell> cells = matrix(() -> CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
+        List<Cell> cells = matrix(() -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
                 false, "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee",
                 5, () -> api.create(ReadmitScenarioTest.failedUpgraderJob()));
         assertThat(cells).extracting(Cell::call).contains(

@@ -2,7 +2,6 @@ package io.nodegate.lifecycle;
 
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.ApiTestServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,11 +15,6 @@ class KubeconfigWiringTest {
 
     @TempDir
     Path tmp;
-
-    @AfterEach
-    void tearDown() {
-        LifecycleSupport.reset();
-    }
 
     @Test
     void baselineAndGateReachTheClusterThroughAKubeconfig() throws Exception {

@@ -22,7 +22,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        LifecycleSupport.pollInterval = Duration.ofSeconds(5);
+        pollInterval = Duration.ofSeconds(5);
         CliRun saved = seedAndSaveBaseline();
         assertThat(saved.exitCode()).as(saved.all()).isZero();
         clock.set(seed.gateTime);
@@ -31,13 +31,13 @@ class LifecycleScenarioTest extends SeededClusterTest {
     CliRun gate(String node, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("gate", node, "--baseline", baseline.toString()));
         args.addAll(List.of(extra));
-        return CliRun.run(args.toArray(String[]::new));
+        return cli(args.toArray(String[]::new));
     }
 
     CliRun remove(String node, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("remove", node, "--baseline", baseline.toString()));
         args.addAll(List.of(extra));
-        return CliRun.run(args.toArray(String[]::new));
+        return cli(args.toArray(String[]::new));
     }
 
     Node node(String name) {
@@ -94,7 +94,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
                 .contains("gpu-a11.node-password.rke2").doesNotContain("\"data\"");
         assertNoSecretValue(g, r);
 
-        CliRun v = CliRun.run("verify-gone", "--baseline", baseline.toString(), "--name-pattern", "^new-");
+        CliRun v = cli("verify-gone", "--baseline", baseline.toString(), "--name-pattern", "^new-");
         assertThat(v.exitCode()).as(v.all()).isZero();
         assertThat(v.out()).contains("verify-gone", "PASS", "selfTest: IP query with the control node's [192.0.2.50] -> [keep-1]",
                 "gpu-a10: bootID boot-a10");
@@ -172,7 +172,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
         assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         Path other = tmp.resolve("other-baseline.json");
         Files.writeString(other, Files.readString(baseline).replace("\"pods\" : 3", "\"pods\" : 4"));
-        CliRun r = CliRun.run("remove", "gpu-a11", "--baseline", other.toString());
+        CliRun r = cli("remove", "gpu-a11", "--baseline", other.toString());
         assertThat(r.exitCode()).isEqualTo(5);
         assertThat(r.err()).contains("made against another baseline");
         assertThat(node("gpu-a11")).isNotNull();
@@ -229,7 +229,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
         // D+17: the host was renamed and rebooted with the old config.yaml: a new Node, no cordon, no role
         api.create(SeedCluster.node("new-01", "198.51.100.21", "True", false, java.util.Map.of(), "boot-n1",
                 "uuid-a11", 8, seed.gateTime, null));
-        CliRun v = CliRun.run("verify-gone", "--baseline", baseline.toString());
+        CliRun v = cli("verify-gone", "--baseline", baseline.toString());
         assertThat(v.exitCode()).as(v.all()).isEqualTo(5);
         assertThat(v.out()).contains("Node new-01 has systemUUID uuid-a11 of target gpu-a11: the same host came back under a new name",
                 "Node new-01 created");
@@ -238,7 +238,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
     @Test
     void verifyGoneWhoseSelfTestFindsNothingIsInvalid() {
         api.delete(node("keep-1"));
-        CliRun v = CliRun.run("verify-gone", "--baseline", baseline.toString());
+        CliRun v = cli("verify-gone", "--baseline", baseline.toString());
         assertThat(v.exitCode()).as(v.all()).isEqualTo(3);
         assertThat(v.out()).contains("INVALID", "self-test found nothing (IP query with the control node's [192.0.2.50])");
     }

@@ -61,13 +61,13 @@ class ReadmitScenarioTest extends SeededClusterTest {
     @Test
     void planChangesNothingYesDeletesOnlyTheSecretVerifyFollowsTheHost() throws Exception {
         String uid = node().getMetadata().getUid();
-        CliRun plan = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString());
+        CliRun plan = cli("readmit", "gpu-a10", "--baseline", baseline.toString());
         assertThat(plan.exitCode()).as(plan.all()).isZero();
         assertThat(plan.out()).contains("would delete Secret kube-system/gpu-a10.node-password.rke2",
                 "INSTALL_RKE2_VERSION=v1.34.3+rke2r3", "rke2-uninstall.sh", "node-name: gpu-a10");
         assertThat(secretExists()).isTrue();
 
-        CliRun yes = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        CliRun yes = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
         assertThat(yes.exitCode()).as(yes.all()).isZero();
         assertThat(yes.out()).contains("deleted Secret kube-system/gpu-a10.node-password.rke2");
         assertThat(secretExists()).isFalse();
@@ -75,18 +75,18 @@ class ReadmitScenarioTest extends SeededClusterTest {
         assertThat(node().getSpec().getUnschedulable()).isTrue();
         assertThat(api.client().secrets().inNamespace("kube-system").withName("gpu-a11.node-password.rke2").get()).isNotNull();
 
-        CliRun early = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        CliRun early = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
         assertThat(early.exitCode()).isEqualTo(5);
         assertThat(early.out()).contains("Ready is Unknown", "bootID unchanged", "no node-password Secret for gpu-a10");
 
         hostRejoins("uuid-a10");
         api.create(failedUpgraderJob());
-        CliRun blocked = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        CliRun blocked = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
         assertThat(blocked.exitCode()).as(blocked.all()).isEqualTo(5);
         assertThat(blocked.out()).contains("Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")
                 .doesNotContain("still there").doesNotContain("lost");
 
-        CliRun done = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
+        CliRun done = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
         assertThat(done.exitCode()).as(done.all()).isZero();
         assertThat(done.out()).contains("PASS", "deleted Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10");
         assertThat(api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems()).isEmpty();
@@ -101,9 +101,9 @@ class ReadmitScenarioTest extends SeededClusterTest {
 
     @Test
     void anotherHostUnderTheSameNameFailsIdentity() throws Exception {
-        assertThat(CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exitCode()).isZero();
+        assertThat(cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exitCode()).isZero();
         hostRejoins("uuid-some-other-board");
-        CliRun v = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
+        CliRun v = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
         assertThat(v.exitCode()).isEqualTo(5);
         assertThat(v.out()).contains("systemUUID uuid-some-other-board differs from the baseline's uuid-a10");
     }
@@ -111,7 +111,7 @@ class ReadmitScenarioTest extends SeededClusterTest {
     @Test
     void readmitOfAGoneNodeIsRefused() throws IOException {
         api.delete(node());
-        CliRun r = CliRun.run("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        CliRun r = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("is gone (NotFound)");
         assertThat(secretExists()).isTrue();

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.cli.Environment;
 import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.testing.ApiTestServer;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /** Seed 000 on a test API server, with the lifecycle commands pointed at it and its clock. */
 abstract class SeededClusterTest {
@@ -26,18 +28,27 @@ abstract class SeededClusterTest {
         seed = SeedCluster.populate(api);
         client = SeedCluster.client(api.url());
         clock = new TestClock(seed.t0);
-        LifecycleSupport.clientOverride = () -> client;
-        LifecycleSupport.clock = clock;
-        LifecycleSupport.sleeper = clock;
         evidence = tmp.resolve("evidence");
         baseline = evidence.resolve("baseline.json");
-        return CliRun.run("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
+        return cli("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
+    }
+
+    /** How remove waits between cascade polls in this test's environment. */
+    Duration pollInterval = Duration.ofSeconds(2);
+
+    /** The commands, built against this test's API server and virtual clock. */
+    Environment env() {
+        return Environment.SYSTEM.withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
+    }
+
+    /** Runs one command line in {@link #env()}. */
+    CliRun cli(String... args) {
+        return CliRun.run(env(), args);
     }
 
     @AfterEach
     void tearDown() {
-        LifecycleSupport.reset();
         client.close();
         api.close();
     }

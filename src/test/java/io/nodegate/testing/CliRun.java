@@ -1,5 +1,6 @@
 package io.nodegate.testing;
 
+import io.nodegate.cli.Environment;
 import io.nodegate.cli.Nodegate;
 import picocli.CommandLine;
 
@@ -10,9 +11,14 @@ import java.io.StringWriter;
 public record CliRun(int exitCode, String out, String err) {
 
     public static CliRun run(String... args) {
+        return run(Environment.SYSTEM, args);
+    }
+
+    /** Runs with commands built in {@code env} (a test client, a virtual clock). */
+    public static CliRun run(Environment env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Nodegate.newCommandLine();
+        CommandLine cl = Nodegate.newCommandLine(env);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);

@@ -79,7 +79,7 @@ public final class EtcdMemberUnreachable implements Detector {
                                 + EtcdIds.hex(side.clusterId()) + ": " + why + ".",
                         evidence, "Check the etcd/k3s/RKE2 server on that host (systemctl status, journal), or pass "
                         + "its client URL with --etcd-endpoint; a member gone for good must be removed "
-                        + "(etcdctl member remove " + EtcdIds.hex(m.id()) + ") so quorum is counted right."));
+                        + "(etcdctl member remove " + EtcdIds.hex(m.id()) + ") so quorum is counted right.").withDiscriminator(EtcdView.label(m)));
             }
         }
         for (EtcdEndpointReport r : state.etcd()) {
@@ -92,7 +92,7 @@ public final class EtcdMemberUnreachable implements Detector {
                         "etcd endpoint " + r.endpoint() + " does not answer: " + r.error()
                                 + " (it is not the client URL of any member the answering endpoints list).",
                         evidence, "Check the URL, the certificates and the server behind it; an endpoint that "
-                        + "cannot be read leaves its side of a possible split brain unseen."));
+                        + "cannot be read leaves its side of a possible split brain unseen.").withDiscriminator(r.endpoint()));
             }
         }
         return out;

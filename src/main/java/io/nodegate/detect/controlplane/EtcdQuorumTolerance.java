@@ -97,7 +97,7 @@ public final class EtcdQuorumTolerance implements Detector {
             };
             List<String> nodes = down.stream().map(EtcdView::nodeNameOf).toList();
             out.add(new Finding(code(), name(), severity, nodes, "etcd cluster " + EtcdIds.hex(side.clusterId())
-                    + ": " + verdict + downText + learnerText + ".", evidence, hint));
+                    + ": " + verdict + downText + learnerText + ".", evidence, hint).withDiscriminator(EtcdIds.hex(side.clusterId())));
         }
         return out;
     }

@@ -51,7 +51,7 @@ public final class DuplicateInternalIpDetector implements Detector {
                             + "route, so the apiserver, CNI and other nodes cannot tell these nodes apart.",
                     Evidence.of().put("internalIP", ip).put("nodes", nodes).build(),
                     "Set the address explicitly on each host (RKE2/k3s: node-ip in config.yaml; kubelet: --node-ip; "
-                            + "also the CNI interface, e.g. flannel-iface) and restart the agent."));
+                            + "also the CNI interface, e.g. flannel-iface) and restart the agent.").withDiscriminator(ip));
         });
         return findings;
     }

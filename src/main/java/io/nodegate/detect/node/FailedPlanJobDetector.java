@@ -61,7 +61,7 @@ public final class FailedPlanJobDetector implements Detector {
                             .put("failedReason", job.failedReason()).time("created", job.created())
                             .put("nodeExists", nodeExists).build(),
                     "Read its logs (kubectl -n " + NAMESPACE + " logs job/" + job.name() + "), then delete it "
-                            + "(kubectl -n " + NAMESPACE + " delete job " + job.name() + "): the Plan starts a new Job."));
+                            + "(kubectl -n " + NAMESPACE + " delete job " + job.name() + "): the Plan starts a new Job.").withDiscriminator(job.name()));
         }
         return findings;
     }

@@ -56,7 +56,7 @@ public final class KubeletSkewDetector implements Detector {
                     Evidence.of().put("kubeletVersion", kubelet).put("apiserverVersion", state.serverVersion())
                             .put("minorsOlder", server.get().major() == k.major() ? server.get().minor() - k.minor() : null).build(),
                     "RKE2/k3s bundle the kubelet: reinstall the agent on these hosts at the cluster's exact version ("
-                            + state.serverVersion() + ")."));
+                            + state.serverVersion() + ").").withDiscriminator(kubelet));
         });
         return findings;
     }

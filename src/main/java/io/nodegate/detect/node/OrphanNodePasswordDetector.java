@@ -55,7 +55,7 @@ public final class OrphanNodePasswordDetector implements Detector {
                             .put("uid", secret.uid()).build(),
                     "If the Node was deleted minutes ago, wait: GC or the k3s orphan sync removes it. If it stays and "
                             + "the name will be reused by a reinstalled host, back up its metadata and delete it "
-                            + "(kubectl -n " + secret.namespace() + " delete secret " + secret.name() + ")."));
+                            + "(kubectl -n " + secret.namespace() + " delete secret " + secret.name() + ").").withDiscriminator(secret.namespace() + "/" + secret.name()));
         }
         return findings;
     }

@@ -96,7 +96,7 @@ public final class SameHostTwoNamesDetector implements Detector {
                 message.toString(), evidence.build(),
                 "Cordon the newer Node now if it should not take work (kubectl cordon <node>). Find out whether the "
                         + "older name's host was renamed before cleanup; keep or delete objects through the removal "
-                        + "gate, not by name alone.");
+                        + "gate, not by name alone.").withDiscriminator(uuid);
     }
 
     /** What a human configured on the older object that the newer one does not have. */

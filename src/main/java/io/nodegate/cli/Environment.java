@@ -1,0 +1,52 @@
+package io.nodegate.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.remove.NodeRemover;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * What commands take from the world outside their options: how to get an API client, the clock, how long to wait
+ * between polls and how to wait. Passed to each command when the command line is built
+ * ({@link Nodegate#newCommandLine(Environment)}), never through static fields, so tests point one command line at
+ * their API server and virtual clock without touching any other.
+ *
+ * @param connect      opens a client for the --kubeconfig/--context the user gave
+ * @param clock        the time commands record and compare against
+ * @param pollInterval how long remove waits between looks at the deletion cascade
+ * @param sleeper      how commands wait (tests pass a clock that advances instead of sleeping)
+ */
+public record Environment(Function<LiveOptions, KubernetesClient> connect, Clock clock, Duration pollInterval,
+                          NodeRemover.Sleeper sleeper) {
+
+    /** The real world: kubectl's connection rules, the system clock, real sleeping. */
+    public static final Environment SYSTEM = new Environment(LiveOptions::connect, Clock.systemUTC(),
+            Duration.ofSeconds(2), d -> Thread.sleep(d.toMillis()));
+
+    public Environment {
+        Objects.requireNonNull(connect, "connect");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(pollInterval, "pollInterval");
+        Objects.requireNonNull(sleeper, "sleeper");
+    }
+
+    /** This environment talking to one given client whatever the connection flags (tests). */
+    public Environment withClient(KubernetesClient client) {
+        return new Environment(options -> client, clock, pollInterval, sleeper);
+    }
+
+    public Environment withClock(Clock newClock) {
+        return new Environment(connect, newClock, pollInterval, sleeper);
+    }
+
+    public Environment withPollInterval(Duration interval) {
+        return new Environment(connect, clock, interval, sleeper);
+    }
+
+    public Environment withSleeper(NodeRemover.Sleeper newSleeper) {
+        return new Environment(connect, clock, pollInterval, newSleeper);
+    }
+}
