@@ -66,7 +66,8 @@ public final class Nodegate implements Runnable {
             EtcdCommand.class,
             ViewsCommand.class,
             RedundancyCommand.class,
-            ProbeCommand.class);
+            ProbeCommand.class,
+            HostCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {

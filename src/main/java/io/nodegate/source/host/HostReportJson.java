@@ -1,0 +1,119 @@
+package io.nodegate.source.host;
+
+import io.nodegate.model.host.HostReport;
+import io.nodegate.source.InputException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.TreeSet;
+
+/**
+ * The host report on disk. Its sha256 is taken over the canonical body: the report without its sha256 field,
+ * object keys sorted, no whitespace, UTF-8. Anyone can recompute it (`jq -cS 'del(.sha256)' FILE | tr -d '\n' | sha256sum`
+ * gives the same digest), so an edited report is caught by the gate.
+ */
+public final class HostReportJson {
+
+    private static final JsonMapper COMPACT = JsonMapper.builder().build();
+    private static final JsonMapper PRETTY = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    private HostReportJson() {
+    }
+
+    /** The report with its sha256 set. */
+    public static HostReport seal(HostReport report) {
+        ObjectNode body = COMPACT.valueToTree(report.withSha256(null));
+        body.remove("sha256");
+        return report.withSha256(sha256(canonicalBody(body)));
+    }
+
+    /** Pretty JSON of a sealed report, fields in the report's order, ending with a newline. */
+    public static String write(HostReport sealed) {
+        return PRETTY.writeValueAsString(sealed) + "\n";
+    }
+
+    public static JsonNode tree(HostReport sealed) {
+        return COMPACT.valueToTree(sealed);
+    }
+
+    /**
+     * Reads a report written by `host inspect` and checks it: kind, schema version, and that its sha256 matches
+     * its body. Anything else is an input error naming the file and what is wrong.
+     */
+    public static HostReport read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException("cannot read host report " + file + ": " + e.getMessage(), e);
+        }
+        JsonNode tree;
+        try {
+            tree = COMPACT.readTree(text);
+        } catch (JacksonException e) {
+            throw new InputException("host report " + file + " is not JSON: " + e.getOriginalMessage(), e);
+        }
+        if (tree == null || !tree.isObject() || !HostReport.KIND.equals(tree.path("kind").asString(null))) {
+            throw new InputException("host report " + file + " is not a host report (kind must be "
+                    + HostReport.KIND + "; write one with `nodegate host inspect --out FILE` on the host)");
+        }
+        int version = tree.path("schemaVersion").asInt(-1);
+        if (version != HostReport.SCHEMA_VERSION) {
+            throw new InputException("host report " + file + " has schemaVersion " + tree.path("schemaVersion")
+                    + "; this nodegate reads version " + HostReport.SCHEMA_VERSION);
+        }
+        String claimed = tree.path("sha256").asString(null);
+        ObjectNode body = ((ObjectNode) tree).deepCopy();
+        body.remove("sha256");
+        String actual = sha256(canonicalBody(body));
+        if (claimed == null || !claimed.equals(actual)) {
+            throw new InputException("host report " + file + ": sha256 " + claimed + " does not match its body ("
+                    + actual + "): the report was changed after `host inspect` wrote it");
+        }
+        try {
+            return COMPACT.treeToValue(tree, HostReport.class);
+        } catch (JacksonException | IllegalArgumentException e) {
+            throw new InputException("host report " + file + " does not have the report's shape: " + e.getMessage(), e);
+        }
+    }
+
+    static byte[] canonicalBody(JsonNode body) {
+        return COMPACT.writeValueAsString(sorted(body)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode sorted(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            TreeSet<String> names = new TreeSet<>(node.propertyNames());
+            for (String n : names) {
+                out.set(n, sorted(node.get(n)));
+            }
+            return out;
+        }
+        if (node.isArray()) {
+            var out = JsonNodeFactory.instance.arrayNode();
+            node.forEach(e -> out.add(sorted(e)));
+            return out;
+        }
+        return node;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
