@@ -37,10 +37,12 @@ import java.util.regex.Pattern;
 /** `nodegate probe`: measurements that write to the cluster (a Lease of nodegate's own, deleted afterwards). */
 @Command(name = "probe",
         mixinStandardHelpOptions = true,
-        description = {"Measure the control plane by talking to each part of it directly (writes a probe object "
-                + "of nodegate's own, deleted afterwards)."},
-        subcommands = {ProbeCommand.Apiservers.class},
-        footer = {"", "Examples:", "  nodegate probe apiservers", "  nodegate probe apiservers --count 50 -o json"})
+        description = {"Measure the cluster by talking to each part of it directly: `probe apiservers` writes a "
+                + "probe Lease of nodegate's own (deleted afterwards); `probe kubelet` sends nothing beyond a TLS "
+                + "handshake."},
+        subcommands = {ProbeCommand.Apiservers.class, ProbeKubeletCommand.class},
+        footer = {"", "Examples:", "  nodegate probe apiservers", "  nodegate probe apiservers --count 50 -o json",
+                "  nodegate probe kubelet gpu-a07 gpu-a08"})
 public final class ProbeCommand implements Runnable {
 
     @CommandLine.Spec

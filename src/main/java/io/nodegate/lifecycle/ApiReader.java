@@ -115,6 +115,13 @@ public final class ApiReader {
                 .map(ApiReader::toMeta);
     }
 
+    /** A ConfigMap's data (e.g. kube-system/kube-root-ca.crt, the cluster CA every namespace gets). */
+    public Optional<Map<String, String>> configMapData(String namespace, String name) {
+        return get("ConfigMap " + namespace + "/" + name,
+                () -> client.configMaps().inNamespace(namespace).withName(name).get(), name)
+                .map(cm -> cm.getData() == null ? Map.<String, String>of() : Map.copyOf(cm.getData()));
+    }
+
     /** A node's node-password Secret, looked up under both distributions' names. */
     public Optional<SecretMeta> nodePasswordSecret(String node) {
         for (String dist : List.of("rke2", "k3s")) {

@@ -91,6 +91,23 @@ public final class TestCerts {
         return dir.resolve(base + ".crt");
     }
 
+    /**
+     * A server certificate signed by the other CA ({@link #otherCaCert}, CN=someone-else): what a kubelet of
+     * another cluster presents. Returns {@code <base>.crt}; its key is {@code <base>.key}.
+     */
+    public Path otherCaServerCertificate(String base, String subject, String subjectAltName) {
+        try {
+            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=" + subjectAltName + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", base + ".key");
+        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", subject);
+        run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", "other-ca.crt", "-CAkey", "other-ca.key",
+                "-CAcreateserial", "-out", base + ".crt", "-days", "2", "-extfile", base + ".ext");
+        return dir.resolve(base + ".crt");
+    }
+
     private void sign(String base, String subject, String ext) {
         run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", subject);
         run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",

@@ -1,0 +1,100 @@
+package io.nodegate.cli;
+
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.model.KubeletAnswer;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.probe.KubeletProbe;
+import io.nodegate.render.FindingsSection;
+import io.nodegate.render.KubeletAnswersRenderer;
+import io.nodegate.render.Style;
+import io.nodegate.source.InputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** `nodegate probe kubelet NODE...`: who answers on each Node's kubelet port, without sending anything. */
+@Command(name = "kubelet",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = {
+                "Knock on each Node's kubelet port (InternalIP:10250): TCP connect and TLS handshake only, with a "
+                        + "short timeout. No request, no credentials, no data are sent.",
+                "Each answer is one of: no answer (consistent with a host that is off or cleaned up); this "
+                        + "cluster's CA (the kubelet is alive here); another CA (a kubelet runs there for another "
+                        + "cluster; with issuer and SANs); self-signed by the kubelet; port open without TLS.",
+                "This cluster's CA is read from the kubeconfig and the kube-system/kube-root-ca.crt ConfigMap.",
+                "NG303 (critical) when another CA answers while the Node is Ready=Unknown: departure evidence "
+                        + "without access to the host or the other cluster.",
+                "Needs get on nodes and on configmaps in kube-system, and a network path to the Nodes.%n"},
+        footer = {"",
+                "Examples:",
+                "  nodegate probe kubelet gpu-a07 gpu-a08 gpu-a09",
+                "  nodegate probe kubelet gpu-a07 --timeout 5s -o json",
+                "",
+                "Exit codes: 0 no finding, 1 NG303, 2 usage or input error (e.g. a Node that does not exist),",
+                "            3 the Nodes or this cluster's CA could not be read."})
+public final class ProbeKubeletCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "NODE", description = "Nodes to probe.")
+    List<String> nodes = new ArrayList<>();
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "10250",
+            description = "Kubelet serving port (default: ${DEFAULT-VALUE}).")
+    int port = KubeletProbe.DEFAULT_PORT;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
+            description = "Connect and handshake timeout per Node (default: ${DEFAULT-VALUE}).")
+    Duration timeout = KubeletProbe.DEFAULT_TIMEOUT;
+
+    @Mixin
+    LiveOptions cluster = new LiveOptions();
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        checkPortAndTimeout(port, timeout);
+        ApiReader api = new ApiReader(LifecycleCommands.connect(cluster));
+        List<NodeInfo> targets = new ArrayList<>();
+        for (String name : new LinkedHashSet<>(nodes)) {
+            targets.add(api.node(name).orElseThrow(() -> new InputException("Node " + name + " not found (NotFound) at "
+                    + api.server())));
+        }
+        KubeletEvidence kubelets = new KubeletEvidence(api, api.client().getConfiguration(), port, timeout);
+        KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
+        List<KubeletAnswer> answers = kubelets.probe(targets, cas);
+        List<Finding> findings = new KubeletAnswersForAnotherClusterDetector().detect(targets, answers);
+        PrintWriter w = spec.commandLine().getOut();
+        w.print(output.render(() -> KubeletAnswersRenderer.tree(answers, findings, cas.sources()),
+                style -> KubeletAnswersRenderer.table(targets, answers, style)
+                        + "\n" + FindingsSection.block(findings, List.of("this cluster's CA from: "
+                        + String.join(", ", cas.sources())), style)));
+        w.flush();
+        return ExitCodes.of(findings);
+    }
+
+    static void checkPortAndTimeout(int port, Duration timeout) {
+        if (port < 1 || port > 65535) {
+            throw new InputException("--port must be between 1 and 65535, got " + port);
+        }
+        if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new InputException("--timeout must be longer than 0s and at most 1m, got " + timeout);
+        }
+    }
+}

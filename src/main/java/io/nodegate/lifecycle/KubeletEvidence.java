@@ -1,0 +1,114 @@
+package io.nodegate.lifecycle;
+
+import io.fabric8.kubernetes.client.Config;
+import io.nodegate.model.KubeletAnswer;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.probe.KubeletProbe;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Probes Nodes' kubelet ports (see {@link KubeletProbe}) against this cluster's CA, read from the kubeconfig and
+ * from the kube-system/kube-root-ca.crt ConfigMap (either may hold the CA that signs kubelet serving
+ * certificates). A failed ConfigMap read is an error, never "no CA": without the CA every answer would look
+ * like another cluster's.
+ */
+public final class KubeletEvidence {
+
+    public static final String ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
+
+    private final ApiReader api;
+    private final Config config;
+    private final int port;
+    private final Duration timeout;
+
+    public KubeletEvidence(ApiReader api, Config config, int port, Duration timeout) {
+        this.api = api;
+        this.config = config;
+        this.port = port;
+        this.timeout = timeout;
+    }
+
+    /** The CA certificates of this cluster and where each came from. */
+    public record ClusterCas(List<X509Certificate> certificates, List<String> sources) {
+    }
+
+    public ClusterCas clusterCas() {
+        List<X509Certificate> cas = new ArrayList<>();
+        List<String> sources = new ArrayList<>();
+        String pem = kubeconfigCa();
+        if (pem != null) {
+            cas.addAll(parse(pem, "the kubeconfig's certificate-authority"));
+            sources.add("kubeconfig");
+        }
+        Optional<Map<String, String>> cm = api.configMapData(ApiReader.KUBE_SYSTEM, ROOT_CA_CONFIGMAP);
+        if (cm.isPresent() && cm.get().get("ca.crt") != null) {
+            cas.addAll(parse(cm.get().get("ca.crt"), "ConfigMap kube-system/" + ROOT_CA_CONFIGMAP));
+            sources.add("ConfigMap kube-system/" + ROOT_CA_CONFIGMAP);
+        }
+        if (cas.isEmpty()) {
+            throw new CollectionException("no CA of this cluster to compare kubelet certificates with: the kubeconfig "
+                    + "has no certificate-authority and ConfigMap kube-system/" + ROOT_CA_CONFIGMAP
+                    + (cm.isPresent() ? " has no ca.crt" : " is NotFound"));
+        }
+        return new ClusterCas(cas, sources);
+    }
+
+    /** Probes each Node at its first InternalIP. */
+    public List<KubeletAnswer> probe(List<NodeInfo> nodes, ClusterCas cas) {
+        List<KubeletProbe.Target> targets = nodes.stream()
+                .map(n -> new KubeletProbe.Target(n.name(), n.internalIps().isEmpty() ? null : n.internalIps().get(0)))
+                .toList();
+        return new KubeletProbe(port, timeout, cas.certificates()).probeAll(targets);
+    }
+
+    private String kubeconfigCa() {
+        if (config.getCaCertData() != null && !config.getCaCertData().isBlank()) {
+            try {
+                return new String(Base64.getDecoder().decode(config.getCaCertData().strip()), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw new InputException("the kubeconfig's certificate-authority-data is not base64: " + e.getMessage());
+            }
+        }
+        if (config.getCaCertFile() != null && !config.getCaCertFile().isBlank()) {
+            try {
+                return Files.readString(Path.of(config.getCaCertFile()));
+            } catch (IOException e) {
+                throw new InputException("cannot read the kubeconfig's certificate-authority "
+                        + config.getCaCertFile() + ": " + e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    static List<X509Certificate> parse(String pem, String where) {
+        try {
+            List<X509Certificate> out = new ArrayList<>();
+            for (var c : CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.UTF_8)))) {
+                out.add((X509Certificate) c);
+            }
+            if (out.isEmpty()) {
+                throw new CollectionException(where + " holds no certificate");
+            }
+            return out;
+        } catch (CertificateException e) {
+            throw new CollectionException(where + " is not a PEM certificate: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.nodegate.probe;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.CliRun;
+import io.nodegate.testing.KubeletTlsServer;
+import io.nodegate.testing.TestCerts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * `nodegate probe kubelet` end to end: Nodes and the kube-root-ca.crt ConfigMap on the test API server, kubelets
+ * as TLS servers on loopback addresses (each Node's InternalIP), the probe port given with --port.
+ */
+class ProbeKubeletCommandTest {
+
+    @TempDir
+    static Path dir;
+    static TestCerts certs;
+    static KubeletTlsServer ours;
+    static KubeletTlsServer theirs;
+    static int port;
+    ApiTestServer api;
+    Path kubeconfig;
+
+    @BeforeAll
+    static void kubelets() {
+        certs = TestCerts.create(dir);
+        ours = KubeletTlsServer.start("127.0.0.2", 0,
+                certs.serverCertificate("kubelet-a05", "/CN=gpu-a05", "DNS:gpu-a05,IP:127.0.0.2"),
+                dir.resolve("kubelet-a05.key"));
+        port = ours.port();
+        theirs = KubeletTlsServer.start("127.0.0.3", port,
+                certs.otherCaServerCertificate("kubelet-a07", "/CN=gpu-a07", "DNS:gpu-a07,IP:127.0.0.3"),
+                dir.resolve("kubelet-a07.key"));
+    }
+
+    @AfterAll
+    static void stop() {
+        ours.close();
+        theirs.close();
+    }
+
+    @BeforeEach
+    void cluster(@TempDir Path tmp) throws Exception {
+        api = ApiTestServer.start();
+        api.create(node("gpu-a05", "True", "127.0.0.2"), node("gpu-a07", "Unknown", "127.0.0.3"),
+                node("gpu-a01", "Unknown", "127.0.0.4"), node("gpu-a06", "True", "127.0.0.3"));
+        api.create(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt").withNamespace("kube-system")
+                .endMetadata().addToData("ca.crt", Files.readString(certs.caCert)).build());
+        kubeconfig = api.writeKubeconfig(tmp.resolve("kubeconfig"));
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void close() {
+        api.close();
+    }
+
+    static Node node(String name, String ready, String ip) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().addNewAddress().withType("InternalIP").withAddress(ip).endAddress()
+                .addNewCondition().withType("Ready").withStatus(ready)
+                .withReason("True".equals(ready) ? "KubeletReady" : "NodeStatusUnknown")
+                .withLastHeartbeatTime("2026-10-19T05:23:24Z").withLastTransitionTime("2026-10-19T05:24:35Z")
+                .endCondition().withNewNodeInfo().withBootID("b71434d8").endNodeInfo().endStatus().build();
+    }
+
+    private CliRun probe(String... args) {
+        String[] base = {"probe", "kubelet", "--kubeconfig", kubeconfig.toString(), "--port", String.valueOf(port),
+                "--timeout", "2s"};
+        String[] all = new String[base.length + args.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(args, 0, all, base.length, args.length);
+        return CliRun.run(all);
+    }
+
+    @Test
+    void anotherCaAnsweringForAnUnknownNodeIsNg303() {
+        CliRun run = probe("gpu-a05", "gpu-a07", "gpu-a01", "gpu-a06");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        assertThat(run.out()).containsPattern("gpu-a05 +True +127.0.0.2:\\d+ +this cluster's CA")
+                .containsPattern("gpu-a07 +Unknown +127.0.0.3:\\d+ +another CA +CN=someone-else")
+                .containsPattern("gpu-a01 +Unknown +127.0.0.4:\\d+ +no answer")
+                .contains("NG303 critical  kubelet-answers-for-another-cluster  gpu-a07")
+                .contains("this cluster's CA from: ConfigMap kube-system/kube-root-ca.crt");
+        // gpu-a06 also reaches the other CA's kubelet, but it is Ready here: not departure evidence
+        assertThat(run.out()).doesNotContain("kubelet-answers-for-another-cluster  gpu-a06");
+    }
+
+    @Test
+    void jsonPipes() {
+        CliRun run = probe("gpu-a07", "-o", "json");
+        assertThat(run.exitCode()).isEqualTo(1);
+        JsonNode r = JsonMapper.builder().build().readTree(run.out());
+        assertThat(r.path("answers").get(0).path("outcome").asString()).isEqualTo("OTHER_CA");
+        assertThat(r.path("answers").get(0).path("subjectAltNames").toString()).contains("IP:127.0.0.3");
+        assertThat(r.path("findings").get(0).path("code").asString()).isEqualTo("NG303");
+        assertThat(r.path("findings").get(0).path("severity").asString()).isEqualTo("critical");
+    }
+
+    @Test
+    void onlyOurCaOrSilenceIsNoFinding() {
+        CliRun run = probe("gpu-a05", "gpu-a01");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        assertThat(run.out()).contains("FINDINGS (0)");
+    }
+
+    @Test
+    void aFailedCaReadIsAnErrorNotAnotherCa() {
+        api.failOn("GET", "/api/v1/namespaces/kube-system/configmaps/kube-root-ca.crt", 403);
+        CliRun run = probe("gpu-a07");
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).contains("ConfigMap kube-system/kube-root-ca.crt").contains("403");
+        assertThat(run.out()).doesNotContain("NG303");
+    }
+
+    @Test
+    void noCaAnywhereIsAnError() {
+        api.delete(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt").withNamespace("kube-system")
+                .endMetadata().build());
+        CliRun run = probe("gpu-a07");
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).contains("no CA of this cluster").contains("NotFound");
+    }
+
+    @Test
+    void unknownNodeAndBadFlagsAreUsageErrors() {
+        CliRun missing = probe("gpu-zz");
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).contains("Node gpu-zz not found");
+        CliRun badPort = CliRun.run("probe", "kubelet", "gpu-a07", "--kubeconfig", kubeconfig.toString(), "--port", "0");
+        assertThat(badPort.exitCode()).isEqualTo(2);
+        assertThat(badPort.err()).contains("--port must be between 1 and 65535");
+        assertThat(CliRun.run("probe", "kubelet", "--help").exitCode()).isZero();
+        assertThat(CliRun.run("probe", "kubelet").exitCode()).isEqualTo(2);
+    }
+}
