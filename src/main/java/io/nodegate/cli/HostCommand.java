@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,6 +101,16 @@ public final class HostCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
+        private final Environment env;
+
+        Inspect() {
+            this(Environment.SYSTEM);
+        }
+
+        Inspect(Environment env) {
+            this.env = env;
+        }
+
         @Override
         public Integer call() {
             if (!Files.isDirectory(root)) {
@@ -116,7 +125,7 @@ public final class HostCommand implements Runnable {
             boolean liveRoot = root.toAbsolutePath().normalize().equals(Path.of("/"));
             boolean systemctlGiven = spec.commandLine().getParseResult().hasMatchedOption("--systemctl");
             ServiceManager services = liveRoot || systemctlGiven ? new SystemctlServices(systemctl) : null;
-            HostInspector inspector = new HostInspector(root, services, Clock.systemUTC(),
+            HostInspector inspector = new HostInspector(root, services, env.clock(),
                     liveRoot ? HostInspector::resolveWithJdk : name -> List.of());
             HostReport report = HostReportJson.seal(inspector.inspect(expectServer, ownerRemovedAt));
             if (out != null) {

@@ -67,10 +67,20 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private final Environment env;
+
+    ProbeKubeletCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    ProbeKubeletCommand(Environment env) {
+        this.env = env;
+    }
+
     @Override
     public Integer call() {
         checkPortAndTimeout(port, timeout);
-        ApiReader api = new ApiReader(LifecycleCommands.connect(cluster));
+        ApiReader api = new ApiReader(LifecycleCommands.connect(env, cluster));
         List<NodeInfo> targets = new ArrayList<>();
         for (String name : new LinkedHashSet<>(nodes)) {
             targets.add(api.node(name).orElseThrow(() -> new InputException("Node " + name + " not found (NotFound) at "
