@@ -67,7 +67,8 @@ public final class Nodegate implements Runnable {
             ViewsCommand.class,
             RedundancyCommand.class,
             ProbeCommand.class,
-            HostCommand.class);
+            HostCommand.class,
+            AlertsCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {
