@@ -68,7 +68,8 @@ public final class Nodegate implements Runnable {
             RedundancyCommand.class,
             ProbeCommand.class,
             HostCommand.class,
-            AlertsCommand.class);
+            AlertsCommand.class,
+            InstallCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {

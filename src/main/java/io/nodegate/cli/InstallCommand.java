@@ -1,0 +1,92 @@
+package io.nodegate.cli;
+
+import io.nodegate.deploy.InstallBundle;
+import io.nodegate.deploy.InstallSettings;
+import io.nodegate.deploy.Manifests;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** Emits the manifests that run `nodegate watch` in the cluster. Prints only; kubectl applies. */
+@Command(name = "install",
+        header = "Emit the manifests that run `nodegate watch` inside the cluster.",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+                "Print (never apply) everything `nodegate watch` needs in the cluster:",
+                "  Namespace, ServiceAccount, a ClusterRole and Roles with exactly the requests the",
+                "  watch makes (list/watch on what audit reads, create/patch on Events in default,",
+                "  get/create/patch on its own Lease), their bindings, a Service for /metrics and a",
+                "  Deployment (non-root, read-only root filesystem, probes on /healthz and /readyz).",
+                "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts` and the",
+                "admission policy of `nodegate policy` (with its defaults).",
+                "--image is required: build and push the image first (README, \"Run it in the cluster\")."},
+        footer = {"",
+                "Examples:",
+                "  nodegate install --image registry.example.com/ops/nodegate:0.1.0 | kubectl apply -f -",
+                "  nodegate install --image registry.example.com/ops/nodegate:0.1.0 \\",
+                "      --with-servicemonitor --with-alerts | kubectl apply -f -",
+                "  nodegate install --image REG/nodegate:0.1.0 --no-rancher --replicas 1 -o json",
+                "  nodegate install --image REG/nodegate:0.1.0 --with-servicemonitor \\",
+                "      --monitoring-label release=kube-prometheus-stack"})
+public final class InstallCommand implements Callable<Integer> {
+
+    public enum Format { yaml, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--image", paramLabel = "IMAGE", required = true,
+            description = "The nodegate image you built and pushed (e.g. registry.example.com/ops/nodegate:0.1.0).")
+    String image;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = InstallSettings.DEFAULT_NAMESPACE,
+            description = "Namespace of the watch, its Lease and Service (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "2",
+            description = "Replicas; all evaluate and serve metrics, the leader posts Events (default: ${DEFAULT-VALUE}).")
+    int replicas;
+
+    @Option(names = "--with-servicemonitor",
+            description = "Add a ServiceMonitor (monitoring.coreos.com/v1) so the Prometheus operator scrapes the watch.")
+    boolean withServiceMonitor;
+
+    @Option(names = "--with-alerts", description = "Add the PrometheusRule of `nodegate alerts`.")
+    boolean withAlerts;
+
+    @Option(names = "--with-policy",
+            description = "Add the admission policy and operator RBAC of `nodegate policy` (its defaults; run "
+                    + "`nodegate policy` yourself for other groups).")
+    boolean withPolicy;
+
+    @Option(names = "--no-rancher",
+            description = "Leave out what needs Rancher's cattle-system namespace (the Role for its Jobs).")
+    boolean noRancher;
+
+    @Option(names = "--monitoring-label", paramLabel = "KEY=VALUE",
+            description = "A label on the ServiceMonitor and PrometheusRule, for a Prometheus whose selectors want "
+                    + "one (kube-prometheus-stack: release=RELEASE). Repeatable.")
+    Map<String, String> monitoringLabels = new LinkedHashMap<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Format format = Format.yaml;
+
+    @Override
+    public Integer call() {
+        InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
+                withServiceMonitor, !noRancher, monitoringLabels);
+        var objects = InstallBundle.objects(settings);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,53 @@
+package io.nodegate.deploy;
+
+import io.nodegate.source.InputException;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * What `nodegate install` is parameterised on.
+ *
+ * @param namespace          where the watch runs (its Lease, ServiceAccount, Service; default nodegate-system)
+ * @param image              the image someone built and pushed (required: the manifests never name an image
+ *                           nobody built)
+ * @param replicas           watch replicas; every replica evaluates and serves metrics, the leader posts Events
+ * @param withPolicy         add `nodegate policy`'s admission policy and operator RBAC
+ * @param withAlerts         add `nodegate alerts`' PrometheusRule
+ * @param withServiceMonitor add a ServiceMonitor so the Prometheus operator scrapes the watch
+ * @param rancher            the cluster has Rancher's cattle-system namespace (Roles cannot be created in a
+ *                           missing namespace)
+ * @param monitoringLabels   extra labels on the ServiceMonitor and PrometheusRule for a Prometheus whose
+ *                           selectors want them (kube-prometheus-stack: release=NAME)
+ */
+public record InstallSettings(String namespace, String image, int replicas, boolean withPolicy, boolean withAlerts,
+                              boolean withServiceMonitor, boolean rancher, Map<String, String> monitoringLabels) {
+
+    public static final String DEFAULT_NAMESPACE = "nodegate-system";
+    public static final int DEFAULT_REPLICAS = 2;
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    /** registry/path:tag or @sha256:digest; what a container runtime accepts, loosely (no spaces, no scheme). */
+    private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._\\-/:@]*[a-zA-Z0-9_]", Pattern.CASE_INSENSITIVE);
+
+    public InstallSettings {
+        if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+            throw new InputException("--namespace '" + namespace + "' is not a namespace name (lower-case letters, "
+                    + "digits and '-', at most 63 characters)");
+        }
+        if (image == null || image.isBlank()) {
+            throw new InputException("--image is required: name the image you built and pushed (see README, "
+                    + "\"Run it in the cluster\"); nodegate does not guess one");
+        }
+        if (!IMAGE.matcher(image).matches() || image.contains("://")) {
+            throw new InputException("--image '" + image + "' is not an image reference (e.g. "
+                    + "registry.example.com/ops/nodegate:0.1.0)");
+        }
+        if (replicas < 1 || replicas > 10) {
+            throw new InputException("--replicas " + replicas + " is out of range (1-10; 2 gives a leader and a "
+                    + "stand-by)");
+        }
+        monitoringLabels = Map.copyOf(new TreeMap<>(monitoringLabels == null ? Map.of() : monitoringLabels));
+    }
+}

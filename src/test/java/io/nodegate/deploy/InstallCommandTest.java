@@ -1,0 +1,338 @@
+package io.nodegate.deploy;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesList;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.nodegate.testing.CliRun;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import static io.nodegate.testing.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** `nodegate install`: the manifests parse, the RBAC grants exactly the watch's requests, the pod is locked down. */
+class InstallCommandTest {
+
+    private static final String IMAGE = "registry.example.com/ops/nodegate:0.1.0";
+    private static final String NS = "nodegate-system";
+
+    private static List<HasMetadata> install(String... extra) {
+        String[] args = new String[extra.length + 3];
+        args[0] = "install";
+        args[1] = "--image";
+        args[2] = IMAGE;
+        System.arraycopy(extra, 0, args, 3, extra.length);
+        CliRun run = run(args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return AlertRulesPromtoolTest.parse(run.out());
+    }
+
+    @Test
+    void emitsTypedObjectsInApplyOrder() {
+        List<HasMetadata> objects = install();
+        assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()
+                        + (o.getMetadata().getNamespace() == null ? "" : "@" + o.getMetadata().getNamespace()))
+                .containsExactly(
+                        "Namespace/nodegate-system",
+                        "ServiceAccount/nodegate-watch@nodegate-system",
+                        "ClusterRole/nodegate-watch", "ClusterRoleBinding/nodegate-watch",
+                        "Role/nodegate-watch@kube-node-lease", "RoleBinding/nodegate-watch@kube-node-lease",
+                        "Role/nodegate-watch@kube-system", "RoleBinding/nodegate-watch@kube-system",
+                        "Role/nodegate-watch@default", "RoleBinding/nodegate-watch@default",
+                        "Role/nodegate-watch@cattle-system", "RoleBinding/nodegate-watch@cattle-system",
+                        "Role/nodegate-watch@nodegate-system", "RoleBinding/nodegate-watch@nodegate-system",
+                        "Service/nodegate-watch@nodegate-system",
+                        "Deployment/nodegate-watch@nodegate-system");
+        assertThat(objects.get(0)).isInstanceOf(Namespace.class);
+        assertThat(objects.get(0).getMetadata().getLabels())
+                .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
+        assertThat(((ServiceAccount) objects.get(1)).getAutomountServiceAccountToken()).isTrue();
+
+        CliRun json = run("install", "--image", IMAGE, "-o", "json");
+        KubernetesList list = new KubernetesSerialization().unmarshal(json.out(), KubernetesList.class);
+        assertThat(list.getItems()).extracting(HasMetadata::getKind)
+                .containsExactlyElementsOf(objects.stream().map(HasMetadata::getKind).toList());
+    }
+
+    @Test
+    void rbacAllowsEveryRequestOfTheWatch() {
+        Rbac rbac = new Rbac(install(), NS, InstallBundle.NAME);
+        for (WatchAccess.Request r : WatchAccess.requests(NS, true)) {
+            for (String verb : r.verbs()) {
+                if (r.nonResource()) {
+                    assertThat(rbac.allowsUrl(verb, r.resource())).as(verb + " " + r.resource()).isTrue();
+                    continue;
+                }
+                List<String> names = r.resourceNames().isEmpty() ? java.util.Collections.singletonList(null)
+                        : r.resourceNames();
+                for (String name : names) {
+                    assertThat(rbac.allows(verb, r.apiGroup(), r.resource(), r.namespace(), name))
+                            .as("%s %s/%s in %s named %s (%s)", verb, r.apiGroup(), r.resource(), r.namespace(),
+                                    name, r.why())
+                            .isTrue();
+                }
+            }
+        }
+        // the watch's namespaced reads also work through the namespaces it was granted, nothing more
+        assertThat(rbac.allows("list", "", "nodes", null, null)).isTrue();
+        assertThat(rbac.allows("watch", "apps", "daemonsets", "some-team", null)).isTrue();
+    }
+
+    @Test
+    void rbacGrantsNothingBeyondTheWatchsRequests() {
+        Rbac rbac = new Rbac(install(), NS, InstallBundle.NAME);
+        // writes the watch never makes
+        assertThat(rbac.allows("delete", "", "nodes", null, "gpu-a07")).isFalse();
+        assertThat(rbac.allows("patch", "", "nodes", null, "gpu-a07")).isFalse();
+        assertThat(rbac.allows("update", "", "nodes", null, "gpu-a07")).isFalse();
+        assertThat(rbac.allows("delete", "", "secrets", "kube-system", "w7.node-password.rke2")).isFalse();
+        assertThat(rbac.allows("delete", "batch", "jobs", "cattle-system", "apply-x")).isFalse();
+        assertThat(rbac.allows("create", "", "events", "kube-system", null)).isFalse();
+        // its Lease lock only: not kubelet Leases, not another Lease in its own namespace
+        assertThat(rbac.allows("patch", "coordination.k8s.io", "leases", NS, "nodegate-watch")).isTrue();
+        assertThat(rbac.allows("patch", "coordination.k8s.io", "leases", NS, "someone-else")).isFalse();
+        assertThat(rbac.allows("patch", "coordination.k8s.io", "leases", "kube-node-lease", "gpu-a07")).isFalse();
+        assertThat(rbac.allows("create", "coordination.k8s.io", "leases", "kube-system", null)).isFalse();
+        // reads outside what audit reads
+        assertThat(rbac.allows("get", "", "secrets", "kube-system", "rke2-serving")).isFalse();
+        assertThat(rbac.allows("list", "", "secrets", "default", null)).isFalse();
+        assertThat(rbac.allows("list", "", "secrets", null, null)).isFalse();
+        assertThat(rbac.allows("list", "", "configmaps", "kube-system", null)).isFalse();
+        assertThat(rbac.allows("list", "", "pods", null, null)).isFalse();
+        assertThat(rbac.allows("list", "batch", "jobs", "default", null)).isFalse();
+        assertThat(rbac.allows("get", "", "namespaces", null, "kube-system")).isFalse();
+        assertThat(rbac.allows("list", "", "namespaces", null, null)).isFalse();
+        assertThat(rbac.allowsUrl("get", "/metrics")).isFalse();
+        // and no wildcards anywhere
+        assertThat(rbac.rules()).allSatisfy(rule -> {
+            assertThat(rule.getVerbs()).doesNotContain("*");
+            assertThat(Objects.requireNonNullElse(rule.getResources(), List.<String>of())).doesNotContain("*");
+            assertThat(Objects.requireNonNullElse(rule.getApiGroups(), List.<String>of())).doesNotContain("*");
+        });
+        // every rule is there for a row of WatchAccess: as many verbs granted as the rows name
+        long grantedVerbs = rbac.rules().stream().mapToLong(r -> r.getVerbs().size()).sum();
+        long requestedVerbs = WatchAccess.requests(NS, true).stream().mapToLong(r -> r.verbs().size()).sum();
+        assertThat(grantedVerbs).isEqualTo(requestedVerbs);
+    }
+
+    @Test
+    void withoutRancherThereIsNoCattleSystemRole() {
+        List<HasMetadata> objects = install("--no-rancher");
+        assertThat(objects).noneMatch(o -> "cattle-system".equals(o.getMetadata().getNamespace()));
+        Rbac rbac = new Rbac(objects, NS, InstallBundle.NAME);
+        assertThat(rbac.allows("list", "batch", "jobs", "cattle-system", null)).isFalse();
+        assertThat(rbac.allows("list", "", "nodes", null, null)).isTrue();
+    }
+
+    @Test
+    void deploymentIsNonRootReadOnlyWithProbesResourcesAndTheServiceAccount() {
+        List<HasMetadata> objects = install("--replicas", "3", "--namespace", "ops-nodegate");
+        Deployment deployment = only(objects, Deployment.class);
+        Service service = only(objects, Service.class);
+        assertThat(deployment.getMetadata().getNamespace()).isEqualTo("ops-nodegate");
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        assertThat(deployment.getSpec().getSelector().getMatchLabels())
+                .isEqualTo(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                .isEqualTo(service.getSpec().getSelector());
+        assertThat(pod.getServiceAccountName()).isEqualTo(only(objects, ServiceAccount.class).getMetadata().getName());
+        assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+
+        Container c = pod.getContainers().get(0);
+        assertThat(pod.getContainers()).hasSize(1);
+        assertThat(c.getImage()).isEqualTo(IMAGE);
+        assertThat(c.getArgs()).containsExactly("watch", "--namespace", "ops-nodegate", "--listen", ":9470");
+        // Pod Security "restricted": what the namespace label enforces
+        assertThat(c.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(c.getSecurityContext().getRunAsUser()).isPositive();
+        assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(c.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(c.getSecurityContext().getPrivileged()).isNotEqualTo(Boolean.TRUE);
+        // the only writable place is an emptyDir on /tmp
+        assertThat(c.getVolumeMounts()).singleElement().satisfies(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+        assertThat(pod.getVolumes()).singleElement().satisfies(v -> assertThat(v.getEmptyDir()).isNotNull());
+
+        // probes hit the container's metrics port, which the Service targets
+        String portName = c.getPorts().get(0).getName();
+        assertThat(c.getPorts().get(0).getContainerPort()).isEqualTo(9470);
+        assertThat(path(c.getLivenessProbe())).isEqualTo("/healthz");
+        assertThat(path(c.getStartupProbe())).isEqualTo("/healthz");
+        assertThat(path(c.getReadinessProbe())).isEqualTo("/readyz");
+        for (Probe p : List.of(c.getLivenessProbe(), c.getReadinessProbe(), c.getStartupProbe())) {
+            assertThat(p.getHttpGet().getPort().getStrVal()).isEqualTo(portName);
+        }
+        assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
+            assertThat(p.getTargetPort().getStrVal()).isEqualTo(portName);
+            assertThat(p.getPort()).isEqualTo(9470);
+        });
+        // an unready replica must still be scraped, or NodegateWatchNotReady could never see synced=0
+        assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+
+        assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(c.getResources().getLimits()).containsKeys("cpu", "memory");
+        assertThat(c.getResources().getLimits().get("memory").getNumericalAmount())
+                .isGreaterThan(c.getResources().getRequests().get("memory").getNumericalAmount());
+    }
+
+    @Test
+    void optionalServiceMonitorAlertsAndPolicy() {
+        List<HasMetadata> objects = install("--with-servicemonitor", "--with-alerts", "--with-policy",
+                "--monitoring-label", "release=kps");
+        Service service = only(objects, Service.class);
+        GenericKubernetesResource monitor = objects.stream()
+                .filter(o -> o.getKind().equals("ServiceMonitor")).map(GenericKubernetesResource.class::cast)
+                .findFirst().orElseThrow();
+        assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "kps");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) monitor.getAdditionalProperties().get("spec");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> selector = (Map<String, Object>) spec.get("selector");
+        assertThat(selector.get("matchLabels")).isEqualTo(service.getMetadata().getLabels());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> endpoints = (List<Map<String, Object>>) spec.get("endpoints");
+        assertThat(endpoints).singleElement().satisfies(e -> {
+            assertThat(e.get("port")).isEqualTo(service.getSpec().getPorts().get(0).getName());
+            assertThat(e.get("path")).isEqualTo("/metrics");
+        });
+
+        HasMetadata rule = objects.stream().filter(o -> o.getKind().equals("PrometheusRule")).findFirst()
+                .orElseThrow();
+        assertThat(rule.getMetadata().getNamespace()).isEqualTo(NS);
+        assertThat(rule.getMetadata().getLabels()).containsEntry("release", "kps");
+
+        assertThat(objects).extracting(HasMetadata::getKind)
+                .contains("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
+        assertThat(objects).anyMatch(o -> o instanceof ClusterRole && o.getMetadata().getName().equals("nodegate-operator"));
+    }
+
+    @Test
+    void imageIsRequiredAndBadInputIsAUsageError() {
+        CliRun noImage = run("install");
+        assertThat(noImage.exitCode()).isEqualTo(2);
+        assertThat(noImage.err()).contains("--image");
+        assertThat(noImage.out()).isEmpty();
+
+        CliRun blank = run("install", "--image", " ");
+        assertThat(blank.exitCode()).isEqualTo(2);
+        assertThat(blank.err()).contains("--image");
+
+        CliRun url = run("install", "--image", "https://registry.example.com/nodegate");
+        assertThat(url.exitCode()).isEqualTo(2);
+        assertThat(url.err()).contains("--image").contains("not an image reference");
+
+        CliRun ns = run("install", "--image", IMAGE, "--namespace", "Nodegate_System");
+        assertThat(ns.exitCode()).isEqualTo(2);
+        assertThat(ns.err()).contains("--namespace").contains("Nodegate_System");
+        assertThat(ns.out()).isEmpty();
+
+        CliRun replicas = run("install", "--image", IMAGE, "--replicas", "0");
+        assertThat(replicas.exitCode()).isEqualTo(2);
+        assertThat(replicas.err()).contains("--replicas");
+
+        CliRun help = run("install", "-h");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("Examples:").contains("--image");
+    }
+
+    private static String path(Probe probe) {
+        return probe.getHttpGet().getPath();
+    }
+
+    private static <T> T only(List<HasMetadata> objects, Class<T> type) {
+        List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+        assertThat(found).hasSize(1);
+        return found.get(0);
+    }
+
+    /**
+     * Kubernetes RBAC authorization as the apiserver does it, for one service account: a ClusterRole bound by a
+     * ClusterRoleBinding applies everywhere, a Role bound by a RoleBinding only in its namespace; resourceNames
+     * restrict a rule to requests that name the object.
+     */
+    record Rbac(List<HasMetadata> objects, String saNamespace, String saName) {
+
+        boolean allows(String verb, String group, String resource, String namespace, String name) {
+            for (HasMetadata o : objects) {
+                if (o instanceof ClusterRoleBinding b && bindsMe(b.getSubjects())) {
+                    ClusterRole role = clusterRole(b.getRoleRef().getName());
+                    if (role != null && role.getRules().stream().anyMatch(r -> matches(r, verb, group, resource, name))) {
+                        return true;
+                    }
+                }
+                if (namespace != null && o instanceof RoleBinding b && namespace.equals(b.getMetadata().getNamespace())
+                        && bindsMe(b.getSubjects())) {
+                    List<PolicyRule> rules = b.getRoleRef().getKind().equals("Role")
+                            ? role(namespace, b.getRoleRef().getName())
+                            : clusterRole(b.getRoleRef().getName()).getRules();
+                    if (rules.stream().anyMatch(r -> matches(r, verb, group, resource, name))) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        boolean allowsUrl(String verb, String url) {
+            return objects.stream().filter(ClusterRoleBinding.class::isInstance).map(ClusterRoleBinding.class::cast)
+                    .filter(b -> bindsMe(b.getSubjects()))
+                    .map(b -> clusterRole(b.getRoleRef().getName())).filter(Objects::nonNull)
+                    .flatMap(r -> r.getRules().stream())
+                    .anyMatch(r -> r.getNonResourceURLs() != null && r.getNonResourceURLs().contains(url)
+                            && r.getVerbs().contains(verb));
+        }
+
+        List<PolicyRule> rules() {
+            return objects.stream().flatMap(o -> o instanceof ClusterRole c ? c.getRules().stream()
+                    : o instanceof Role r ? r.getRules().stream() : java.util.stream.Stream.empty()).toList();
+        }
+
+        private boolean bindsMe(List<Subject> subjects) {
+            return subjects.stream().anyMatch(s -> "ServiceAccount".equals(s.getKind()) && saName.equals(s.getName())
+                    && saNamespace.equals(s.getNamespace()));
+        }
+
+        private ClusterRole clusterRole(String roleName) {
+            return objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast)
+                    .filter(r -> r.getMetadata().getName().equals(roleName)).findFirst().orElse(null);
+        }
+
+        private List<PolicyRule> role(String namespace, String roleName) {
+            return objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                    .filter(r -> r.getMetadata().getName().equals(roleName)
+                            && namespace.equals(r.getMetadata().getNamespace()))
+                    .findFirst().map(Role::getRules).orElse(List.of());
+        }
+
+        private static boolean matches(PolicyRule r, String verb, String group, String resource, String name) {
+            if (r.getResources() == null || r.getResources().isEmpty()) {
+                return false; // a non-resource URL rule
+            }
+            boolean names = r.getResourceNames() == null || r.getResourceNames().isEmpty()
+                    || (name != null && r.getResourceNames().contains(name));
+            return r.getVerbs().contains(verb) && r.getApiGroups().contains(group)
+                    && r.getResources().contains(resource) && names;
+        }
+    }
+}
