@@ -1,0 +1,23 @@
+# The image `nodegate install --image` runs: the nodegate CLI on a JRE, started as `nodegate watch`.
+# Build and push (nothing here has been built: this machine reaches no registry):
+#   docker build -t registry.example.com/ops/nodegate:0.1.0 . && docker push registry.example.com/ops/nodegate:0.1.0
+# (podman, buildah and nerdctl take the same arguments.)
+
+# ---- build: the shaded jar, tests skipped (run bin/test before you build an image) ----
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY pom.xml .
+COPY src ./src
+RUN mvn -B -q -DskipTests package
+
+# ---- run: a JRE and the jar, nothing else ----
+FROM eclipse-temurin:17-jre
+COPY --from=build /src/target/nodegate.jar /opt/nodegate/nodegate.jar
+# A fixed non-root uid/gid: the Deployment from `nodegate install` sets runAsNonRoot and runAsUser to the same
+# number, and the root filesystem is read-only (only /tmp is an emptyDir).
+USER 65532:65532
+EXPOSE 9470
+# Heap from the container's memory limit; die on OOM so the kubelet restarts the pod instead of a half-alive JVM;
+# no hsperfdata files on the read-only filesystem.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-jar", "/opt/nodegate/nodegate.jar"]
+CMD ["watch"]
