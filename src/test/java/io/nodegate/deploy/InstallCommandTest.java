@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.nodegate.source.Kinds;
+import io.nodegate.source.ReadKind;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +95,25 @@ class InstallCommandTest {
         // the watch's namespaced reads also work through the namespaces it was granted, nothing more
         assertThat(rbac.allows("list", "", "nodes", null, null)).isTrue();
         assertThat(rbac.allows("watch", "apps", "daemonsets", "some-team", null)).isTrue();
+    }
+
+    /**
+     * The watch's informers read exactly what `audit` reads, the rows of source.Kinds: a kind added there without
+     * its RBAC here fails this test (in the cluster it would be a 403 and an informer that never syncs).
+     */
+    @Test
+    void rbacCoversEveryKindAuditReads() {
+        Rbac rbac = new Rbac(install(), NS, InstallBundle.NAME);
+        for (ReadKind<?, ?> kind : Kinds.audited()) {
+            String group = HasMetadata.getGroup(kind.type());
+            String resource = HasMetadata.getPlural(kind.type());
+            String namespace = kind.allNamespaces() ? null : kind.namespace();
+            for (String verb : List.of("list", "watch")) {
+                assertThat(rbac.allows(verb, group == null ? "" : group, resource, namespace, null))
+                        .as("%s %s/%s in %s (kind %s)", verb, group, resource, namespace, kind.id())
+                        .isTrue();
+            }
+        }
     }
 
     @Test
