@@ -125,6 +125,6 @@ public final class AuditCommand implements Callable<Integer> {
     }
 
     static int exitCode(AuditReport report) {
-        return ExitCodes.of(report.findings());
+        return ReportExit.of(report.findings());
     }
 }

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
@@ -13,18 +14,19 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import java.nio.file.Path;
 import java.util.List;
 
 @Command(name = "baseline", description = "Record the cluster before node removal starts (see 'baseline save').",
         subcommands = BaselineCommand.Save.class)
-public final class BaselineCommand implements Runnable {
+public final class BaselineCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
+    public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: nodegate baseline save --help");
     }
 
@@ -39,7 +41,7 @@ public final class BaselineCommand implements Runnable {
             footer = {"", "Example:",
                     "  nodegate baseline save --targets gpu-a10,gpu-a11 --control keep-1",
                     "  nodegate baseline save --targets gpu-a11 --control keep-1 --out /srv/evidence/baseline.json"})
-    public static final class Save implements Runnable {
+    public static final class Save implements Callable<Integer> {
 
     private final Environment env;
 
@@ -76,7 +78,7 @@ public final class BaselineCommand implements Runnable {
         Path evidenceDir;
 
         @Override
-        public void run() {
+        public Integer call() {
             KubernetesClient client = LifecycleCommands.connect(env, source);
             ApiReader api = new ApiReader(client);
             EvidenceStore store = LifecycleSupport.store(evidenceDir, null, api.server());
@@ -106,6 +108,7 @@ public final class BaselineCommand implements Runnable {
                 w.print(Json.write(b));
             }
             w.flush();
+            return ExitCode.OK;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.dump.CollectionWriter;
 import io.nodegate.source.live.LiveSource;
@@ -59,6 +60,6 @@ public final class CollectCommand implements Callable<Integer> {
         raw.notes().forEach(n -> out.println("  note: " + n));
         out.println("wrote " + written.directory());
         out.flush();
-        return ExitCodes.OK;
+        return ExitCode.OK;
     }
 }

@@ -1,47 +1,36 @@
 package io.nodegate.cli;
 
+import io.nodegate.InputException;
+import io.nodegate.time.Durations;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Durations the way operators type them: 30s, 5m, 72h, 3d, or combined (1h30m). picocli prefixes the error with
- * the option name ("Invalid value for option '--batch-window': ...").
+ * Every duration flag's converter ({@link Durations}' syntax: 1500ms, 30s, 5m, 1h30m, 3d). picocli prefixes the
+ * error with the option name ("Invalid value for option '--batch-window': ...") and exits 2.
  */
-public final class DurationConverter implements ITypeConverter<Duration> {
-
-    private static final Pattern WHOLE = Pattern.compile("^(\\d+[smhd])+$");
-    private static final Pattern PART = Pattern.compile("(\\d+)([smhd])");
+public class DurationConverter implements ITypeConverter<Duration> {
 
     @Override
     public Duration convert(String value) {
-        return parse(value);
+        try {
+            return Durations.parse(value, null);
+        } catch (InputException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
     }
 
-    public static Duration parse(String value) {
-        String v = value == null ? "" : value.trim();
-        if (!WHOLE.matcher(v).matches()) {
-            throw new TypeConversionException("'" + value + "' is not a duration: use a whole number with a unit "
-                    + "s, m, h or d, e.g. 30s, 5m, 72h, 3d or 1h30m");
-        }
-        Duration total = Duration.ZERO;
-        Matcher m = PART.matcher(v);
-        try {
-            while (m.find()) {
-                long n = Long.parseLong(m.group(1));
-                total = total.plus(switch (m.group(2)) {
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    default -> Duration.ofDays(n);
-                });
+    /** For timeouts and windows: zero is refused (nothing could ever finish within it). */
+    public static final class Positive implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return Durations.parsePositive(value, null);
+            } catch (InputException e) {
+                throw new TypeConversionException(e.getMessage());
             }
-        } catch (ArithmeticException | NumberFormatException e) {
-            throw new TypeConversionException("'" + value + "' is too large a duration");
         }
-        return total;
     }
 }

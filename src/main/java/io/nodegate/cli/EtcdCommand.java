@@ -1,5 +1,7 @@
 package io.nodegate.cli;
 
+import io.nodegate.NodegateException;
+import io.nodegate.ExitCode;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
@@ -8,7 +10,7 @@ import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.render.EtcdTables;
 import io.nodegate.render.Structured;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -109,10 +111,10 @@ public final class EtcdCommand implements Callable<Integer> {
         render(state, findings, notes);
 
         if (state.etcd().stream().noneMatch(EtcdEndpointReport::ok)) {
-            throw new NodegateException(ExitCodes.COLLECTION, "no etcd endpoint answered ("
+            throw new NodegateException(ExitCode.COLLECTION, "no etcd endpoint answered ("
                     + state.etcd().size() + " queried); nothing about the cluster can be concluded");
         }
-        return ExitCodes.of(findings);
+        return ReportExit.of(findings);
     }
 
     private void render(ClusterState state, List<Finding> findings, List<String> notes) {

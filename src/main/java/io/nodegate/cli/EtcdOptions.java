@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.model.EtcdEndpointReport;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.etcd.EtcdSource;
 import io.nodegate.source.etcd.PemTls;
 import picocli.CommandLine.Option;
@@ -11,17 +11,12 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** The etcdctl-like flags for reading etcd endpoints directly. */
 public final class EtcdOptions {
 
-    private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
 
     @Option(names = "--etcd-endpoint", paramLabel = "URL",
             description = "etcd client URL to query, e.g. https://10.0.0.1:2379 (repeatable; give every server: "
@@ -43,8 +38,9 @@ public final class EtcdOptions {
     Path key;
 
     @Option(names = "--etcd-timeout", paramLabel = "DURATION", defaultValue = "5s",
-            description = "Per-endpoint timeout, e.g. 5s, 1500ms, PT10S (default: ${DEFAULT-VALUE}).")
-    String timeout = "5s";
+            converter = DurationConverter.Positive.class,
+            description = "Per-endpoint timeout, e.g. 5s, 1500ms, 1m (default: ${DEFAULT-VALUE}).")
+    Duration timeout = Duration.ofSeconds(5);
 
     @Option(names = "--etcd-cluster",
             description = "Also query every client URL the answering endpoints list (like etcdctl --cluster), "
@@ -72,32 +68,7 @@ public final class EtcdOptions {
     }
 
     public Duration timeout() {
-        return parseDuration(timeout);
-    }
-
-    static Duration parseDuration(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        Matcher m = SIMPLE_DURATION.matcher(t);
-        Duration d;
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            String unit = m.group(2) == null ? "s" : m.group(2);
-            d = switch (unit) {
-                case "ms" -> Duration.ofMillis(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofSeconds(n);
-            };
-        } else {
-            try {
-                d = Duration.parse(text.trim().toUpperCase(Locale.ROOT));
-            } catch (DateTimeParseException e) {
-                throw new InputException("--etcd-timeout " + text + ": expected a duration such as 5s, 1500ms or PT10S");
-            }
-        }
-        if (d.isZero() || d.isNegative()) {
-            throw new InputException("--etcd-timeout " + text + ": must be positive");
-        }
-        return d;
+        return timeout;
     }
 
     /** TLS settings from the PEM flags; null when none was given (https endpoints then use the JDK trust store). */

@@ -1,5 +1,7 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
+import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
@@ -14,6 +16,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
@@ -30,7 +34,7 @@ import java.util.Map;
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate"})
-public final class GateCommand implements Runnable {
+public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
 
@@ -72,19 +76,20 @@ public final class GateCommand implements Runnable {
     String reply;
 
     @Option(names = "--match-window", paramLabel = "DURATION", defaultValue = "5m",
+            converter = DurationConverter.Positive.class,
             description = "How far the Lease's last renewTime may be from --removed-at (default: ${DEFAULT-VALUE}).")
-    String matchWindow;
+    Duration matchWindow;
 
     @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
     boolean annotate;
 
 
     @Override
-    public void run() {
+    public Integer call() {
         Baseline baseline = baselineOptions.read();
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply,
-                LifecycleSupport.parseDuration(matchWindow, "--match-window"));
+                matchWindow);
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         GateService.Run run = new GateService(session.client(), session.store(), env.clock())
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate);
@@ -113,5 +118,6 @@ public final class GateCommand implements Runnable {
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
         }
+        return ExitCode.OK;
     }
 }

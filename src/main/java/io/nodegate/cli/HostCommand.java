@@ -1,12 +1,13 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.model.host.HostVerdict;
 import io.nodegate.render.HostReportRenderer;
 import io.nodegate.render.Structured;
 import io.nodegate.render.Style;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.host.HostInspector;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.source.host.ServiceManager;
@@ -33,13 +34,13 @@ import java.util.concurrent.Callable;
         description = {"Read evidence on a host itself (run there, as root): what no Kubernetes API shows."},
         subcommands = {HostCommand.Inspect.class},
         footer = {"", "Examples:", "  sudo nodegate host inspect --out /tmp/$(hostname)-host-report.json"})
-public final class HostCommand implements Runnable {
+public final class HostCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
+    public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand. See 'nodegate host --help'.");
     }
 
@@ -144,7 +145,7 @@ public final class HostCommand implements Runnable {
             }
             w.flush();
             return report.verdict() == HostVerdict.CLEAN && report.warnings().isEmpty()
-                    ? ExitCodes.OK : ExitCodes.FINDINGS;
+                    ? ExitCode.OK : ExitCode.FINDINGS;
         }
 
         private static void write(Path file, String text) {

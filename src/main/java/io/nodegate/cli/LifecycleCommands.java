@@ -3,7 +3,7 @@ package io.nodegate.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.model.EtcdEndpointReport;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.io.PrintWriter;
 import java.util.List;

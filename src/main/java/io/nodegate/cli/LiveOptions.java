@@ -5,6 +5,7 @@ import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * How to reach a live API server, as kubectl does. Commands that act on a cluster (collect, the removal
@@ -19,9 +20,10 @@ public final class LiveOptions {
     @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context to use.")
     String context;
 
-    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Per-request timeout against the API server (default: ${DEFAULT-VALUE}).")
-    int requestTimeoutSeconds = 10;
+    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "10s",
+            converter = DurationConverter.Positive.class,
+            description = "Per-request timeout against the API server, as kubectl's: 30s, 1m (default: ${DEFAULT-VALUE}).")
+    Duration requestTimeout = Duration.ofSeconds(10);
 
     /** True when the user named a cluster explicitly (a default kubeconfig may still be used without this). */
     boolean named() {
@@ -38,6 +40,6 @@ public final class LiveOptions {
      * {@link LiveSource#podsOnNode(String)}). Close it when done; closing closes its client.
      */
     public LiveSource liveSource() {
-        return LiveSource.open(kubeconfig, context, requestTimeoutSeconds);
+        return LiveSource.open(kubeconfig, context, requestTimeout);
     }
 }

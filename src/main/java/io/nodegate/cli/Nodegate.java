@@ -1,13 +1,14 @@
 package io.nodegate.cli;
 
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.NodegateException;
+import io.nodegate.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.util.List;
+import java.util.concurrent.Callable;
 
-/** Entry point: parses the command line and maps exceptions to exit codes (see {@link ExitCodes}). */
+/** Entry point: parses the command line and maps exceptions to exit codes (see {@link ExitCode}). */
 @Command(name = "nodegate",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
@@ -21,13 +22,13 @@ import java.util.List;
         footer = {"",
                 "Exit codes: 0 ok/PASS, 1 findings at warning or above, 2 usage or input error,",
                 "            3 collection failed/INVALID, 4 HOLD, 5 FAIL."})
-public final class Nodegate implements Runnable {
+public final class Nodegate implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
+    public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing command. See 'nodegate --help'.");
     }
 
@@ -50,7 +51,52 @@ public final class Nodegate implements Runnable {
 
     /** Runs a command line and returns its exit code; used by main and by tests. */
     public static int execute(String... args) {
-        return newCommandLine(args, Environment.SYSTEM).execute(args);
+        CommandLine cl = newCommandLine(args, Environment.SYSTEM);
+        try {
+            return cl.execute(args);
+        } catch (Throwable t) {
+            // picocli hands only Exceptions to the handler: an Error (OutOfMemoryError, StackOverflowError) thrown by
+            // a command comes out here, and must still end in a code a script understands, not the JVM's 1
+            return failed(t, commandOf(cl));
+        }
+    }
+
+    /**
+     * The one handler: every command ends here when it throws. A {@link NodegateException} carries its message and
+     * exit code; anything else is unexpected, and its run proves nothing, so it is exit 3 (like INVALID) with the
+     * command named and the cause in words, never a bare Java class name.
+     */
+    static int failed(Throwable t, CommandLine command) {
+        java.io.PrintWriter err = command.getErr();
+        if (t instanceof NodegateException ne) {
+            err.println("nodegate: " + ne.userMessage());
+        } else {
+            String what = t instanceof OutOfMemoryError
+                    ? "ran out of memory (give the JVM more, e.g. JAVA_TOOL_OPTIONS=-Xmx4g)"
+                    : "failed unexpectedly: " + describe(t);
+            err.println(command.getCommandSpec().qualifiedName() + ": " + what
+                    + "; nothing this run saw can be trusted, and nothing was changed after the failure");
+        }
+        err.flush();
+        return t instanceof NodegateException ne ? ne.exitCode() : ExitCode.COLLECTION;
+    }
+
+    private static String describe(Throwable t) {
+        String message = t.getMessage();
+        String kind = t.getClass().getSimpleName();
+        return message == null || message.isBlank() ? "internal error (" + kind + ")" : message + " (" + kind + ")";
+    }
+
+    /** The deepest command the line named (e.g. `baseline save`), for the failure message. */
+    private static CommandLine commandOf(CommandLine root) {
+        CommandLine.ParseResult pr = root.getParseResult();
+        if (pr == null) {
+            return root;
+        }
+        while (pr.hasSubcommand()) {
+            pr = pr.subcommand();
+        }
+        return pr.commandSpec().commandLine();
     }
 
     /** Every command, in the order `nodegate --help` lists them. */
@@ -96,23 +142,8 @@ public final class Nodegate implements Runnable {
         if (named.isEmpty()) {
             cl.addSubcommand(new CommandLine.HelpCommand());
         }
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            Throwable e = ex;
-            if (e instanceof NodegateException ne) {
-                commandLine.getErr().println("nodegate: " + ne.getMessage());
-                return ne.exitCode();
-            }
-            if (e instanceof InputException) {
-                commandLine.getErr().println("nodegate: " + e.getMessage());
-                return ExitCodes.USAGE;
-            }
-            if (e instanceof CollectionException) {
-                commandLine.getErr().println("nodegate: collection failed: " + e.getMessage());
-                return ExitCodes.COLLECTION;
-            }
-            throw ex;
-        });
-        cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE : 70);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine));
+        cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.COLLECTION);
         return cl;
     }
 

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.policy.PolicyApplier;
 import io.nodegate.policy.PolicyBundle;
@@ -81,7 +82,7 @@ public final class PolicyCommand implements Callable<Integer> {
         if (!apply) {
             out.print(format == Format.json ? bundle.toJson() : bundle.toYaml());
             out.flush();
-            return ExitCodes.OK;
+            return ExitCode.OK;
         }
         PolicyApplier.Result result;
         try (KubernetesClient client = source.connect()) {
@@ -90,6 +91,6 @@ public final class PolicyCommand implements Callable<Integer> {
         result.applied().forEach(what -> out.println("applied " + what));
         result.skipped().forEach(what -> out.println("skipped " + what));
         out.flush();
-        return ExitCodes.OK;
+        return ExitCode.OK;
     }
 }

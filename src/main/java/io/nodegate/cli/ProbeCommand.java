@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.Config;
 import io.nodegate.detect.AuditSettings;
@@ -13,8 +14,8 @@ import io.nodegate.probe.ProbeReport;
 import io.nodegate.probe.ProbeSettings;
 import io.nodegate.render.Structured;
 import io.nodegate.render.Style;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.StateAssembler;
@@ -43,13 +44,13 @@ import java.util.regex.Pattern;
         subcommands = {ProbeCommand.Apiservers.class, ProbeKubeletCommand.class},
         footer = {"", "Examples:", "  nodegate probe apiservers", "  nodegate probe apiservers --count 50 -o json",
                 "  nodegate probe kubelet gpu-a07 gpu-a08"})
-public final class ProbeCommand implements Runnable {
+public final class ProbeCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
+    public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(),
                 "Missing subcommand. See 'nodegate probe --help'.");
     }
@@ -179,9 +180,9 @@ public final class ProbeCommand implements Runnable {
                             + e.cleanupError()));
             err.flush();
             if (!unmeasured.isEmpty() || report.cleanupFailed()) {
-                return ExitCodes.COLLECTION;
+                return ExitCode.COLLECTION;
             }
-            return report.hasWarningOrWorse() ? ExitCodes.FINDINGS : ExitCodes.OK;
+            return report.hasWarningOrWorse() ? ExitCode.FINDINGS : ExitCode.OK;
         }
 
         private ProbeSettings settings() {

@@ -10,7 +10,7 @@ import io.nodegate.probe.KubeletProbe;
 import io.nodegate.render.FindingsSection;
 import io.nodegate.render.KubeletAnswersRenderer;
 import io.nodegate.render.Style;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -96,7 +96,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
                         + "\n" + FindingsSection.block(findings, List.of("this cluster's CA from: "
                         + String.join(", ", cas.sources())), style)));
         w.flush();
-        return ExitCodes.of(findings);
+        return ReportExit.of(findings);
     }
 
     static void checkPortAndTimeout(int port, Duration timeout) {

@@ -1,5 +1,7 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
+import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
@@ -12,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 
 @Command(name = "readmit", mixinStandardHelpOptions = true,
         header = "Take back a host that left, keeping its Node object.",
@@ -27,7 +30,7 @@ import java.io.PrintWriter;
                 "  nodegate readmit gpu-a07 --baseline base.json            # the plan, nothing changed",
                 "  nodegate readmit gpu-a07 --baseline base.json --yes      # delete the node-password Secret",
                 "  nodegate readmit gpu-a07 --baseline base.json --verify --yes"})
-public final class ReadmitCommand implements Runnable {
+public final class ReadmitCommand implements Callable<Integer> {
 
     private final Environment env;
 
@@ -59,7 +62,7 @@ public final class ReadmitCommand implements Runnable {
 
 
     @Override
-    public void run() {
+    public Integer call() {
         Baseline baseline = baselineOptions.read();
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         Readmitter readmitter = new Readmitter(session.client(), session.store(), env.clock());
@@ -77,7 +80,7 @@ public final class ReadmitCommand implements Runnable {
             if (v.verdict() != Verdict.PASS) {
                 throw new NodegateException(v.verdict().exitCode(), "readmit --verify " + node + ": " + v.verdict());
             }
-            return;
+            return ExitCode.OK;
         }
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
         if (output.format() == OutputOptions.Format.table) {
@@ -98,5 +101,6 @@ public final class ReadmitCommand implements Runnable {
             w.print(Json.write(p));
         }
         w.flush();
+        return ExitCode.OK;
     }
 }

@@ -73,7 +73,7 @@ public final class RedundancyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style)));
         out.flush();
-        return ExitCodes.of(report.findings());
+        return ReportExit.of(report.findings());
     }
 
     /** Role layers plus the redundancy detectors' findings; pure. */

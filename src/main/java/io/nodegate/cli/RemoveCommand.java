@@ -1,5 +1,10 @@
 package io.nodegate.cli;
 
+import io.nodegate.InputException;
+import io.nodegate.NodegateException;
+import io.nodegate.RefusedException;
+import io.nodegate.time.Durations;
+import io.nodegate.ExitCode;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
@@ -11,6 +16,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
 
 @Command(name = "remove", mixinStandardHelpOptions = true,
         header = "Delete a Node that passed the gate, preserving its record, and follow the cascade.",
@@ -24,7 +31,7 @@ import java.io.PrintWriter;
         footer = {"", "Examples:",
                 "  nodegate remove gpu-a11 --baseline base.json",
                 "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'"})
-public final class RemoveCommand implements Runnable {
+public final class RemoveCommand implements Callable<Integer> {
 
     private final Environment env;
 
@@ -49,47 +56,50 @@ public final class RemoveCommand implements Runnable {
     BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--max-gate-age", defaultValue = "30m", paramLabel = "DURATION",
+            converter = DurationConverter.Positive.class,
             description = "Oldest PASS gate record accepted (default: ${DEFAULT-VALUE}).")
-    String maxGateAge;
+    Duration maxGateAge;
 
     @Option(names = "--override", paramLabel = "REASON",
             description = "Delete without a PASS gate record, recording this human decision (who and why).")
     String override;
 
     @Option(names = "--timeout", defaultValue = "3m", paramLabel = "DURATION",
+            converter = DurationConverter.Positive.class,
             description = "How long to follow the cascade (default: ${DEFAULT-VALUE}).")
-    String timeout;
+    Duration timeout;
 
 
     @Override
-    public void run() {
+    public Integer call() {
         Baseline baseline = baselineOptions.read();
-        var opts = new NodeRemover.Options(LifecycleSupport.parseDuration(maxGateAge, "--max-gate-age"), override,
-                LifecycleSupport.parseDuration(timeout, "--timeout"), env.pollInterval());
+        var opts = new NodeRemover.Options(maxGateAge, override,
+                timeout, env.pollInterval());
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
             r = new NodeRemover(session.client(), session.store(), env.clock(), w, env.sleeper())
                     .remove(baseline, baselineOptions.file, node, opts);
-        } catch (NodeRemover.Refused e) {
-            throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage());
+        } catch (RefusedException | InputException e) {
+            throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
         }
         if (output.format() != OutputOptions.Format.table) {
             w.print(Json.write(r));
         }
         w.flush();
         if (r.error() != null) {
-            throw new NodegateException(ExitCodes.COLLECTION, "Node " + node + " was deleted, but following the cascade failed: "
+            throw new NodegateException(ExitCode.COLLECTION, "Node " + node + " was deleted, but following the cascade failed: "
                     + r.error());
         }
         if (!r.cascadeComplete()) {
-            throw new NodegateException(ExitCodes.HOLD, "Node " + node + " deleted; after " + timeout
+            throw new NodegateException(ExitCode.HOLD, "Node " + node + " deleted; after " + Durations.format(timeout)
                     + " still left: " + String.join("; ", r.left()));
         }
         if (output.format() == OutputOptions.Format.table) {
             w.printf("removed %s: cascade complete; evidence in %s%n", node, session.store().dir());
             w.flush();
         }
+        return ExitCode.OK;
     }
 }

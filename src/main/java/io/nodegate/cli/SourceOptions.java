@@ -1,8 +1,8 @@
 package io.nodegate.cli;
 
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Mixin;
@@ -48,7 +48,7 @@ public final class SourceOptions {
             return DumpSource.load(files, now);
         }
         checkLiveFlags();
-        try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeoutSeconds)) {
+        try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeout)) {
             return source.load(withPods);
         }
     }

@@ -1,17 +1,20 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
+import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.verify.GoneVerifier;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -28,7 +31,7 @@ import java.util.regex.PatternSyntaxException;
                 + "FAIL (something came back), 3 INVALID.",
         footer = {"", "Example:",
                 "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22"})
-public final class VerifyGoneCommand implements Runnable {
+public final class VerifyGoneCommand implements Callable<Integer> {
 
     private final Environment env;
 
@@ -61,7 +64,7 @@ public final class VerifyGoneCommand implements Runnable {
 
 
     @Override
-    public void run() {
+    public Integer call() {
         Baseline baseline = baselineOptions.read();
         Pattern pattern = null;
         if (namePattern != null) {
@@ -86,5 +89,6 @@ public final class VerifyGoneCommand implements Runnable {
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "verify-gone: " + run.result().verdict());
         }
+        return ExitCode.OK;
     }
 }

@@ -3,8 +3,8 @@ package io.nodegate.cli;
 import io.nodegate.model.ClusterState;
 
 /**
- * Turns a {@link ViewSpec} into a snapshot. Throws {@link io.nodegate.source.CollectionException} when the
- * server cannot be read and {@link io.nodegate.source.InputException} when the spec is wrong; a view that
+ * Turns a {@link ViewSpec} into a snapshot. Throws {@link io.nodegate.CollectionException} when the
+ * server cannot be read and {@link io.nodegate.InputException} when the spec is wrong; a view that
  * cannot be read is never left out silently.
  */
 @FunctionalInterface
@@ -12,7 +12,7 @@ public interface ViewLoader {
     ClusterState load(ViewSpec spec);
 
     /** The real sources, through {@link SourceOptions}: one live or offline load per view, without pods. */
-    static ViewLoader sources(String now, int requestTimeoutSeconds) {
+    static ViewLoader sources(String now, java.time.Duration requestTimeout) {
         return spec -> {
             SourceOptions options = new SourceOptions();
             options.live.kubeconfig = spec.kubeconfig();
@@ -22,7 +22,7 @@ public interface ViewLoader {
                 // --now is an offline flag: a live read keeps the local clock
                 options.now = now;
             }
-            options.live.requestTimeoutSeconds = requestTimeoutSeconds;
+            options.live.requestTimeout = requestTimeout;
             return options.load(false);
         };
     }

@@ -10,8 +10,8 @@ import io.nodegate.detect.controlplane.ViewsTable;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.ViewsRenderer;
 import io.nodegate.render.Structured;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -75,9 +75,10 @@ public final class ViewsCommand implements Callable<Integer> {
                     + "Default: the time recorded by 'nodegate collect'.")
     String now;
 
-    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Per-request timeout against each API server (default: ${DEFAULT-VALUE}).")
-    int requestTimeoutSeconds = 10;
+    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "10s",
+            converter = DurationConverter.Positive.class,
+            description = "Per-request timeout against each API server, as kubectl's: 30s, 1m (default: ${DEFAULT-VALUE}).")
+    java.time.Duration requestTimeout = java.time.Duration.ofSeconds(10);
 
     @Mixin
     OutputOptions output = new OutputOptions();
@@ -91,7 +92,7 @@ public final class ViewsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<ViewSpec> specs = specs();
-        ViewLoader effective = loader != null ? loader : ViewLoader.sources(now, requestTimeoutSeconds);
+        ViewLoader effective = loader != null ? loader : ViewLoader.sources(now, requestTimeout);
         List<NamedView> views = new ArrayList<>();
         for (ViewSpec s : specs) {
             views.add(new NamedView(s.name(), load(effective, s)));
@@ -100,7 +101,7 @@ public final class ViewsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style)));
         out.flush();
-        return ExitCodes.of(report.findings());
+        return ReportExit.of(report.findings());
     }
 
     /** Runs the view detectors and builds the report; pure. */

@@ -26,7 +26,7 @@ import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
 import io.nodegate.model.SecretMeta;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.ReadKind;

@@ -1,7 +1,7 @@
 package io.nodegate.lifecycle;
 
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.util.Map;
 import java.util.TreeMap;

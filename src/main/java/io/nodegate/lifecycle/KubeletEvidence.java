@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.probe.KubeletProbe;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.nodegate.lifecycle;
 
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,24 +81,6 @@ public final class LifecycleSupport {
             return local.atZone(ZoneId.of(zone)).toInstant();
         } catch (java.time.DateTimeException e) {
             throw new InputException("--tz '" + zone + "': unknown time zone (e.g. Asia/Seoul, UTC, +09:00)");
-        }
-    }
-
-    public static Duration parseDuration(String text, String flag) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-        try {
-            if (t.matches("\\d+[smhd]")) {
-                long n = Long.parseLong(t.substring(0, t.length() - 1));
-                return switch (t.charAt(t.length() - 1)) {
-                    case 's' -> Duration.ofSeconds(n);
-                    case 'm' -> Duration.ofMinutes(n);
-                    case 'h' -> Duration.ofHours(n);
-                    default -> Duration.ofDays(n);
-                };
-            }
-            return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
-        } catch (RuntimeException e) {
-            throw new InputException(flag + " '" + text + "': expected a duration such as 90s, 5m, 1h");
         }
     }
 }

@@ -3,7 +3,7 @@ package io.nodegate.policy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.util.ArrayList;
 import java.util.List;

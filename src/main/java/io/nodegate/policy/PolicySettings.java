@@ -1,6 +1,6 @@
 package io.nodegate.policy;
 
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import java.util.List;
 

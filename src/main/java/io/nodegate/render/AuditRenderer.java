@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.time.Durations;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -21,15 +22,15 @@ public final class AuditRenderer {
         for (NodeRow n : report.nodes()) {
             table.row(n.name(),
                     n.ready() == null ? "-" : n.ready() + (n.readyReason() == null ? "" : " (" + n.readyReason() + ")"),
-                    Durations.human(n.leaseRenewAge()),
-                    Durations.human(n.lastHeartbeatAge()),
+                    Durations.format(n.leaseRenewAge()),
+                    Durations.format(n.lastHeartbeatAge()),
                     n.cordoned() ? "yes" : "no",
                     n.roles().isEmpty() ? "<none>" : String.join(",", n.roles()),
                     orDash(n.internalIp()),
                     orDash(n.kubeletVersion()),
                     abbreviate(n.bootId()),
                     abbreviate(n.systemUuid()),
-                    Durations.human(n.age()));
+                    Durations.format(n.age()));
         }
         StringBuilder out = new StringBuilder();
         out.append(style.dim("source: " + report.source() + "   now: " + report.now())).append("\n\n");

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.nodegate.model.ClusterState;
 import io.nodegate.testing.ApiTestServer;
@@ -60,7 +61,7 @@ class ControlPlaneHttpScenarioTest {
             int code = run("views", "--kubeconfig", kubeconfig.toString(), "--context", "cp-node-a",
                     "--context", "cp-node-c", "-o", "json");
 
-            assertThat(code).as(last.err()).isEqualTo(ExitCodes.FINDINGS);
+            assertThat(code).as(last.err()).isEqualTo(ExitCode.FINDINGS);
             JsonNode json = JsonMapper.builder().build().readTree(last.out());
             assertThat(json.get("views").get(0).get("server").asString()).isEqualTo(a.url());
             assertThat(json.get("views").get(0).get("serverVersion").asString()).isEqualTo("v1.27.9+k3s1");
@@ -100,7 +101,7 @@ class ControlPlaneHttpScenarioTest {
             int code = run("views", "--kubeconfig", kubeconfig.toString(), "--context", "cp-node-a",
                     "--context", "cp-node-b");
 
-            assertThat(code).as(last.err()).isEqualTo(ExitCodes.OK);
+            assertThat(code).as(last.err()).isEqualTo(ExitCode.OK);
             assertThat(last.out()).contains("FINDINGS (0)\n  none\n");
         }
     }
@@ -116,7 +117,7 @@ class ControlPlaneHttpScenarioTest {
             int code = run("views", "--kubeconfig", kubeconfig.toString(), "--context", "cp-node-a",
                     "--context", "cp-node-c");
 
-            assertThat(code).isEqualTo(ExitCodes.COLLECTION);
+            assertThat(code).isEqualTo(ExitCode.COLLECTION);
             assertThat(last.err()).contains("view cp-node-c (--context cp-node-c --kubeconfig");
             assertThat(last.out()).isEmpty();
         }
@@ -130,7 +131,7 @@ class ControlPlaneHttpScenarioTest {
 
             int code = run("redundancy", "--kubeconfig", kubeconfig.toString(), "-o", "json");
 
-            assertThat(code).as(last.err()).isEqualTo(ExitCodes.FINDINGS);
+            assertThat(code).as(last.err()).isEqualTo(ExitCode.FINDINGS);
             JsonNode json = JsonMapper.builder().build().readTree(last.out());
             assertThat(json.get("distribution").asString()).isEqualTo("k3s");
             JsonNode layers = json.get("layers");
@@ -159,7 +160,7 @@ class ControlPlaneHttpScenarioTest {
 
             int code = run("redundancy", "--kubeconfig", kubeconfig.toString());
 
-            assertThat(code).isEqualTo(ExitCodes.COLLECTION);
+            assertThat(code).isEqualTo(ExitCode.COLLECTION);
             assertThat(last.out()).isEmpty();
         }
     }

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.api.model.KubernetesListBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.ClusterState;
@@ -45,7 +46,7 @@ class ControlPlaneOfflineScenarioTest {
 
         int code = run("views", "-f", a.toString(), "-f", c.toString(), "--now", NOW);
 
-        assertThat(code).as(last.err()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).as(last.err()).isEqualTo(ExitCode.FINDINGS);
         assertThat(last.out())
                 .containsPattern("NODE\\s+from-cp-node-a\\s+from-cp-node-c")
                 .containsPattern("cp-node-c\\s+NotReady\\(Unknown\\) 7c0ffee0\\s+Ready b1ab1ab1")
@@ -61,7 +62,7 @@ class ControlPlaneOfflineScenarioTest {
         Path b = dump("from-cp-node-b", ControlPlaneFixtures.seed001FromCpNodeB().build());
 
         assertThat(run("views", "-f", a.toString(), "-f", b.toString(), "--now", NOW))
-                .as(last.err()).isEqualTo(ExitCodes.OK);
+                .as(last.err()).isEqualTo(ExitCode.OK);
         assertThat(last.out()).contains("FINDINGS (0)\n  none\n");
     }
 
@@ -78,7 +79,7 @@ class ControlPlaneOfflineScenarioTest {
 
         int code = run("redundancy", "-f", d.toString(), "--now", NOW, "-o", "json");
 
-        assertThat(code).as(last.err()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).as(last.err()).isEqualTo(ExitCode.FINDINGS);
         JsonNode json = JsonMapper.builder().build().readTree(last.out());
         JsonNode etcd = json.get("layers").get(0);
         assertThat(etcd.get("members").toString()).isEqualTo("[\"ilwon\",\"lemuel\",\"solomon\"]");

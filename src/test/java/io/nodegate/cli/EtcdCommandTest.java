@@ -42,16 +42,6 @@ class EtcdCommandTest {
     }
 
     @Test
-    void durations() {
-        assertThat(EtcdOptions.parseDuration("5s")).isEqualTo(Duration.ofSeconds(5));
-        assertThat(EtcdOptions.parseDuration("1500ms")).isEqualTo(Duration.ofMillis(1500));
-        assertThat(EtcdOptions.parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
-        assertThat(EtcdOptions.parseDuration("7")).isEqualTo(Duration.ofSeconds(7));
-        assertThat(EtcdOptions.parseDuration("PT10S")).isEqualTo(Duration.ofSeconds(10));
-        assertThatThrownBy(() -> EtcdOptions.parseDuration("0s")).hasMessageContaining("must be positive");
-    }
-
-    @Test
     void helpTeachesWithExamples() {
         CliRun run = CliRun.run("etcd", "--help");
         assertThat(run.exitCode()).isZero();

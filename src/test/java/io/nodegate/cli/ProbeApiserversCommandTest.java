@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -67,7 +68,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "3",
                 "--renew-deadline", "2s", "--threshold-fraction", "0.3", "-o", "json");
 
-        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.FINDINGS);
         JsonNode report = JSON.readTree(run.out());
         assertThat(report.get("findings")).hasSize(1);
         JsonNode finding = report.get("findings").get(0);
@@ -98,7 +99,7 @@ class ProbeApiserversCommandTest {
 
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "2");
 
-        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
         assertThat(run.out()).contains("APISERVER", "127.0.0.1:" + port(a), "127.0.0.1:" + slowB.port(),
                 "127.0.0.1:" + port(c), "slow above 2s = 0.2 × renew deadline 10s", "FINDINGS (0)",
                 "probed over http");
@@ -112,7 +113,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "2",
                 "--lease-name", "probe-fixed", "-o", "json");
 
-        assertThat(run.exitCode()).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
         assertThat(run.err()).contains("apiserver 127.0.0.1:" + port(c) + " could not be measured",
                 "renewal 2/2", "500");
         JsonNode report = JSON.readTree(run.out());
@@ -135,7 +136,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "1",
                 "--lease-name", "probe-fixed");
 
-        assertThat(run.exitCode()).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
         assertThat(run.err()).contains("apiserver 127.0.0.1:" + slowB.port() + " could not be measured", "403",
                 "RBAC");
         assertThat(run.out()).contains("ERROR", "not created");
@@ -152,7 +153,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "1",
                 "--lease-name", "probe-fixed");
 
-        assertThat(run.exitCode()).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
         assertThat(run.out()).contains("NOT DELETED");
         assertThat(run.err()).contains("probe Lease on 127.0.0.1:" + port(c),
                 "kubectl -n kube-system delete lease probe-fixed");
@@ -170,7 +171,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "1",
                 "--lease-name", "probe-fixed");
 
-        assertThat(run.exitCode()).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
         assertThat(run.err()).contains("127.0.0.1:" + port(c), "409");
         assertThat(c.client().leases().inNamespace("kube-system").withName("probe-fixed").get().getSpec()
                 .getHolderIdentity()).isEqualTo("someone-else");
@@ -185,7 +186,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "1",
                 "--renew-deadline", "10s", "-o", "json");
 
-        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
         JsonNode findings = JSON.readTree(run.out()).get("findings");
         assertThat(findings).hasSize(1);
         assertThat(findings.get(0).get("code").asString()).isEqualTo("NG214");
@@ -201,11 +202,11 @@ class ProbeApiserversCommandTest {
         CliRun name = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--lease-name",
                 "Bad_Name");
 
-        assertThat(fraction.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fraction.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(fraction.err()).contains("--threshold-fraction");
-        assertThat(count.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(count.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(count.err()).contains("--count");
-        assertThat(name.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(name.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(name.err()).contains("--lease-name 'Bad_Name'");
         assertThat(a.totalRequests() + b.totalRequests() + c.totalRequests()).isZero();
     }

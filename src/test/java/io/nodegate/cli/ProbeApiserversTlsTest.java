@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.nodegate.source.etcd.PemTls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
@@ -51,7 +52,7 @@ class ProbeApiserversTlsTest {
 
             CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "2");
 
-            assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(ExitCodes.COLLECTION);
+            assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(ExitCode.COLLECTION);
             assertThat(run.err()).contains("apiserver 127.0.0.1:" + otherCa.port() + " could not be measured: "
                     + "create Lease", "apiserver 127.0.0.1:" + wrongSan.port() + " could not be measured");
             assertThat(run.err().lines().filter(l -> l.contains("TLS verification failed")
@@ -76,7 +77,7 @@ class ProbeApiserversTlsTest {
 
             CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString());
 
-            assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
             assertThat(run.err()).contains("insecure-skip-tls-verify", "does not run unverified");
             assertThat(a.totalRequests()).isZero();
         }

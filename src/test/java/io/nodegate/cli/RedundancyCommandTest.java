@@ -1,7 +1,8 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.testing.ControlPlaneFixtures;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -38,7 +39,7 @@ class RedundancyCommandTest {
     void seed003TableShowsLayersPerRoleAndPodsPerServer() {
         int code = run(() -> ControlPlaneFixtures.seed003WithEtcd().build());
 
-        assertThat(code).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
         assertThat(out.toString())
                 .containsPattern("etcd voters\\s+3\\s+1 failure\\s+ilwon,lemuel,solomon")
                 .containsPattern("kube-apiserver\\s+2\\s+1 failure\\s+ilwon,lemuel")
@@ -58,7 +59,7 @@ class RedundancyCommandTest {
     void jsonPipesTheSameReport() throws Exception {
         int code = run(() -> ControlPlaneFixtures.seed003().build(), "-o", "json");
 
-        assertThat(code).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
         JsonNode json = JsonMapper.builder().build().readTree(out.toString());
         assertThat(json.get("distribution").asString()).isEqualTo("k3s");
         assertThat(json.get("layers").get(0).get("role").asString()).isEqualTo("etcd voters");
@@ -74,7 +75,7 @@ class RedundancyCommandTest {
         int code = run(() -> ControlPlaneFixtures.seed003WithEtcd().apiEndpoints(LEMUEL_IP, ILWON_IP, SOLOMON_IP)
                 .build(), "-o", "yaml");
 
-        assertThat(code).isEqualTo(ExitCodes.OK);
+        assertThat(code).isEqualTo(ExitCode.OK);
         assertThat(out.toString()).contains("findings: []");
     }
 
@@ -83,7 +84,7 @@ class RedundancyCommandTest {
         int code = run(() -> {
             throw new CollectionException("GET /api/v1/pods: 500 Internal Server Error");
         });
-        assertThat(code).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(code).isEqualTo(ExitCode.COLLECTION);
         assertThat(err.toString()).contains("collection failed: GET /api/v1/pods: 500");
         assertThat(out.toString()).isEmpty();
     }

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.Fixtures;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

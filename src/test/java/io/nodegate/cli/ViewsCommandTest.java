@@ -1,7 +1,8 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.testing.ControlPlaneFixtures;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -52,7 +53,7 @@ class ViewsCommandTest {
     void seed001TableShowsBothViewsSideBySideAndExitsOne() {
         int code = run(seed001(), "--context", "cp-node-a", "--context", "cp-node-c");
 
-        assertThat(code).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
         String text = out.toString();
         assertThat(text).containsPattern("cp-node-a\\s+https://10.0.1.1:6443\\s+v1.27.9\\+k3s1\\s+5")
                 .containsPattern("cp-node-c\\s+https://10.0.1.3:6443\\s+v1.27.9\\+k3s1\\s+1")
@@ -68,7 +69,7 @@ class ViewsCommandTest {
     void equalViewsExitZero() {
         int code = run(seed001(), "--context", "cp-node-a", "--context", "cp-node-b");
 
-        assertThat(code).isEqualTo(ExitCodes.OK);
+        assertThat(code).isEqualTo(ExitCode.OK);
         assertThat(out.toString()).contains("FINDINGS (0)\n  none\n").doesNotContain("NG207");
     }
 
@@ -76,7 +77,7 @@ class ViewsCommandTest {
     void jsonCarriesRowsFindingsAndEvidence() throws Exception {
         int code = run(seed001(), "--context", "cp-node-a", "--context", "cp-node-c", "-o", "json");
 
-        assertThat(code).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
         JsonNode json = JsonMapper.builder().build().readTree(out.toString());
         assertThat(json.get("views")).hasSize(2);
         assertThat(json.get("views").get(1).get("nodeCount").asInt()).isEqualTo(1);
@@ -95,7 +96,7 @@ class ViewsCommandTest {
     @Test
     void yamlIsStructuredToo() {
         int code = run(seed001(), "--context", "cp-node-a", "--context", "cp-node-c", "-o", "yaml");
-        assertThat(code).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
         assertThat(out.toString()).contains("code: \"NG207\"").contains("severity: \"critical\"")
                 .contains("nodeCount: 1");
     }
@@ -107,7 +108,7 @@ class ViewsCommandTest {
 
         int code = run(byFile, "--kubeconfig", "/tmp/x/a.yaml", "--kubeconfig", "/tmp/y/c.yaml");
 
-        assertThat(code).isEqualTo(ExitCodes.FINDINGS);
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
         assertThat(asked).extracting(ViewSpec::kubeconfig).containsExactly(Path.of("/tmp/x/a.yaml"),
                 Path.of("/tmp/y/c.yaml"));
         assertThat(asked).extracting(ViewSpec::context).containsOnlyNulls();
@@ -126,7 +127,7 @@ class ViewsCommandTest {
 
         int code = run(byDir, "-f", "/tmp/a/dump", "-f", "/tmp/b/dump", "--now", "2026-08-15T05:00:00Z");
 
-        assertThat(code).isEqualTo(ExitCodes.OK);
+        assertThat(code).isEqualTo(ExitCode.OK);
         assertThat(asked).extracting(ViewSpec::files).containsExactly(Path.of("/tmp/a/dump"), Path.of("/tmp/b/dump"));
         assertThat(out.toString()).containsPattern("NODE\\s+dump#1\\s+dump#2");
     }
@@ -134,7 +135,7 @@ class ViewsCommandTest {
     @Test
     void oneViewIsAUsageError() {
         int code = run(seed001(), "--context", "cp-node-a");
-        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(code).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("at least two views; got 1");
         assertThat(asked).isEmpty();
     }
@@ -143,20 +144,20 @@ class ViewsCommandTest {
     void contextsWithSeveralKubeconfigsAreAmbiguous() {
         int code = run(seed001(), "--kubeconfig", "a", "--kubeconfig", "b", "--context", "cp-node-a",
                 "--context", "cp-node-c");
-        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(code).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("not both");
     }
 
     @Test
     void sameContextTwiceIsAUsageError() {
-        assertThat(run(seed001(), "--context", "cp-node-a", "--context", "cp-node-a")).isEqualTo(ExitCodes.USAGE);
+        assertThat(run(seed001(), "--context", "cp-node-a", "--context", "cp-node-a")).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("given twice");
     }
 
     @Test
     void nowWithoutOfflineViewsIsAUsageError() {
         assertThat(run(seed001(), "--context", "cp-node-a", "--context", "cp-node-b", "--now", "2026-08-15T05:00:00Z"))
-                .isEqualTo(ExitCodes.USAGE);
+                .isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("--now applies to offline views");
     }
 
@@ -164,7 +165,7 @@ class ViewsCommandTest {
     void aViewThatCannotBeReadInvalidatesTheComparison() {
         int code = run(seed001(), "--context", "cp-node-a", "--context", "cp-node-x");
 
-        assertThat(code).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(code).isEqualTo(ExitCode.COLLECTION);
         assertThat(err.toString()).contains("view cp-node-x (--context cp-node-x): GET /api/v1/nodes: "
                 + "connection refused");
         assertThat(out.toString()).isEmpty();

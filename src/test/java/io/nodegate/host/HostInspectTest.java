@@ -2,7 +2,7 @@ package io.nodegate.host;
 
 import io.nodegate.model.host.HostReport;
 import io.nodegate.model.host.HostVerdict;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;

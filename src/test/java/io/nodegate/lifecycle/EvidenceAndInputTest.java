@@ -2,7 +2,7 @@ package io.nodegate.lifecycle;
 
 import io.nodegate.testing.CliRun;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,14 +62,6 @@ class EvidenceAndInputTest {
                 .isInstanceOf(InputException.class).hasMessageContaining("--removed-at '15:09'");
         assertThatThrownBy(() -> LifecycleSupport.parseTime("2026-10-19 15:09", "Mars/Base", "--removed-at"))
                 .isInstanceOf(InputException.class).hasMessageContaining("--tz");
-    }
-
-    @Test
-    void durations() {
-        assertThat(LifecycleSupport.parseDuration("5m", "--match-window")).isEqualTo(Duration.ofMinutes(5));
-        assertThat(LifecycleSupport.parseDuration("90s", "--timeout")).isEqualTo(Duration.ofSeconds(90));
-        assertThat(LifecycleSupport.parseDuration("PT30M", "--max-gate-age")).isEqualTo(Duration.ofMinutes(30));
-        assertThatThrownBy(() -> LifecycleSupport.parseDuration("five", "--timeout")).hasMessageContaining("--timeout 'five'");
     }
 
     @Test

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.nodegate.source;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.nodegate.cli.ExitCodes;
+import io.nodegate.ExitCode;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.dump.CollectionWriter;
 import io.nodegate.source.dump.DumpSource;
@@ -48,7 +48,7 @@ class CollectEquivalenceTest {
 
     private void assertOfflineEqualsLive(boolean withPods) {
         RawSnapshot raw;
-        try (LiveSource live = LiveSource.open(kubeconfig, null, 10)) {
+        try (LiveSource live = LiveSource.open(kubeconfig, null, java.time.Duration.ofSeconds(10))) {
             raw = live.read(withPods);
         }
         ClusterState liveState = StateAssembler.assemble(raw);
@@ -79,7 +79,7 @@ class CollectEquivalenceTest {
         api.create(Fixtures.cluster(4, true).toArray(HasMetadata[]::new));
         Path out = dir.resolve("evidence");
         CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
-        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
         assertThat(run.out()).contains("nodes.json").contains("wrote " + out.toAbsolutePath());
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder(
@@ -105,7 +105,7 @@ class CollectEquivalenceTest {
 
         ClusterState offline = DumpSource.load(List.of(out), null);
         ClusterState liveNow;
-        try (LiveSource live = LiveSource.open(kubeconfig, null, 10)) {
+        try (LiveSource live = LiveSource.open(kubeconfig, null, java.time.Duration.ofSeconds(10))) {
             liveNow = live.load(false);
         }
         assertThat(withSource(offline, liveNow.source()).withNow(liveNow.now())).isEqualTo(liveNow);
@@ -117,7 +117,7 @@ class CollectEquivalenceTest {
         api.failOn("GET", "/apis/apps/v1/daemonsets", 403);
         Path out = dir.resolve("never");
         CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
-        assertThat(run.exitCode()).isEqualTo(ExitCodes.COLLECTION);
+        assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
         assertThat(run.err()).contains("LIST daemonsets in all namespaces: 403 Forbidden");
         assertThat(out).doesNotExist();
         assertThat(dir.toFile().list()).allMatch(n -> !n.contains("partial"));
@@ -128,11 +128,11 @@ class CollectEquivalenceTest {
         Path out = Files.createDirectories(dir.resolve("used"));
         Files.writeString(out.resolve("nodes.json"), "{}");
         CliRun nonEmpty = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
-        assertThat(nonEmpty.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(nonEmpty.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(nonEmpty.err()).contains("not an empty directory");
         assertThat(Files.readString(out.resolve("nodes.json"))).isEqualTo("{}");
         CliRun dumpInput = CliRun.run("collect", "-f", out.toString(), "-o", dir.resolve("x").toString());
-        assertThat(dumpInput.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(dumpInput.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(dumpInput.err()).contains("Unknown options: '-f'");
     }
 }

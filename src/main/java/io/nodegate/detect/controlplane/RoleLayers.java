@@ -279,7 +279,7 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
                                 + "Node objects (a server without an agent, or labels/arguments changed since)");
                     }
                     expiry(lease.get()).ifPresent(age -> notes.add("Lease kube-system/" + leaseName
-                            + " expired " + age.toSeconds() + " s ago: " + role + " leader may be gone"));
+                            + " expired " + io.nodegate.time.Durations.format(age) + " ago: " + role + " leader may be gone"));
                 }
             }
             return new Layer(role, candidates.size(), tolerance1(candidates.size()), candidates, basis, holder);

@@ -8,7 +8,7 @@ import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.render.Durations;
+import io.nodegate.time.Durations;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +42,7 @@ public final class AbandonedNodeDetector implements Detector {
             if (cordonedSince != null) {
                 Duration cordonAge = Duration.between(cordonedSince, state.now());
                 if (cordonAge.compareTo(settings.abandonedAfter()) > 0) {
-                    reasons.add("cordoned for " + Durations.human(cordonAge) + " (since " + cordonedSince + ")");
+                    reasons.add("cordoned for " + Durations.format(cordonAge) + " (since " + cordonedSince + ")");
                     evidence.time("cordonedSince", cordonedSince).seconds("cordonedSeconds", cordonAge);
                 }
             }
@@ -50,7 +50,7 @@ public final class AbandonedNodeDetector implements Detector {
             if (ready != null && !"True".equals(ready.status()) && ready.lastTransitionTime() != null) {
                 Duration notReadyAge = Duration.between(ready.lastTransitionTime(), state.now());
                 if (notReadyAge.compareTo(settings.abandonedAfter()) > 0) {
-                    reasons.add("Ready=" + ready.status() + " for " + Durations.human(notReadyAge)
+                    reasons.add("Ready=" + ready.status() + " for " + Durations.format(notReadyAge)
                             + " (since " + ready.lastTransitionTime() + ")");
                     evidence.put("readyStatus", ready.status()).time("notReadySince", ready.lastTransitionTime())
                             .seconds("notReadySeconds", notReadyAge);
@@ -61,7 +61,7 @@ public final class AbandonedNodeDetector implements Detector {
             }
             evidence.seconds("abandonedAfterSeconds", settings.abandonedAfter());
             findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()),
-                    "Node " + String.join(" and ", reasons) + ", longer than " + Durations.human(settings.abandonedAfter())
+                    "Node " + String.join(" and ", reasons) + ", longer than " + Durations.format(settings.abandonedAfter())
                             + ": nobody seems to own it.",
                     evidence.build(),
                     "Find its owner. To remove it, run the removal gate (nodegate gate) with the host owner's "

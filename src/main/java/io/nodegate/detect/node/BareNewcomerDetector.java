@@ -7,7 +7,7 @@ import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.render.Durations;
+import io.nodegate.time.Durations;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ public final class BareNewcomerDetector implements Detector {
             if (age.compareTo(settings.newcomerWindow()) > 0) {
                 continue;
             }
-            String message = "Created " + node.created() + " (" + Durations.human(age) + " ago) with no "
+            String message = "Created " + node.created() + " (" + Durations.format(age) + " ago) with no "
                     + NodeInfo.ROLE_PREFIX + "* label and no cordon, while " + withRoles
                     + " other node(s) carry role labels: workloads without a role selector can land on it now.";
             Evidence evidence = Evidence.of()

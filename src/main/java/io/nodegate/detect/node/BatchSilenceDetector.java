@@ -8,7 +8,7 @@ import io.nodegate.detect.GracePeriod;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.LeaseInfo;
-import io.nodegate.render.Durations;
+import io.nodegate.time.Durations;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -77,9 +77,9 @@ public final class BatchSilenceDetector implements Detector {
             Duration spread = Duration.between(first, last);
             Map<String, Object> renewTimes = new LinkedHashMap<>();
             group.forEach(s -> renewTimes.put(s.node(), s.renewTime().toString()));
-            String message = group.size() + " node Leases stopped renewing within " + Durations.human(spread)
+            String message = group.size() + " node Leases stopped renewing within " + Durations.format(spread)
                     + " of each other (" + first + " .. " + last + ", silent for "
-                    + Durations.human(Duration.between(last, state.now())) + "). This is the shape of a batch "
+                    + Durations.format(Duration.between(last, state.now())) + "). This is the shape of a batch "
                     + "shutdown or a batch move to another cluster; from this cluster the two look the same, "
                     + "and it proves no cleanup of the hosts.";
             Evidence evidence = Evidence.of()

@@ -10,7 +10,7 @@ import io.nodegate.model.Condition;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
-import io.nodegate.render.Durations;
+import io.nodegate.time.Durations;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +45,7 @@ public final class NodeUnknownDetector implements Detector {
             LeaseInfo lease = leases.get(node.name());
             String since = ready.lastTransitionTime() == null ? "at an unrecorded time"
                     : "since " + ready.lastTransitionTime() + " ("
-                    + Durations.human(NodeFacts.age(state.now(), ready.lastTransitionTime())) + ")";
+                    + Durations.format(NodeFacts.age(state.now(), ready.lastTransitionTime())) + ")";
             String message = "Ready=Unknown " + since + ": the kubelet stopped reporting and the node lifecycle "
                     + "controller overwrote Ready (reason " + ready.reason() + "). "
                     + (unreachable.isEmpty() ? "No unreachable taint yet."

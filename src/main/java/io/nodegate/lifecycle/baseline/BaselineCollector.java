@@ -11,8 +11,8 @@ import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Taint;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.evidence;
 
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -7,6 +7,7 @@ import io.nodegate.model.Condition;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.NodeInfo;
+import io.nodegate.time.Durations;
 
 import java.net.URI;
 import java.time.Duration;
@@ -363,13 +364,6 @@ public final class GateDecision {
     }
 
     static String human(Duration d) {
-        long s = d.getSeconds();
-        if (s >= 86400) {
-            return String.format("%dd%dh", s / 86400, (s % 86400) / 3600);
-        }
-        if (s >= 3600) {
-            return String.format("%dh%02dm", s / 3600, (s % 3600) / 60);
-        }
-        return String.format("%dm%02ds", s / 60, s % 60);
+        return Durations.format(d);
     }
 }

@@ -5,7 +5,7 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.time.Clock;
 import java.util.List;

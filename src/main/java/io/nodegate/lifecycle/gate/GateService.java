@@ -9,7 +9,7 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.model.EtcdEndpointReport;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,8 +1,10 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.ExitCode;
+
 /** Gate outcome, ordered by precedence: evidence that cannot be trusted outranks everything. */
 public enum Verdict {
-    PASS(0), HOLD(4), FAIL(5), INVALID(3);
+    PASS(ExitCode.OK), HOLD(ExitCode.HOLD), FAIL(ExitCode.FAIL), INVALID(ExitCode.COLLECTION);
 
     private final int exitCode;
 

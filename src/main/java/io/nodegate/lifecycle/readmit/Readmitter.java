@@ -12,8 +12,8 @@ import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.model.JobInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 
 import java.nio.file.Path;
 import java.time.Clock;

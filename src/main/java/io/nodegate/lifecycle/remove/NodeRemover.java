@@ -11,7 +11,9 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.Verdict;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
+import io.nodegate.RefusedException;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,20 +30,6 @@ import java.util.Map;
  * Node, Lease, CSINode and node-password Secret metadata are durably on disk, and follows the cascade.
  */
 public final class NodeRemover {
-
-    /** Ends the command: exit code and message. Nothing was deleted unless {@code deleted} says so. */
-    public static final class Refused extends RuntimeException {
-        private final int exitCode;
-
-        public Refused(int exitCode, String message) {
-            super(message);
-            this.exitCode = exitCode;
-        }
-
-        public int exitCode() {
-            return exitCode;
-        }
-    }
 
     public record Options(Duration maxGateAge, String override, Duration timeout, Duration pollInterval) {
     }
@@ -81,7 +69,7 @@ public final class NodeRemover {
         Instant started = clock.instant();
         Baseline.Target target = baseline.target(node);
         if (target == null) {
-            throw new Refused(5, node + " is not a target in the baseline: refusing to delete it");
+            throw new RefusedException(node + " is not a target in the baseline: refusing to delete it");
         }
         String decision;
         String gateFile = null;
@@ -89,7 +77,7 @@ public final class NodeRemover {
         List<String> acceptableRv = new ArrayList<>();
         if (opt.override() != null) {
             if (opt.override().isBlank()) {
-                throw new Refused(2, "--override needs a reason (who decided, and why)");
+                throw new InputException("--override needs a reason (who decided, and why)");
             }
             var latest = GateService.latest(store, node);
             decision = "override of " + latest.map(l -> "gate " + l.record().verdict() + " (" + l.file().getFileName() + ")")
@@ -98,23 +86,23 @@ public final class NodeRemover {
             expectedUid = target.uid();
             progress.println("override: " + decision + "; reason recorded: " + opt.override());
         } else {
-            var latest = GateService.latest(store, node).orElseThrow(() -> new Refused(5,
+            var latest = GateService.latest(store, node).orElseThrow(() -> new RefusedException(
                     "no gate record for " + node + " in " + store.dir() + ": run 'nodegate gate " + node
                             + "' first (or --override REASON for a human decision)"));
             var rec = latest.record();
             gateFile = latest.file().toString();
             if (rec.verdict() != Verdict.PASS) {
-                throw new Refused(5, "the newest gate record for " + node + " (" + latest.file().getFileName() + ") is "
+                throw new RefusedException("the newest gate record for " + node + " (" + latest.file().getFileName() + ") is "
                         + rec.verdict() + ", not PASS: " + String.join("; ", rec.reasons()));
             }
             if (baselineFile != null && rec.baselineSha256() != null
                     && !rec.baselineSha256().equals(EvidenceStore.sha256(baselineFile))) {
-                throw new Refused(5, "the gate record " + latest.file().getFileName() + " was made against another "
+                throw new RefusedException("the gate record " + latest.file().getFileName() + " was made against another "
                         + "baseline (" + rec.baselineFile() + "): gate again with --baseline " + baselineFile);
             }
             Duration age = Duration.between(rec.gatedAt(), started);
             if (age.compareTo(opt.maxGateAge()) > 0 || age.isNegative()) {
-                throw new Refused(5, "the PASS gate record for " + node + " is " + age.toMinutes()
+                throw new RefusedException("the PASS gate record for " + node + " is " + age.toMinutes()
                         + " min old (max " + opt.maxGateAge().toMinutes() + " min): run the gate again");
             }
             decision = "gate PASS at " + rec.gatedAt();
@@ -127,16 +115,16 @@ public final class NodeRemover {
         store.ensureWritable();
 
         ApiReader api = new ApiReader(client);
-        var nodeObj = api.rawNode(node).orElseThrow(() -> new Refused(5,
+        var nodeObj = api.rawNode(node).orElseThrow(() -> new RefusedException(
                 "Node " + node + " is already gone (NotFound): nothing deleted"));
         String uid = nodeObj.getMetadata().getUid();
         String rv = nodeObj.getMetadata().getResourceVersion();
         if (!uid.equals(expectedUid)) {
-            throw new Refused(5, "Node " + node + " has uid " + uid + " but the " + (opt.override() != null ? "baseline" : "gate")
+            throw new RefusedException("Node " + node + " has uid " + uid + " but the " + (opt.override() != null ? "baseline" : "gate")
                     + " saw " + expectedUid + ": it was recreated (the host registered again). Not deleted.");
         }
         if (!acceptableRv.isEmpty() && !acceptableRv.contains(rv)) {
-            throw new Refused(5, "Node " + node + " changed since the gate (resourceVersion " + rv + ", gate saw "
+            throw new RefusedException("Node " + node + " changed since the gate (resourceVersion " + rv + ", gate saw "
                     + acceptableRv + "): run the gate again. Not deleted.");
         }
 
@@ -156,7 +144,7 @@ public final class NodeRemover {
         deleteWithPreconditions(api, node, uid, rv);
         Instant deletedAt = clock.instant();
         progress.println("deleted Node " + node + " (uid " + uid + "); following the cascade (timeout "
-                + opt.timeout().toSeconds() + "s)");
+                + io.nodegate.time.Durations.format(opt.timeout()) + ")");
         progress.flush();
 
         List<String> left;
@@ -253,10 +241,10 @@ public final class NodeRemover {
         }
         int code = response.code();
         if (code == 404) {
-            throw new Refused(5, "Node " + node + " is already gone (NotFound at delete): another operator removed it");
+            throw new RefusedException("Node " + node + " is already gone (NotFound at delete): another operator removed it");
         }
         if (code == 409) {
-            throw new Refused(5, "Node " + node + " was not deleted: the API server refused the uid/resourceVersion "
+            throw new RefusedException("Node " + node + " was not deleted: the API server refused the uid/resourceVersion "
                     + "precondition (the Node changed or was recreated since it was checked)");
         }
         if (code < 200 || code >= 300) {

@@ -6,7 +6,7 @@ import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.nio.file.Path;
 import java.time.Clock;

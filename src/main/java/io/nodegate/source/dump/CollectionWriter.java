@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.SecretMeta;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.ReadKind;

@@ -1,6 +1,6 @@
 package io.nodegate.source.dump;
 
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;

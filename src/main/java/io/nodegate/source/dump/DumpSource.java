@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.ReadKind;

@@ -4,7 +4,7 @@ import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdIds;
 import io.nodegate.model.EtcdMember;
 import io.nodegate.model.EtcdStatus;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.nodegate.source.etcd;
 
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdStatus;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
@@ -195,7 +195,7 @@ public final class EtcdSource {
     }
 
     static String human(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+        return io.nodegate.time.Durations.format(d);
     }
 
     private static String display(URI uri) {

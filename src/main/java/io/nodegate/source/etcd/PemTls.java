@@ -1,6 +1,6 @@
 package io.nodegate.source.etcd;
 
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;

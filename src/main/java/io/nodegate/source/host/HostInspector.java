@@ -2,7 +2,7 @@ package io.nodegate.source.host;
 
 import io.nodegate.model.host.HostJudge;
 import io.nodegate.model.host.HostReport;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,6 +1,6 @@
 package io.nodegate.source.host;
 
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

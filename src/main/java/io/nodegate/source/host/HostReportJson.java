@@ -1,7 +1,7 @@
 package io.nodegate.source.host;
 
 import io.nodegate.model.host.HostReport;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;

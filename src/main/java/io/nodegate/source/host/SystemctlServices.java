@@ -1,7 +1,7 @@
 package io.nodegate.source.host;
 
 import io.nodegate.model.host.HostReport;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,9 @@
 package io.nodegate.source.live;
 
+import io.nodegate.time.Durations;
+
+import java.time.Duration;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptions;
@@ -7,7 +11,7 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.source.ReadKind;
 
 import java.io.InterruptedIOException;
@@ -42,24 +46,24 @@ public final class ApiCalls {
 
     private final KubernetesClient client;
     private final String server;
-    private final int requestTimeoutSeconds;
+    private final Duration requestTimeout;
     private final long pageSize;
 
-    public ApiCalls(KubernetesClient client, int requestTimeoutSeconds) {
-        this(client, requestTimeoutSeconds, PAGE_SIZE);
+    public ApiCalls(KubernetesClient client, Duration requestTimeout) {
+        this(client, requestTimeout, PAGE_SIZE);
     }
 
-    public ApiCalls(KubernetesClient client, int requestTimeoutSeconds, long pageSize) {
+    public ApiCalls(KubernetesClient client, Duration requestTimeout, long pageSize) {
         this.client = client;
         String url = client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
         this.server = url != null && url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        this.requestTimeoutSeconds = requestTimeoutSeconds;
+        this.requestTimeout = requestTimeout;
         this.pageSize = pageSize;
     }
 
     /** For a client built elsewhere (tests, the lifecycle): its own configured request timeout. */
     public static ApiCalls of(KubernetesClient client) {
-        int timeout = client.getConfiguration() == null ? 0 : client.getConfiguration().getRequestTimeout() / 1000;
+        Duration timeout = Duration.ofMillis(client.getConfiguration() == null ? 0 : client.getConfiguration().getRequestTimeout());
         return new ApiCalls(client, timeout);
     }
 
@@ -183,8 +187,8 @@ public final class ApiCalls {
                 return "cannot reach API server " + server + ": " + root;
             }
             if (root instanceof HttpTimeoutException || root instanceof InterruptedIOException) {
-                return "no answer from API server " + server + " within " + requestTimeoutSeconds
-                        + " s (--request-timeout): " + root;
+                return "no answer from API server " + server + " within " + Durations.format(requestTimeout)
+                        + " (--request-timeout): " + root;
             }
             if (root instanceof tools.jackson.core.JacksonException parse) {
                 String detail = parse.getOriginalMessage() == null ? "" : parse.getOriginalMessage().lines()

@@ -5,11 +5,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -29,46 +30,45 @@ public final class KubeConnection implements AutoCloseable {
     private final KubernetesClient client;
     private final String context;
     private final String server;
-    private final int requestTimeoutSeconds;
+    private final Duration requestTimeout;
     private final boolean modelOnly;
 
-    private KubeConnection(KubernetesClient client, String context, String server, int requestTimeoutSeconds,
+    private KubeConnection(KubernetesClient client, String context, String server, Duration requestTimeout,
                            boolean modelOnly) {
         this.client = client;
         this.context = context;
         this.server = server;
-        this.requestTimeoutSeconds = requestTimeoutSeconds;
+        this.requestTimeout = requestTimeout;
         this.modelOnly = modelOnly;
     }
 
     /**
      * @param kubeconfig            explicit kubeconfig file, or null for $KUBECONFIG / ~/.kube/config / in-cluster
      * @param context               context name, or null for the current context
-     * @param requestTimeoutSeconds per-request timeout
+     * @param requestTimeout        per-request timeout
      * @throws InputException when the kubeconfig is missing or unreadable or the context does not exist
      */
-    public static KubeConnection open(Path kubeconfig, String context, int requestTimeoutSeconds) {
-        return open(kubeconfig, context, requestTimeoutSeconds, false);
+    public static KubeConnection open(Path kubeconfig, String context, Duration requestTimeout) {
+        return open(kubeconfig, context, requestTimeout, false);
     }
 
     /**
-     * Like {@link #open(Path, String, int)}, but the client skips what the model never reads while parsing
+     * Like {@link #open(Path, String, Duration)}, but the client skips what the model never reads while parsing
      * ({@link ModelOnlyParsing}): its objects are incomplete, fit for mapping into the model and nothing else
      * (never to write back, never as evidence on disk).
      */
-    public static KubeConnection openForModel(Path kubeconfig, String context, int requestTimeoutSeconds) {
-        return open(kubeconfig, context, requestTimeoutSeconds, true);
+    public static KubeConnection openForModel(Path kubeconfig, String context, Duration requestTimeout) {
+        return open(kubeconfig, context, requestTimeout, true);
     }
 
-    private static KubeConnection open(Path kubeconfig, String context, int requestTimeoutSeconds,
+    private static KubeConnection open(Path kubeconfig, String context, Duration requestTimeout,
                                        boolean modelOnly) {
-        if (requestTimeoutSeconds <= 0) {
-            throw new InputException("--request-timeout must be a positive number of seconds, got "
-                    + requestTimeoutSeconds);
+        if (requestTimeout == null || requestTimeout.isZero() || requestTimeout.isNegative()) {
+            throw new InputException("--request-timeout must be longer than zero, got " + requestTimeout);
         }
         Config config = resolve(kubeconfig, context);
         config.setConnectionTimeout(CONNECT_TIMEOUT_MILLIS);
-        config.setRequestTimeout(requestTimeoutSeconds * 1000);
+        config.setRequestTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()));
         config.setRequestRetryBackoffLimit(0);
         String contextName = config.getCurrentContext() == null ? null : config.getCurrentContext().getName();
         String server = stripSlash(config.getMasterUrl());
@@ -77,7 +77,7 @@ public final class KubeConnection implements AutoCloseable {
         if (modelOnly) {
             builder.withKubernetesSerialization(ModelOnlyParsing.serialization());
         }
-        return new KubeConnection(builder.build(), contextName, server, requestTimeoutSeconds, modelOnly);
+        return new KubeConnection(builder.build(), contextName, server, requestTimeout, modelOnly);
     }
 
     private static Config resolve(Path kubeconfig, String context) {
@@ -162,8 +162,8 @@ public final class KubeConnection implements AutoCloseable {
         return modelOnly;
     }
 
-    public int requestTimeoutSeconds() {
-        return requestTimeoutSeconds;
+    public Duration requestTimeout() {
+        return requestTimeout;
     }
 
     /** "context X (URL)" or "in-cluster (URL)", for messages and ClusterState.source. */

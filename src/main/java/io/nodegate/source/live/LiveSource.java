@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.ReadKind;
@@ -57,7 +57,7 @@ public final class LiveSource implements AutoCloseable {
     LiveSource(KubeConnection connection, Clock clock, long pageSize) {
         this.connection = connection;
         this.client = connection.client();
-        this.api = new ApiCalls(client, connection.requestTimeoutSeconds(), pageSize);
+        this.api = new ApiCalls(client, connection.requestTimeout(), pageSize);
         this.clock = clock;
     }
 
@@ -65,16 +65,16 @@ public final class LiveSource implements AutoCloseable {
      * Opens a connection as kubectl would (see {@link KubeConnection#open}) that parses whole objects: for
      * {@link #read} (what `collect` writes) and for callers that use the client themselves.
      */
-    public static LiveSource open(java.nio.file.Path kubeconfig, String context, int requestTimeoutSeconds) {
-        return new LiveSource(KubeConnection.open(kubeconfig, context, requestTimeoutSeconds));
+    public static LiveSource open(java.nio.file.Path kubeconfig, String context, java.time.Duration requestTimeout) {
+        return new LiveSource(KubeConnection.open(kubeconfig, context, requestTimeout));
     }
 
     /**
      * Opens a connection for {@link #load} only: its client skips, while parsing, the fields the model never
      * reads (see {@link ModelOnlyParsing}), which is most of a Node's JSON.
      */
-    public static LiveSource openForModel(java.nio.file.Path kubeconfig, String context, int requestTimeoutSeconds) {
-        return new LiveSource(KubeConnection.openForModel(kubeconfig, context, requestTimeoutSeconds));
+    public static LiveSource openForModel(java.nio.file.Path kubeconfig, String context, java.time.Duration requestTimeout) {
+        return new LiveSource(KubeConnection.openForModel(kubeconfig, context, requestTimeout));
     }
 
     public KubernetesClient client() {

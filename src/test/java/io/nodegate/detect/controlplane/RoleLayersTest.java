@@ -175,7 +175,7 @@ class RoleLayersTest {
         assertThat(layers.scheduler().holder()).isNull();
         assertThat(layers.notes()).contains("Lease kube-system/kube-scheduler not found: current kube-scheduler "
                 + "leader unknown");
-        assertThat(layers.notes()).anyMatch(n -> n.contains("kube-controller-manager expired 45 s ago"));
+        assertThat(layers.notes()).anyMatch(n -> n.contains("kube-controller-manager expired 45s ago"));
     }
 
     @Test

@@ -7,7 +7,7 @@ import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdIds;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.source.Fixtures;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.SourceNotes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,7 @@ package io.nodegate.source.etcd;
 
 import com.sun.net.httpserver.HttpServer;
 import io.nodegate.model.EtcdEndpointReport;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package io.nodegate.source.etcd;
 
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

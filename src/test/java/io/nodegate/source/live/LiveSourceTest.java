@@ -3,9 +3,9 @@ package io.nodegate.source.live;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.source.Fixtures;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.SourceNotes;
 import io.nodegate.source.StateAssembler;
@@ -45,7 +45,7 @@ class LiveSourceTest {
     }
 
     private LiveSource source(long pageSize) {
-        return new LiveSource(KubeConnection.open(kubeconfig, null, 10), Clock.systemUTC(), pageSize);
+        return new LiveSource(KubeConnection.open(kubeconfig, null, java.time.Duration.ofSeconds(10)), Clock.systemUTC(), pageSize);
     }
 
     @Test
@@ -88,7 +88,7 @@ class LiveSourceTest {
     void usesPagesOf500ByDefaultAndKeepsNoSecretData() {
         api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
         RawSnapshot raw;
-        try (LiveSource live = LiveSource.open(kubeconfig, null, 10)) {
+        try (LiveSource live = LiveSource.open(kubeconfig, null, java.time.Duration.ofSeconds(10))) {
             raw = live.read(false);
         }
         assertThat(api.requestLog()).filteredOn(l -> l.startsWith("GET /api/v1/nodes"))
@@ -177,7 +177,7 @@ class LiveSourceTest {
 
     @Test
     void wrongContextListsTheAvailableOnes() {
-        assertThatThrownBy(() -> KubeConnection.open(kubeconfig, "prod-east", 10))
+        assertThatThrownBy(() -> KubeConnection.open(kubeconfig, "prod-east", java.time.Duration.ofSeconds(10)))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("context 'prod-east' not found")
                 .hasMessageContaining("available contexts: " + ApiTestServer.CONTEXT);
@@ -185,7 +185,7 @@ class LiveSourceTest {
 
     @Test
     void missingKubeconfigFileIsAnInputError() {
-        assertThatThrownBy(() -> KubeConnection.open(dir.resolve("nope"), null, 10))
+        assertThatThrownBy(() -> KubeConnection.open(dir.resolve("nope"), null, java.time.Duration.ofSeconds(10)))
                 .isInstanceOf(InputException.class).hasMessageContaining("nope");
     }
 
@@ -198,7 +198,7 @@ class LiveSourceTest {
         String url = "http://127.0.0.1:" + port;
         Path kc = dir.resolve("dead");
         Files.writeString(kc, Files.readString(kubeconfig).replace(api.url(), url));
-        try (LiveSource live = LiveSource.open(kc, ApiTestServer.CONTEXT, 10)) {
+        try (LiveSource live = LiveSource.open(kc, ApiTestServer.CONTEXT, java.time.Duration.ofSeconds(10))) {
             assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
                     .hasMessageContaining("GET /version")
                     .hasMessageContaining("cannot reach API server " + url);
@@ -211,7 +211,7 @@ class LiveSourceTest {
             String url = "http://127.0.0.1:" + silent.getLocalPort();
             Path kc = dir.resolve("silent");
             Files.writeString(kc, Files.readString(kubeconfig).replace(api.url(), url));
-            try (LiveSource live = LiveSource.open(kc, null, 1)) {
+            try (LiveSource live = LiveSource.open(kc, null, java.time.Duration.ofSeconds(1))) {
                 assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
                         .hasMessageContaining("GET /version")
                         .hasMessageContaining("no answer from API server " + url + " within 1 s");
@@ -235,9 +235,9 @@ class LiveSourceTest {
     void aKubeconfigWithoutCurrentContextAsksForOne() throws IOException {
         Path kc = dir.resolve("nocurrent");
         Files.writeString(kc, Files.readString(kubeconfig).replaceAll("(?m)^current-context:.*$", ""));
-        assertThatThrownBy(() -> KubeConnection.open(kc, null, 10)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> KubeConnection.open(kc, null, java.time.Duration.ofSeconds(10))).isInstanceOf(InputException.class)
                 .hasMessageContaining("no current-context").hasMessageContaining(ApiTestServer.CONTEXT);
-        try (KubeConnection c = KubeConnection.open(kc, ApiTestServer.CONTEXT, 10)) {
+        try (KubeConnection c = KubeConnection.open(kc, ApiTestServer.CONTEXT, java.time.Duration.ofSeconds(10))) {
             assertThat(c.server()).isEqualTo(api.url());
             assertThat(c.describe()).isEqualTo("context " + ApiTestServer.CONTEXT + " (" + api.url() + ")");
         }
@@ -275,7 +275,7 @@ class LiveSourceTest {
             });
             ClusterState whole = StateAssembler.assemble(raw);
             ClusterState lean;
-            try (LiveSource live = new LiveSource(KubeConnection.openForModel(kubeconfig, null, 10), Clock.systemUTC(),
+            try (LiveSource live = new LiveSource(KubeConnection.openForModel(kubeconfig, null, java.time.Duration.ofSeconds(10)), Clock.systemUTC(),
                     3)) {
                 lean = live.load(withPods);
             }
@@ -290,7 +290,7 @@ class LiveSourceTest {
         api.create(Fixtures.cluster(1, false).toArray(HasMetadata[]::new));
         api.mock().expect().get().withPath("/apis/apps/v1/daemonsets")
                 .andReturn(200, "<html>proxy login</html>").always();
-        try (LiveSource live = LiveSource.openForModel(kubeconfig, null, 10)) {
+        try (LiveSource live = LiveSource.openForModel(kubeconfig, null, java.time.Duration.ofSeconds(10))) {
             assertThat(live.connection().modelOnly()).isTrue();
             assertThatThrownBy(() -> live.read(false)).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)

@@ -1,0 +1,113 @@
+package io.nodegate.time;
+
+import io.nodegate.InputException;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one duration syntax of every flag, and the one way durations and ages are printed.
+ *
+ * <p>Parsing follows Go's {@code time.ParseDuration}, which kubectl's flags use ({@code --request-timeout 30s}),
+ * plus {@code d} for days as kubectl prints ages: a sequence of numbers, each with a unit {@code ms}, {@code s},
+ * {@code m}, {@code h} or {@code d}, e.g. {@code 1500ms}, {@code 30s}, {@code 5m}, {@code 1h30m}, {@code 1.5h},
+ * {@code 3d}. A bare {@code 0} is zero, as in Go. A number without a unit is refused rather than guessed.
+ *
+ * <p>Printing follows kubectl's AGE column: the two largest units ({@code 3d4h}, {@code 5m2s}, {@code 45s}), and
+ * milliseconds only below a second ({@code 1500ms} prints {@code 1.5s}, {@code 200ms} prints {@code 200ms}).
+ */
+public final class Durations {
+
+    private static final Pattern WHOLE = Pattern.compile("((\\d+(\\.\\d+)?|\\.\\d+)(ms|s|m|h|d))+");
+    private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(ms|s|m|h|d)");
+    public static final String SYNTAX = "a number with a unit ms, s, m, h or d, e.g. 1500ms, 30s, 5m, 1h30m, 3d";
+
+    private Durations() {
+    }
+
+    /**
+     * Parses one duration; the exception names {@code what} (usually the flag) and the value.
+     *
+     * @throws InputException when the text is not a duration
+     */
+    public static Duration parse(String text, String what) {
+        String v = text == null ? "" : text.trim();
+        if (v.equals("0")) {
+            return Duration.ZERO;
+        }
+        if (!WHOLE.matcher(v).matches()) {
+            String hint = v.matches("\\d+") ? " (a number needs a unit: " + v + "s?)"
+                    : v.startsWith("P") || v.startsWith("p") ? " (ISO-8601 is not accepted: write 30s, 5m, 1h30m)"
+                    : v.startsWith("-") ? " (a duration cannot be negative)" : "";
+            throw new InputException(prefix(what) + "'" + text + "' is not a duration" + hint + ": use " + SYNTAX);
+        }
+        BigDecimal nanos = BigDecimal.ZERO;
+        Matcher m = PART.matcher(v);
+        while (m.find()) {
+            BigDecimal n = new BigDecimal(m.group(1).startsWith(".") ? "0" + m.group(1) : m.group(1));
+            long unit = switch (m.group(2)) {
+                case "ms" -> 1_000_000L;
+                case "s" -> 1_000_000_000L;
+                case "m" -> 60_000_000_000L;
+                case "h" -> 3_600_000_000_000L;
+                default -> 86_400_000_000_000L;
+            };
+            nanos = nanos.add(n.multiply(BigDecimal.valueOf(unit)));
+        }
+        try {
+            BigDecimal seconds = nanos.divideToIntegralValue(BigDecimal.valueOf(1_000_000_000L));
+            long nanoPart = nanos.subtract(seconds.multiply(BigDecimal.valueOf(1_000_000_000L))).longValueExact();
+            return Duration.ofSeconds(seconds.longValueExact(), nanoPart);
+        } catch (ArithmeticException e) {
+            throw new InputException(prefix(what) + "'" + text + "' is too large a duration");
+        }
+    }
+
+    /** {@link #parse}, refusing zero: for timeouts and windows, where zero means nothing could ever succeed. */
+    public static Duration parsePositive(String text, String what) {
+        Duration d = parse(text, what);
+        if (d.isZero()) {
+            throw new InputException(prefix(what) + "'" + text + "' must be longer than zero");
+        }
+        return d;
+    }
+
+    private static String prefix(String what) {
+        return what == null || what.isEmpty() ? "" : what + " ";
+    }
+
+    /** kubectl's AGE style: the two largest units ("3d4h", "5m2s", "45s"); "-" for null; "-3s" before now. */
+    public static String format(Duration d) {
+        if (d == null) {
+            return "-";
+        }
+        if (d.isNegative()) {
+            // A time after "now": clock skew between the collector and the cluster; show it rather than hide it.
+            return "-" + format(d.negated());
+        }
+        long s = d.toSeconds();
+        if (s == 0 && d.toMillis() > 0) {
+            return d.toMillis() + "ms";
+        }
+        if (s < 10 && d.toMillisPart() > 0) {
+            // a timeout of 1500ms should not print as "1s": one decimal below ten seconds
+            return BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + "s";
+        }
+        long days = s / 86_400;
+        long hours = (s % 86_400) / 3_600;
+        long minutes = (s % 3_600) / 60;
+        long seconds = s % 60;
+        if (days > 0) {
+            return days + "d" + (hours > 0 ? hours + "h" : "");
+        }
+        if (hours > 0) {
+            return hours + "h" + (minutes > 0 ? minutes + "m" : "");
+        }
+        if (minutes > 0) {
+            return minutes + "m" + (seconds > 0 ? seconds + "s" : "");
+        }
+        return seconds + "s";
+    }
+}
