@@ -39,7 +39,7 @@ public final class EtcdOptions {
 
     @Option(names = "--etcd-timeout", paramLabel = "DURATION", defaultValue = "5s",
             converter = DurationConverter.Positive.class,
-            description = "Per-endpoint timeout, e.g. 5s, 1500ms, 1m (default: ${DEFAULT-VALUE}).")
+            description = "Per-endpoint timeout: 5s, 1500ms (default: ${DEFAULT-VALUE}).")
     Duration timeout = Duration.ofSeconds(5);
 
     @Option(names = "--etcd-cluster",

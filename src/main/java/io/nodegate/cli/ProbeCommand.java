@@ -1,24 +1,14 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.Config;
-import io.nodegate.detect.AuditSettings;
-import io.nodegate.model.ClusterState;
-import io.nodegate.probe.ApiserverTarget;
-import io.nodegate.probe.ApiserverTargets;
+import io.nodegate.probe.ApiserverProbe;
 import io.nodegate.probe.EndpointResult;
-import io.nodegate.probe.LeaderElectionLostDetector;
-import io.nodegate.probe.LeaseProbe;
 import io.nodegate.probe.ProbeReport;
 import io.nodegate.probe.ProbeSettings;
+import io.nodegate.render.ProbeRenderer;
 import io.nodegate.render.Structured;
 import io.nodegate.render.Style;
-import io.nodegate.CollectionException;
 import io.nodegate.InputException;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.RawSnapshot;
-import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,9 +17,8 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -133,41 +122,16 @@ public final class ProbeCommand implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
+        /** When the probe's snapshot is taken; tests may set another. */
+        Clock clock = Clock.systemUTC();
+
         @Override
         public Integer call() {
             ProbeSettings settings = settings();
             ProbeReport report;
             // probing writes, so there is no -f here: a live cluster, resolved as kubectl does
             try (LiveSource live = cluster.liveSource()) {
-                Config base = live.client().getConfiguration();
-                if (base.isTrustCerts() || base.isDisableHostnameVerification()) {
-                    throw new InputException("the kubeconfig (" + live.connection().describe() + ") skips TLS "
-                            + "verification (insecure-skip-tls-verify); probe apiservers verifies each apiserver's "
-                            + "certificate against the kubeconfig's CA and does not run unverified: set "
-                            + "certificate-authority(-data) in the kubeconfig");
-                }
-                List<String> notes = new ArrayList<>();
-                List<EndpointSlice> slices = kubernetesSlices(live);
-                List<ApiserverTarget> targets = ApiserverTargets.fromSlices(slices);
-                if (targets.isEmpty()) {
-                    throw new CollectionException("the default/kubernetes EndpointSlice(s) at " + live.connection()
-                            .server() + " list no ready apiserver address with a port: nothing to probe");
-                }
-                ClusterState pods = StateAssembler.assemble(new RawSnapshot(Instant.now(),
-                        "live: " + live.connection().describe(), live.connection().context(),
-                        live.connection().server(), null, java.util.Map.of(Kinds.NODES, List.of(),
-                        Kinds.NODE_LEASES, List.of(), Kinds.KUBE_SYSTEM_SECRETS, List.of(),
-                        Kinds.API_ENDPOINT_SLICES, slices, Kinds.DAEMONSETS, List.of(), Kinds.KUBE_SYSTEM_LEASES,
-                        List.of(), Kinds.PODS, live.allPods()), List.of()));
-                if ("http".equals(LeaseProbe.scheme(base))) {
-                    notes.add("the kubeconfig's server is plain http, so the apiservers were probed over http "
-                            + "(no TLS to verify)");
-                }
-                notes.add("renewals are sent back to back, not every RetryPeriod as a leader does; latency includes "
-                        + "the round trip from this machine to each apiserver");
-                List<EndpointResult> results = new LeaseProbe(base, live.client(), settings).probeAll(targets);
-                report = ProbeReport.of(pods.source(), settings, results,
-                        new LeaderElectionLostDetector().detect(pods, AuditSettings.DEFAULTS), notes);
+                report = new ApiserverProbe(live, clock).run(settings);
             }
             print(report);
             List<EndpointResult> unmeasured = report.unmeasured();
@@ -208,16 +172,12 @@ public final class ProbeCommand implements Callable<Integer> {
             return new ProbeSettings(count, renewDeadline, thresholdFraction, namespace, name);
         }
 
-        private static List<EndpointSlice> kubernetesSlices(LiveSource live) {
-            return live.api().list(Kinds.API_ENDPOINT_SLICES, java.util.function.Function.identity());
-        }
-
         private void print(ProbeReport report) {
             PrintWriter out = spec.commandLine().getOut();
             switch (output.format()) {
-                case json -> out.print(Structured.json(report.tree()));
-                case yaml -> out.print(Structured.yaml(report.tree()));
-                default -> out.print(report.table(new Style(output.color())));
+                case json -> out.print(Structured.json(ProbeRenderer.tree(report)));
+                case yaml -> out.print(Structured.yaml(ProbeRenderer.tree(report)));
+                default -> out.print(ProbeRenderer.table(report, new Style(output.color())));
             }
             out.flush();
         }

@@ -68,7 +68,7 @@ public final class SlowApiserverCheck {
         return others;
     }
 
-    static double seconds(Duration d) {
+    public static double seconds(Duration d) {
         return Math.round(d.toNanos() / 1_000_000.0) / 1000.0;
     }
 }

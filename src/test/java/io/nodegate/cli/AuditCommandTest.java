@@ -69,7 +69,7 @@ class AuditCommandTest {
         cl.setErr(new PrintWriter(err));
         int code = cl.execute("audit", "--batch-window", "30 seconds");
         assertThat(code).isEqualTo(ExitCode.USAGE);
-        assertThat(err.toString()).contains("--batch-window").contains("30s, 5m, 72h, 3d");
+        assertThat(err.toString()).contains("--batch-window").contains("1500ms, 30s, 5m, 1h30m, 3d");
     }
 
     @Test

@@ -115,7 +115,7 @@ class GateDecisionTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e");
         assertThat(check(r, "c").evidence()).containsEntry("leaseRenewTime", "2026-10-19T06:07:56Z")
-                .containsEntry("leaseStoppedBeforeRemovedAt", "1m04s");
+                .containsEntry("leaseStoppedBeforeRemovedAt", "1m4s");
     }
 
     @Test

@@ -214,7 +214,7 @@ class LiveSourceTest {
             try (LiveSource live = LiveSource.open(kc, null, java.time.Duration.ofSeconds(1))) {
                 assertThatThrownBy(() -> live.load(false)).isInstanceOf(CollectionException.class)
                         .hasMessageContaining("GET /version")
-                        .hasMessageContaining("no answer from API server " + url + " within 1 s");
+                        .hasMessageContaining("no answer from API server " + url + " within 1s");
             }
         }
     }

@@ -1,0 +1,121 @@
+package io.nodegate.render;
+
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
+import io.nodegate.probe.EndpointResult;
+import io.nodegate.probe.Latencies;
+import io.nodegate.probe.ProbeReport;
+import io.nodegate.probe.ProbeSettings;
+import io.nodegate.probe.SlowApiserverCheck;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** `nodegate probe apiservers` output: the table, and the tree behind -o json/yaml. */
+public final class ProbeRenderer {
+
+    private ProbeRenderer() {
+    }
+
+    public static String table(ProbeReport report, Style style) {
+        ProbeSettings settings = report.settings();
+        List<Finding> findings = report.findings();
+        List<EndpointResult> endpoints = report.endpoints();
+        StringBuilder out = new StringBuilder();
+        out.append("Source: ").append(report.source()).append('\n');
+        out.append("Probe Lease ").append(settings.namespace()).append('/').append(settings.leaseName())
+                .append(": ").append(settings.renewals()).append(" renewals (PUT) per apiserver, slow above ")
+                .append(ProbeReport.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())
+                .append(" × renew deadline ").append(ProbeReport.ms(settings.renewDeadline())).append("\n\n");
+        TextTable t = new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
+        List<String> slow = findings.stream().filter(f -> SlowApiserverCheck.CODE.equals(f.code()))
+                .flatMap(f -> f.nodes().stream()).toList();
+        for (EndpointResult e : endpoints) {
+            Latencies l = e.latencies();
+            String result = e.error() != null ? "ERROR" : slow.contains(e.target().hostPort()) ? "SLOW" : "ok";
+            List<java.util.function.UnaryOperator<String>> styles = new ArrayList<>();
+            for (int i = 0; i < 7; i++) {
+                styles.add(null);
+            }
+            if (!"ok".equals(result)) {
+                styles.set(5, s -> style.severity(Severity.WARNING, s));
+            }
+            t.styledRow(List.of(e.target().hostPort(), l == null ? e.renewals().size() + "/" + settings.renewals()
+                            : String.valueOf(l.count()),
+                    l == null ? "-" : ProbeReport.ms(l.p50()), l == null ? "-" : ProbeReport.ms(l.p99()), l == null ? "-" : ProbeReport.ms(l.max()),
+                    result, e.cleanup()), styles);
+        }
+        out.append(t.render(style));
+        List<EndpointResult> failed = endpoints.stream().filter(e -> e.error() != null || e.cleanupError() != null)
+                .toList();
+        if (!failed.isEmpty()) {
+            out.append('\n').append(style.bold("ERRORS")).append('\n');
+            for (EndpointResult e : failed) {
+                if (e.error() != null) {
+                    out.append("  ").append(e.target().hostPort()).append(": ").append(e.error()).append('\n');
+                }
+                if (e.cleanupError() != null) {
+                    out.append("  ").append(e.target().hostPort()).append(": probe Lease ").append(e.cleanup())
+                            .append(": ").append(e.cleanupError()).append('\n');
+                }
+            }
+        }
+        out.append('\n').append(FindingsSection.render(findings, style));
+        String n = FindingsSection.notes(report.notes(), style);
+        if (!n.isEmpty()) {
+            out.append('\n').append(n);
+        }
+        return out.toString();
+    }
+
+    public static ObjectNode tree(ProbeReport report) {
+        ProbeSettings settings = report.settings();
+        List<Finding> findings = report.findings();
+        List<EndpointResult> endpoints = report.endpoints();
+        ObjectNode root = Structured.object();
+        root.put("source", report.source());
+        ObjectNode probe = root.putObject("probe");
+        probe.put("leaseNamespace", settings.namespace());
+        probe.put("leaseName", settings.leaseName());
+        probe.put("renewals", settings.renewals());
+        probe.put("renewDeadlineSeconds", SlowApiserverCheck.seconds(settings.renewDeadline()));
+        probe.put("thresholdFraction", settings.thresholdFraction());
+        probe.put("thresholdSeconds", SlowApiserverCheck.seconds(settings.threshold()));
+        ArrayNode eps = root.putArray("apiservers");
+        for (EndpointResult e : endpoints) {
+            ObjectNode o = eps.addObject();
+            o.put("address", e.target().address());
+            o.put("port", e.target().port());
+            o.put("url", e.url());
+            o.put("measured", e.measured());
+            o.put("renewals", e.renewals().size());
+            Latencies l = e.latencies();
+            if (l == null) {
+                o.putNull("p50Seconds");
+                o.putNull("p99Seconds");
+                o.putNull("maxSeconds");
+            } else {
+                o.put("p50Seconds", SlowApiserverCheck.seconds(l.p50()));
+                o.put("p99Seconds", SlowApiserverCheck.seconds(l.p99()));
+                o.put("maxSeconds", SlowApiserverCheck.seconds(l.max()));
+            }
+            if (e.error() == null) {
+                o.putNull("error");
+            } else {
+                o.put("error", e.error());
+            }
+            o.put("leaseCleanup", e.cleanup());
+            if (e.cleanupError() == null) {
+                o.putNull("leaseCleanupError");
+            } else {
+                o.put("leaseCleanupError", e.cleanupError());
+            }
+            o.put("leaseCleanupFailed", e.cleanupFailed());
+        }
+        root.set("findings", Structured.findings(findings));
+        root.set("notes", Structured.strings(report.notes()));
+        return root;
+    }
+}
