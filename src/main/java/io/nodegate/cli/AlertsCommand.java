@@ -1,5 +1,7 @@
 package io.nodegate.cli;
 
+import io.nodegate.NodegateException;
+import io.nodegate.ExitCode;
 import io.nodegate.deploy.AlertRules;
 import io.nodegate.deploy.AlertSettings;
 import io.nodegate.deploy.Manifests;
@@ -92,7 +94,7 @@ public final class AlertsCommand implements Callable<Integer> {
             case rule_file -> Manifests.yamlOf(AlertRules.ruleFile(settings));
         });
         out.flush();
-        return ExitCodes.OK;
+        return ExitCode.OK;
     }
 
     static AlertSettings settings(String namespace, String clusterLabel, String runbookBase, boolean includeWatch,
@@ -100,7 +102,7 @@ public final class AlertsCommand implements Callable<Integer> {
         try {
             return new AlertSettings(namespace, clusterLabel, runbookBase, includeWatch, ruleLabels);
         } catch (IllegalArgumentException e) {
-            throw new NodegateException(ExitCodes.USAGE, e.getMessage());
+            throw new NodegateException(ExitCode.USAGE, e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.ExitCode;
 import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
 import io.nodegate.deploy.Manifests;
@@ -87,6 +88,6 @@ public final class InstallCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));
         out.flush();
-        return ExitCodes.OK;
+        return ExitCode.OK;
     }
 }

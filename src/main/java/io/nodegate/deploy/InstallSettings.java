@@ -1,6 +1,6 @@
 package io.nodegate.deploy;
 
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 
 import java.util.Map;
 import java.util.TreeMap;
