@@ -206,15 +206,25 @@ public final class AlertRules {
         // Every replica evaluates and serves the same findings, so the series come once per replica: max by the
         // finding's identity makes one alert of them. No existence join: some findings name a Node that is gone on
         // purpose (a node-password Secret left without its Node), and the watch drops a finding as soon as its
-        // cause is gone.
+        // cause is gone. nodegate_finding has a series per node a finding names, so findings that name no node
+        // (NG211 single apiserver, NG202 quorum) are seen only in the per-code count nodegate_findings: the second
+        // branch alerts on those codes, once per code.
         return new AlertRule(alert, """
-                max by (code, name, node) (nodegate_finding{severity="%s"}) == 1
+                max by (code, name, node) (nodegate_finding{severity="%1$s"}) == 1
+                or
+                (
+                    max by (code) (nodegate_findings{severity="%1$s"}) > 0
+                  unless on (code)
+                    group by (code) (nodegate_finding{severity="%1$s"})
+                )
                 """.formatted(severity), forDuration, severity,
-                "nodegate {{ $labels.code }} {{ $labels.name }}{{ with $labels.node }} on node {{ . }}{{ end }}",
-                "The nodegate watch reports " + severity + " finding {{ $labels.code }} ({{ $labels.name }})"
-                        + "{{ with $labels.node }} naming node {{ . }}{{ end }}. The Events on the node carry its "
-                        + "message (kubectl describe node); nodegate audit shows its evidence, and docs/findings.md "
-                        + "explains the code and what to do.");
+                "nodegate {{ $labels.code }}{{ with $labels.name }} {{ . }}{{ end }}"
+                        + "{{ with $labels.node }} on node {{ . }}{{ end }}",
+                "The nodegate watch reports " + severity + " finding {{ $labels.code }}"
+                        + "{{ with $labels.name }} ({{ . }}){{ end }}"
+                        + "{{ with $labels.node }} naming node {{ . }}. The Events on the node carry its message "
+                        + "(kubectl describe node {{ . }}){{ else }}, which names no node{{ end }}. nodegate audit "
+                        + "shows its evidence, and docs/findings.md explains the code and what to do.");
     }
 
     static AlertRule watchNotReady(AlertSettings settings) {
