@@ -113,6 +113,11 @@ class InstallCommandTest {
                         .as("%s %s/%s in %s (kind %s)", verb, group, resource, namespace, kind.id())
                         .isTrue();
             }
+            if (kind.presence() == ReadKind.Presence.OPTIONAL_NAMESPACE) {
+                // the watch GETs the namespace first: NotFound means "absent", not "0 found"
+                assertThat(rbac.allows("get", "", "namespaces", null, kind.namespace()))
+                        .as("get namespace %s (kind %s)", kind.namespace(), kind.id()).isTrue();
+            }
         }
     }
 
