@@ -228,15 +228,29 @@ public final class AlertRules {
     }
 
     static AlertRule watchNotReady(AlertSettings settings) {
+        // Two ways a running watch stops seeing: an informer that is not synced (kind label), or passes that all
+        // fail or no longer run (a stuck loop still serves /metrics, so NodegateWatchAbsent cannot see it). The
+        // watch counts a pass with an unsynced informer as failed, so the second branch leaves those pods to the
+        // first, which names the kind.
         return new AlertRule("NodegateWatchNotReady", """
-                min by (%s, namespace, pod, kind) (nodegate_informer_synced) == 0
+                min by (%1$s, namespace, pod, kind) (nodegate_informer_synced) == 0
+                or
+                (
+                    max by (%1$s, namespace, pod) (
+                      increase(nodegate_evaluations_total[10m]) - increase(nodegate_evaluation_errors_total[10m])
+                    ) < 1
+                  unless on (%1$s, namespace, pod)
+                    (nodegate_informer_synced == 0)
+                )
                 """.formatted(CL).replace(CL, settings.clusterLabel()), "10m", "warning",
-                "nodegate watch {{ $labels.pod }}: the {{ $labels.kind }} informer has not been synced for 10 minutes",
-                "The {{ $labels.kind }} informer of nodegate watch {{ $labels.pod }} (namespace "
-                        + "{{ $labels.namespace }}) has not been synced for 10 minutes. Until it is, every finding "
-                        + "that depends on {{ $labels.kind }} is frozen: neither reported as new nor resolved. The "
-                        + "pod's log says why (usually a 403: compare the ClusterRole with nodegate install, or LISTs "
-                        + "that time out on a slow apiserver).");
+                "nodegate watch {{ $labels.pod }}: {{ with $labels.kind }}the {{ . }} informer has not been synced"
+                        + "{{ else }}no evaluation pass has succeeded{{ end }} for 10 minutes",
+                "{{ with $labels.kind }}The {{ . }} informer{{ else }}Every evaluation pass{{ end }} of nodegate "
+                        + "watch {{ $labels.pod }} (namespace {{ $labels.namespace }}) has "
+                        + "{{ with $labels.kind }}not been synced{{ else }}failed or not run{{ end }} for 10 minutes. "
+                        + "Until that changes, the findings that depend on it are frozen: neither reported as new "
+                        + "nor resolved. The pod's log says why (usually a 403: compare the ClusterRole with nodegate "
+                        + "install, or LISTs that time out on a slow apiserver).");
     }
 
     static AlertRule watchAbsent(AlertSettings settings) {
