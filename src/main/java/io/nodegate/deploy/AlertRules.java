@@ -287,18 +287,29 @@ public final class AlertRules {
         String inTwo = "count by (system_uuid) (group by (system_uuid, %s) (%s)) >= 2".formatted(CL, hosts);
         String readySomewhere = "group by (system_uuid) (%s and on (%s, node) %s)".formatted(hosts, CL, ready);
         String notReadySomewhere = "group by (system_uuid) (%s unless on (%s, node) %s)".formatted(hosts, CL, ready);
+        // NG301's rule: a move is critical only when nothing says these are two machines. Prometheus sees machineIDs
+        // only where the watch runs (nodegate_host_info); two different ones under one UUID mean a reinstalled host
+        // or cloned VMs, and the move is a warning, as in `nodegate fleet`.
+        String machineIdsDiffer = ("count by (system_uuid) (group by (system_uuid, machine_id) "
+                + "(nodegate_host_info{%1$s!=\"\", %2$s, machine_id!=\"\"})) >= 2").formatted(CL, REAL_UUID);
         String expr = departure
                 ? """
                 %1$s
                 and on (system_uuid) %2$s
                 and on (system_uuid) %3$s
                 and on (system_uuid) %4$s
-                """.formatted(hosts, inTwo, readySomewhere, notReadySomewhere)
+                unless on (system_uuid) %5$s
+                """.formatted(hosts, inTwo, readySomewhere, notReadySomewhere, machineIdsDiffer)
                 : """
                 %1$s
                 and on (system_uuid) %2$s
-                unless on (system_uuid) %4$s
-                """.formatted(hosts, inTwo, readySomewhere, notReadySomewhere);
+                and on (system_uuid) %3$s
+                and on (system_uuid) (
+                    %5$s
+                  or
+                    (group by (system_uuid) (%1$s) unless on (system_uuid) %4$s)
+                )
+                """.formatted(hosts, inTwo, readySomewhere, notReadySomewhere, machineIdsDiffer);
         String others = otherNodes(("group by (" + CL + ", node) (kube_node_info{system_uuid=%q, " + CL + "!=%q} "
                 + "or nodegate_host_info{system_uuid=%q, " + CL + "!=%q})"),
                 "$labels.system_uuid $labels." + CL + " $labels.system_uuid $labels." + CL,
@@ -309,17 +320,18 @@ public final class AlertRules {
                 ? "It is Ready on one side and not Ready on the other: the host left one cluster for another. The "
                 + "not-Ready Node is a stale record, not a powered-off host: do not clean up or delete on the "
                 + "strength of it before the host's owner confirms. nodegate fleet (NG301) shows both sides."
-                : "It is Ready in both: either two machines share a cloned firmware UUID, or one host is "
-                + "registered in two clusters at once. nodegate fleet (NG301) compares machineIDs and shows both "
-                + "sides.");
+                : "Either it is Ready everywhere it appears (cloned VMs with a copied firmware UUID, or one host "
+                + "registered in two clusters at once), or it looks like a move but the watch reports different "
+                + "machineIDs (a reinstalled host, or cloned VMs). nodegate fleet (NG301) compares machineIDs and "
+                + "shows both sides.");
         return new AlertRule("NodegateHostInTwoClusters",
                 expr.replace(CL, settings.clusterLabel()), departure ? "5m" : "15m",
                 departure ? "critical" : "warning",
                 (departure
                         ? "Host {{ $labels.system_uuid }} moved between clusters: node {{ $labels.node }} in {{ "
                         + "$labels." + CL + " }} is one side"
-                        : "Host {{ $labels.system_uuid }} is a Node in two clusters, one of them {{ $labels.node }} "
-                        + "in {{ $labels." + CL + " }}").replace(CL, settings.clusterLabel()),
+                        : "Host {{ $labels.system_uuid }} is a Node in several clusters, one of them "
+                        + "{{ $labels.node }} in {{ $labels." + CL + " }}").replace(CL, settings.clusterLabel()),
                 description.replace(CL, settings.clusterLabel()));
     }
 
