@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
         description = {
                 "Show where Node objects and hosts disagree.",
                 "Lists every Node (Ready True/False/Unknown with reason, Lease renew age, last heartbeat, cordon, "
-                        + "roles, InternalIP, kubelet version, host IDs), then the findings: codes NG1xx/NG2xx, "
+                        + "roles, InternalIP, kubelet version, host IDs), then the findings: codes NG1xx, "
                         + "explained in docs/findings.md. Reads only; changes nothing."},
         footer = {"",
                 "Examples:",

@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
+import io.nodegate.InputException;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.dump.CollectionWriter;
 import io.nodegate.source.live.LiveSource;
@@ -28,8 +29,8 @@ import java.util.concurrent.Callable;
                 "The directory appears complete or not at all: any failed call writes nothing (exit 3)."},
         footer = {"",
                 "Examples:",
-                "  nodegate collect -o /tmp/prod-2026-10-19",
-                "  nodegate collect --context prod-east -o evidence/before --with-pods",
+                "  nodegate collect --dir /tmp/prod-2026-10-19",
+                "  nodegate collect --context prod-east --dir evidence/before --with-pods",
                 "  nodegate audit -f /tmp/prod-2026-10-19    # offline; ages against collectedAt"})
 public final class CollectCommand implements Callable<Integer> {
 
@@ -39,9 +40,16 @@ public final class CollectCommand implements Callable<Integer> {
     @Mixin
     LiveOptions source = new LiveOptions();
 
-    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", required = true,
+    @Option(names = "--dir", paramLabel = "DIR",
             description = "Directory to create (must not exist, or be empty).")
-    Path outputDir;
+    Path dir;
+
+    /**
+     * The old name of --dir. Everywhere else -o is the output format (kubectl's habit), so collect's -o DIR is
+     * deprecated: it keeps working for one release, with a note on stderr, and is hidden from help.
+     */
+    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", hidden = true)
+    Path deprecatedOutputDir;
 
     @Option(names = "--with-pods",
             description = "Also save all pods (pods.json); needed offline by checks that count pods per node.")
@@ -49,6 +57,18 @@ public final class CollectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Path outputDir = dir;
+        if (deprecatedOutputDir != null) {
+            if (dir != null) {
+                throw new InputException("give the directory once: --dir (-o DIR is its deprecated old name)");
+            }
+            outputDir = deprecatedOutputDir;
+            spec.commandLine().getErr().println("nodegate: collect -o DIR is deprecated and will be removed in the "
+                    + "next release: use --dir " + outputDir + " (-o is the output format in every other command)");
+        }
+        if (outputDir == null) {
+            throw new InputException("collect needs --dir DIR: the directory to write the snapshot to");
+        }
         RawSnapshot raw;
         try (LiveSource live = source.liveSource()) {
             raw = live.read(withPods);

@@ -19,7 +19,10 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 @Command(name = "gate", mixinStandardHelpOptions = true,
         header = "Decide, on evidence, whether a node may be deleted: PASS, HOLD, FAIL or INVALID.",
@@ -80,6 +83,18 @@ public final class GateCommand implements Callable<Integer> {
             description = "How far the Lease's last renewTime may be from --removed-at (default: ${DEFAULT-VALUE}).")
     Duration matchWindow;
 
+    @Option(names = "--reply-covers", paramLabel = "NODE", split = ",",
+            description = "When the target's Lease stopped together with other nodes' (a batch, NG103), the nodes "
+                    + "the reply covers, comma-separated. The gate passes a batch stop only when every member is a "
+                    + "baseline target and listed here (see docs/lifecycle.md).")
+    List<String> replyCovers = new ArrayList<>();
+
+    @Option(names = "--batch-window", paramLabel = "DURATION", defaultValue = "30s",
+            converter = DurationConverter.Positive.class,
+            description = "Leases that stopped within this of each other form a batch, as in audit's NG103 "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration batchWindow;
+
     @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
     boolean annotate;
 
@@ -88,8 +103,8 @@ public final class GateCommand implements Callable<Integer> {
     public Integer call() {
         Baseline baseline = baselineOptions.read();
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
-        GateRequest request = new GateRequest(node, at, replyFrom, reply,
-                matchWindow);
+        GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
+                batchWindow);
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         GateService.Run run = new GateService(session.client(), session.store(), env.clock())
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate);

@@ -52,6 +52,7 @@ public final class Nodegate implements Callable<Integer> {
     /** Runs a command line and returns its exit code; used by main and by tests. */
     public static int execute(String... args) {
         CommandLine cl = newCommandLine(args, Environment.SYSTEM);
+        helpWidth(cl, System.getenv("COLUMNS"));
         try {
             return cl.execute(args);
         } catch (Throwable t) {
@@ -99,6 +100,38 @@ public final class Nodegate implements Callable<Integer> {
         return pr.commandSpec().commandLine();
     }
 
+    /**
+     * Every command and subcommand answers --help and -h (exit 0), and its footer (the examples) is printed as
+     * written: picocli would wrap a long example inside a value ("--removed-at 2026-10-19T15:09+09:" / "00"), and
+     * a command line broken that way cannot be pasted.
+     */
+    static void helpEverywhere(CommandLine cl) {
+        CommandLine.Model.CommandSpec spec = cl.getCommandSpec();
+        if (!spec.mixinStandardHelpOptions() && spec.findOption("--help") == null && spec.findOption("-h") == null) {
+            spec.mixinStandardHelpOptions(true);
+        }
+        cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> {
+            StringBuilder out = new StringBuilder();
+            for (String line : help.commandSpec().usageMessage().footer()) {
+                out.append(line.replace("%n", System.lineSeparator())).append(System.lineSeparator());
+            }
+            return out.toString();
+        });
+        cl.getSubcommands().values().stream().distinct().forEach(Nodegate::helpEverywhere);
+    }
+
+    /**
+     * The help width: $COLUMNS when it is a number (as the shell sets it), else the terminal's width when picocli
+     * can find it, else 80. Never below 60, where option descriptions stop being readable.
+     */
+    static void helpWidth(CommandLine cl, String columns) {
+        if (columns != null && columns.trim().matches("\\d{1,4}")) {
+            cl.setUsageHelpWidth(Math.max(60, Integer.parseInt(columns.trim())));
+        } else {
+            cl.setUsageHelpAutoWidth(true);
+        }
+    }
+
     /** Every command, in the order `nodegate --help` lists them. */
     static final List<Class<?>> COMMANDS = List.of(
             AuditCommand.class,
@@ -131,7 +164,7 @@ public final class Nodegate implements Callable<Integer> {
      * The command tree for one command line. picocli reflects over every option of every command it is given,
      * which costs a 5,000-node audit a tenth of its time; a line that names a command gets only that command.
      */
-    static CommandLine newCommandLine(String[] args, Environment env) {
+    public static CommandLine newCommandLine(String[] args, Environment env) {
         CommandLine cl = new CommandLine(new Nodegate(), new EnvironmentFactory(env));
         String first = args.length > 0 ? args[0] : null;
         List<Class<?>> named = COMMANDS.stream()
@@ -142,6 +175,7 @@ public final class Nodegate implements Callable<Integer> {
         if (named.isEmpty()) {
             cl.addSubcommand(new CommandLine.HelpCommand());
         }
+        helpEverywhere(cl);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine));
         cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.COLLECTION);
         return cl;

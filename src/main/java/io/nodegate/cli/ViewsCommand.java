@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
 /**
  * `nodegate views`: reads the Nodes through several API servers of what should be one cluster and shows them
  * side by side. From the original cluster a split-off server only looks NotReady; its own API server shows a
- * different world (seed 001), so the split is visible only when both are asked.
+ * different world (a repaired k3s server restarted without --server formed its own one-member cluster and looked
+ * healthy from itself), so the split is visible only when both are asked.
  */
 @Command(name = "views",
         sortOptions = false,

@@ -49,7 +49,7 @@ public final class Detectors {
         return findings;
     }
 
-    /** Every detector `nodegate audit` runs. Control-plane (NG2xx) detectors are appended here. */
+    /** Every detector `nodegate audit` runs (NG1xx). The control-plane codes run in etcd, views and redundancy. */
     public static List<Detector> all() {
         List<Detector> all = new ArrayList<>(nodeDetectors());
         return List.copyOf(all);

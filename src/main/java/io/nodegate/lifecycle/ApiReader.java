@@ -100,6 +100,12 @@ public final class ApiReader {
         return rawLease(node).map(l -> assemble(Map.of(Kinds.NODE_LEASES, List.of(l))).nodeLeases().get(0));
     }
 
+    /** Every node Lease in kube-node-lease (the gate's batch check compares the target's stop with the others'). */
+    public List<LeaseInfo> nodeLeases() {
+        return assemble(Map.of(Kinds.NODE_LEASES, api.list(Kinds.NODE_LEASES, java.util.function.Function.identity())))
+                .nodeLeases();
+    }
+
     public Optional<CSINode> rawCsiNode(String node) {
         return get("CSINode " + node, () -> client.storage().v1().csiNodes().withName(node).get(), node);
     }

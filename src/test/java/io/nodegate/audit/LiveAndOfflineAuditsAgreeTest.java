@@ -57,7 +57,7 @@ class LiveAndOfflineAuditsAgreeTest {
         Path kubeconfig = api.writeKubeconfig(tmp.resolve("kubeconfig"));
 
         CliRun live = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "-o", "json");
-        CliRun collect = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", tmp.resolve("dump").toString());
+        CliRun collect = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "--dir", tmp.resolve("dump").toString());
         CliRun offline = CliRun.run("audit", "-f", tmp.resolve("dump").toString(), "-o", "json");
 
         assertThat(collect.exitCode()).as(collect.err()).isZero();

@@ -1,7 +1,6 @@
 package io.nodegate.cli;
 
 import io.nodegate.testing.CliRun;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -11,31 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * `nodegate etcd -f` over real etcdctl output of the seed-001 fork (see src/test/resources/etcd-seed001/README.md).
- * The offline path is {@code SourceOptions.load(false)}, which the sources branch implements; on a branch where it
- * is still the skeleton's placeholder these tests are skipped, never faked.
  */
 class EtcdOfflineCommandTest {
 
     static final Path DIR = Path.of("src/test/resources/etcd-seed001");
-
-    @BeforeAll
-    static void offlineSourceAvailable() {
-        SourceOptions probe = new SourceOptions();
-        probe.files = new ArrayList<>(List.of(DIR.resolve("member-list-24791.json")));
-        probe.now = "2026-11-29T20:00:00Z";
-        boolean implemented;
-        try {
-            probe.load(false);
-            implemented = true;
-        } catch (UnsupportedOperationException e) {
-            implemented = false;
-        }
-        assumeTrue(implemented, "SourceOptions.load() is not implemented on this branch (sources helper)");
-    }
 
     static String[] args(String... extra) {
         List<String> a = new ArrayList<>(List.of("etcd"));

@@ -78,7 +78,7 @@ class CollectEquivalenceTest {
     void collectCommandWritesEveryFileAndNoSecretOrCredential() throws IOException {
         api.create(Fixtures.cluster(4, true).toArray(HasMetadata[]::new));
         Path out = dir.resolve("evidence");
-        CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
+        CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "--dir", out.toString());
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
         assertThat(run.out()).contains("nodes.json").contains("wrote " + out.toAbsolutePath());
         try (Stream<Path> files = Files.list(out)) {
@@ -116,7 +116,7 @@ class CollectEquivalenceTest {
         api.create(Fixtures.cluster(2, true).toArray(HasMetadata[]::new));
         api.failOn("GET", "/apis/apps/v1/daemonsets", 403);
         Path out = dir.resolve("never");
-        CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
+        CliRun run = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "--dir", out.toString());
         assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
         assertThat(run.err()).contains("LIST daemonsets in all namespaces: 403 Forbidden");
         assertThat(out).doesNotExist();
@@ -129,9 +129,11 @@ class CollectEquivalenceTest {
         Files.writeString(out.resolve("nodes.json"), "{}");
         CliRun nonEmpty = CliRun.run("collect", "--kubeconfig", kubeconfig.toString(), "-o", out.toString());
         assertThat(nonEmpty.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(nonEmpty.err()).contains("not an empty directory");
+        assertThat(nonEmpty.err()).contains("not an empty directory")
+                // -o DIR still works for one release, with a note that names its replacement
+                .contains("collect -o DIR is deprecated").contains("--dir " + out);
         assertThat(Files.readString(out.resolve("nodes.json"))).isEqualTo("{}");
-        CliRun dumpInput = CliRun.run("collect", "-f", out.toString(), "-o", dir.resolve("x").toString());
+        CliRun dumpInput = CliRun.run("collect", "-f", out.toString(), "--dir", dir.resolve("x").toString());
         assertThat(dumpInput.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(dumpInput.err()).contains("Unknown options: '-f'");
     }

@@ -7,7 +7,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-/** Runs the CLI in-process and captures its output and exit code. */
+/** Runs the CLI in-process, with the command tree `main` builds for the line, and captures its output and exit code. */
 public record CliRun(int exitCode, String out, String err) {
 
     public static CliRun run(String... args) {
@@ -18,7 +18,8 @@ public record CliRun(int exitCode, String out, String err) {
     public static CliRun run(Environment env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Nodegate.newCommandLine(env);
+        // the tree main builds for this line: only the named command, so a test sees what a user's run sees
+        CommandLine cl = Nodegate.newCommandLine(args, env);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);

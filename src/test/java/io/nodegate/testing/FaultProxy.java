@@ -157,10 +157,15 @@ public final class FaultProxy implements AutoCloseable {
                 socket.close();
             }
             case TIMEOUT -> {
+                // Answer nothing until the client gives up and closes the connection (or `hang` passes): the
+                // client sees its own request timeout, and no cell waits longer than that timeout
+                socket.setSoTimeout((int) Math.max(1, hang.toMillis()));
                 try {
-                    Thread.sleep(hang.toMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                    while (socket.getInputStream().read() != -1) {
+                        // discard: a well-behaved client sends nothing more on this request
+                    }
+                } catch (java.net.SocketTimeoutException | java.net.SocketException closed) {
+                    // hang elapsed, or the client reset the connection
                 }
             }
             case MALFORMED_JSON -> write(out, 200, "application/json",

@@ -4,7 +4,7 @@ import io.nodegate.detect.Detector;
 
 import java.util.List;
 
-/** The control-plane detector registries, for the lead to wire into audit and the commands. */
+/** The control-plane detector registries: `nodegate redundancy` runs {@link #redundancy()}, `nodegate views` {@link #views()}. */
 public final class ControlPlaneDetectors {
 
     private ControlPlaneDetectors() {

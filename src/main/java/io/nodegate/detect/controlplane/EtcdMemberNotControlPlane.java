@@ -17,7 +17,7 @@ import java.util.Map;
  * NG205: an etcd member running on a Node without any server role (control-plane, etcd, master). A worker
  * joined with a server token becomes an etcd voter if rke2-server/k3s server is ever started on it; deleting
  * such a "worker" with the removal gate would remove a live voter. An etcd-only Node (k3s/RKE2 with the
- * apiserver disabled, seed 003) carries the etcd role and is fine.
+ * apiserver disabled, as on the home lab's slow server that only votes in etcd) carries the etcd role and is fine.
  */
 public final class EtcdMemberNotControlPlane implements Detector {
 

@@ -22,7 +22,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Redundancy counted per role, not per node (seed 003): how many etcd voters, kube-apiservers, agent
+ * Redundancy counted per role, not per node (a home lab's "three control-plane nodes" had an API layer two deep,
+ * because one server ran with the apiserver disabled): how many etcd voters, kube-apiservers, agent
  * failover targets, and scheduler / controller-manager leader candidates the cluster has, and which
  * server node contributes what. Pure: computed from one {@link ClusterState}.
  */

@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * NG170: cordoned, or not Ready, for longer than abandonedAfter. Unlike a Prometheus alert on retained samples,
- * this reads existing Node objects only, so a deleted node cannot keep it firing (seed 000).
+ * this reads existing Node objects only, so a deleted node cannot keep it firing (in the GPU cluster's 13-node
+ * hand-over, nodes cordoned for two weeks were noticed only by hand).
  */
 public final class AbandonedNodeDetector implements Detector {
 

@@ -7,13 +7,13 @@ import io.nodegate.detect.Finding;
 import io.nodegate.detect.GracePeriod;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
-import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.LeaseBatches;
+import io.nodegate.model.LeaseBatches.Stop;
 import io.nodegate.time.Durations;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,38 +37,19 @@ public final class BatchSilenceDetector implements Detector {
         return "batch-silence";
     }
 
-    private record Silent(String node, Instant renewTime) {
-    }
-
     @Override
     public List<Finding> detect(ClusterState state, AuditSettings settings) {
         GracePeriod grace = GracePeriod.resolve(state, settings);
         Set<String> nodeNames = state.nodes().stream().map(n -> n.name()).collect(Collectors.toSet());
-        List<Silent> silent = state.nodeLeases().stream()
+        List<Stop> silent = state.nodeLeases().stream()
                 .filter(l -> nodeNames.contains(l.name()) && l.renewTime() != null)
                 .filter(l -> Duration.between(l.renewTime(), state.now()).compareTo(grace.value()) > 0)
-                .map(l -> new Silent(l.name(), l.renewTime()))
-                .sorted(Comparator.comparing(Silent::renewTime).thenComparing(Silent::node))
+                .map(l -> new Stop(l.name(), l.renewTime()))
                 .toList();
-
-        List<List<Silent>> groups = new ArrayList<>();
-        List<Silent> current = new ArrayList<>();
-        for (Silent s : silent) {
-            // Chaining: each Lease joins the group when it stopped within the window of the previous one.
-            if (!current.isEmpty()
-                    && Duration.between(current.get(current.size() - 1).renewTime(), s.renewTime())
-                    .compareTo(settings.batchWindow()) > 0) {
-                groups.add(current);
-                current = new ArrayList<>();
-            }
-            current.add(s);
-        }
-        if (!current.isEmpty()) {
-            groups.add(current);
-        }
+        List<List<Stop>> groups = LeaseBatches.group(silent, settings.batchWindow());
 
         List<Finding> findings = new ArrayList<>();
-        for (List<Silent> group : groups) {
+        for (List<Stop> group : groups) {
             if (group.size() < 2) {
                 continue;
             }
@@ -90,7 +71,7 @@ public final class BatchSilenceDetector implements Detector {
                     .seconds("batchWindowSeconds", settings.batchWindow())
                     .seconds("gracePeriodSeconds", grace.value())
                     .put("gracePeriodSource", grace.source());
-            findings.add(new Finding(code(), name(), Severity.WARNING, group.stream().map(Silent::node).toList(),
+            findings.add(new Finding(code(), name(), Severity.WARNING, group.stream().map(Stop::node).toList(),
                     message, evidence.build(),
                     "Ask the host owners what ran at " + first + ": a shutdown and an agent restarted against "
                             + "another cluster leave the same trace here. Do not accept this stop time as a "

@@ -12,7 +12,9 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Taint;
 import io.nodegate.CollectionException;
+import io.nodegate.ExitCode;
 import io.nodegate.InputException;
+import io.nodegate.NodegateException;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -77,9 +79,20 @@ public final class BaselineCollector {
                     secretOf(secretByOwner, name)));
         }
         int controlPods = api.podsOn(controlName).size();
+        String controlSecret = secretOf(secretByOwner, controlName);
+        // Refuse a control that would make every later gate INVALID: better to learn it now than at the gate
+        PositiveControl pc = PositiveControl.check(controlName, control, controlPods,
+                controlSecret == null ? null : secretByOwner.get(controlName.toLowerCase(java.util.Locale.ROOT)),
+                !secrets.isEmpty());
+        if (!pc.passed()) {
+            throw new NodegateException(ExitCode.COLLECTION, "--control " + controlName + ": the positive control "
+                    + "check failed, so no baseline was written: " + String.join("; ", pc.reasons())
+                    + ". Choose a Ready node that runs pods" + (secrets.isEmpty() ? "" : " and has its node-password Secret")
+                    + ", or find out why the query cannot see them");
+        }
         Baseline.ControlNode controlNode = new Baseline.ControlNode(control.name(), control.uid(),
                 control.systemInfo().systemUuid(), control.systemInfo().machineId(), control.internalIps(),
-                controlPods, secretOf(secretByOwner, controlName));
+                controlPods, controlSecret);
 
         List<Baseline.OtherNode> others = nodes.stream().filter(n -> !targetNames.contains(n.name()))
                 .map(n -> new Baseline.OtherNode(n.name(), n.uid(), n.created(), n.readyStatus(), n.unschedulable()))

@@ -1,6 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
 import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.baseline.PositiveControl;
 import io.nodegate.model.Condition;
 import io.nodegate.model.NodeInfo;
 
@@ -33,32 +34,11 @@ final class ControlNodeCheck implements GateCheck {
 
     @Override
     public Check evaluate(GateInput in) {
-        Baseline baseline = in.baseline();
+        String name = in.baseline().control().name();
         GateEvidence ev = in.evidence();
-        String name = baseline.control().name();
-        Map<String, String> evid = new LinkedHashMap<>();
-        evid.put("control", name);
-        List<String> reasons = new ArrayList<>();
-        if (ev.control() == null) {
-            reasons.add("control node " + name + " not found: the run cannot see a node that must be there");
-        } else {
-            evid.put("ready", String.valueOf(ev.control().readyStatus()));
-            if (!ev.control().isReady()) {
-                reasons.add("control node " + name + " is not Ready (" + ev.control().readyStatus() + ")");
-            }
-            evid.put("podsFound", String.valueOf(ev.controlPods()));
-            if (ev.controlPods() == null || ev.controlPods() == 0) {
-                reasons.add("the spec.nodeName pod query found no pod on control node " + name
-                        + ": the query used to prove 'no pods left' cannot be trusted");
-            }
-            if (baseline.usesNodePasswords()) {
-                evid.put("nodePasswordSecret", ev.controlNodePassword() == null ? "NotFound" : ev.controlNodePassword().name());
-                if (ev.controlNodePassword() == null) {
-                    reasons.add("node-password Secret of control node " + name
-                            + " not found although the cluster uses them");
-                }
-            }
-        }
-        return new Check(id(), title() + " " + name, reasons.isEmpty() ? Verdict.PASS : Verdict.INVALID, reasons, evid);
+        PositiveControl pc = PositiveControl.check(name, ev.control(), ev.controlPods(), ev.controlNodePassword(),
+                in.baseline().usesNodePasswords());
+        return new Check(id(), title() + " " + name, pc.passed() ? Verdict.PASS : Verdict.INVALID, pc.reasons(),
+                pc.evidence());
     }
 }

@@ -24,7 +24,8 @@ public final class GateDecision {
             new ReplyCheck(),
             new TimeMatchCheck(),
             new ClusterUnchangedCheck(),
-            new NotReRegisteredCheck());
+            new NotReRegisteredCheck(),
+            new BatchStopCheck());
 
     private GateDecision() {
     }

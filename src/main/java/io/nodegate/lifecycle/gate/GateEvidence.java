@@ -15,6 +15,7 @@ import java.util.List;
  *
  * @param metallbAnnouncers null when the MetalLB API is not served
  * @param etcd              per-endpoint answers; empty when no etcd source was given
+ * @param nodeLeases        every Lease in kube-node-lease; null when not collected
  */
 public record GateEvidence(
         Instant observedAt,
@@ -27,13 +28,23 @@ public record GateEvidence(
         NodeInfo control,
         Integer controlPods,
         SecretMeta controlNodePassword,
-        String collectionError) {
+        String collectionError,
+        List<LeaseInfo> nodeLeases) {
+
+    /** Evidence without the other node Leases: the batch check does not apply (tests of the other checks). */
+    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
+                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
+                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError) {
+        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
+                controlNodePassword, collectionError, null);
+    }
 
     public GateEvidence {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         daemonSets = daemonSets == null ? List.of() : List.copyOf(daemonSets);
         metallbAnnouncers = metallbAnnouncers == null ? null : List.copyOf(metallbAnnouncers);
         etcd = etcd == null ? List.of() : List.copyOf(etcd);
+        nodeLeases = nodeLeases == null ? null : List.copyOf(nodeLeases);
     }
 
     public static GateEvidence failed(Instant at, String error) {

@@ -32,8 +32,9 @@ public final class GateEvidenceCollector {
             NodeInfo control = api.node(controlName).orElse(null);
             Integer controlPods = control == null ? null : api.podsOn(controlName).size();
             SecretMeta controlSecret = control == null ? null : api.nodePasswordSecret(controlName).orElse(null);
+            var nodeLeases = api.nodeLeases();
             return new GateEvidence(clock.instant(), target, lease, nodes, ds, metallb.present() ? metallb.items() : null,
-                    etcd, control, controlPods, controlSecret, null);
+                    etcd, control, controlPods, controlSecret, null, nodeLeases);
         } catch (CollectionException e) {
             return GateEvidence.failed(clock.instant(), e.getMessage());
         }

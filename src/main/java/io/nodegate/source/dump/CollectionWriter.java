@@ -67,7 +67,7 @@ public final class CollectionWriter {
     public static Written write(RawSnapshot raw, Path dir) {
         Path target = dir.toAbsolutePath().normalize();
         if (Files.exists(target) && !isEmptyDirectory(target)) {
-            throw new InputException("-o " + dir + " exists and is not an empty directory; "
+            throw new InputException("--dir " + dir + " exists and is not an empty directory; "
                     + "collect writes a fresh directory so two collections never mix");
         }
         Map<String, List<? extends HasMetadata>> files = new LinkedHashMap<>();

@@ -7,9 +7,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 
@@ -52,11 +62,49 @@ class PemTlsTest {
     }
 
     @Test
-    void sslContextBuildsForEachFormat() {
-        assertThat(PemTls.sslContext(certs.caCert, certs.rsaCert, certs.rsaPkcs1Key)).isNotNull();
-        assertThat(PemTls.sslContext(certs.caCert, certs.ecCert, certs.ecSec1Key)).isNotNull();
-        assertThat(PemTls.sslContext(certs.caCert, certs.ecCert, certs.ecPkcs8Key)).isNotNull();
-        assertThat(PemTls.sslContext(certs.caCert, null, null)).isNotNull();
+    void eachKeyFormatCompletesAMutualTlsHandshake() throws Exception {
+        SSLContext server = PemTls.sslContext(certs.caCert, certs.serverCert, certs.serverKey);
+        Path[][] pairs = {{certs.rsaCert, certs.rsaPkcs1Key}, {certs.rsaCert, certs.rsaPkcs8Key},
+                {certs.ecCert, certs.ecSec1Key}, {certs.ecCert, certs.ecPkcs8Key}};
+        for (Path[] pair : pairs) {
+            SSLContext client = PemTls.sslContext(certs.caCert, pair[0], pair[1]);
+            String expected = PemTls.certificates(pair[0]).get(0).getSubjectX500Principal().getName();
+            assertThat(handshake(server, client)).as(pair[1].getFileName().toString()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aClientThatTrustsAnotherCaRejectsTheServer() {
+        SSLContext server = PemTls.sslContext(certs.caCert, certs.serverCert, certs.serverKey);
+        SSLContext client = PemTls.sslContext(certs.otherCaCert, certs.rsaCert, certs.rsaPkcs1Key);
+        assertThatThrownBy(() -> handshake(server, client)).isInstanceOf(SSLException.class);
+    }
+
+    /** One TLS handshake on loopback that requires a client certificate; returns the client subject the server saw. */
+    private static String handshake(SSLContext server, SSLContext client) throws Exception {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (SSLServerSocket listener = (SSLServerSocket) server.getServerSocketFactory()
+                .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            listener.setNeedClientAuth(true);
+            Future<String> seen = executor.submit(() -> {
+                try (SSLSocket s = (SSLSocket) listener.accept()) {
+                    s.setSoTimeout(10_000);
+                    s.startHandshake();
+                    s.getInputStream().read();
+                    return ((X509Certificate) s.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
+                }
+            });
+            try (SSLSocket c = (SSLSocket) client.getSocketFactory()
+                    .createSocket(InetAddress.getLoopbackAddress(), listener.getLocalPort())) {
+                c.setSoTimeout(10_000);
+                c.startHandshake();
+                c.getOutputStream().write(1);
+                c.getOutputStream().flush();
+            }
+            return seen.get(20, TimeUnit.SECONDS);
+        } finally {
+            executor.shutdownNow();
+        }
     }
 
     @Test
