@@ -148,7 +148,8 @@ public final class Nodegate implements Callable<Integer> {
             ProbeCommand.class,
             HostCommand.class,
             AlertsCommand.class,
-            InstallCommand.class);
+            InstallCommand.class,
+            CompletionCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {
