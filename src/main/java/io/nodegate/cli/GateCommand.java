@@ -8,6 +8,10 @@ import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
+import io.nodegate.lifecycle.gate.HostEvidence;
+import io.nodegate.lifecycle.gate.HostInputs;
+import io.nodegate.probe.KubeletProbe;
+import io.nodegate.source.host.HostReportJson;
 import io.nodegate.lifecycle.gate.Verdict;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,11 +37,14 @@ import java.util.TreeSet;
                 + "time; (c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster "
                 + "equals the baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet "
                 + "desired, GPU totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role "
-                + "labels); the control node, its pods and node-password Secret found. Every run is recorded in "
-                + "the evidence directory.",
+                + "labels); the control node, its pods and node-password Secret found. Host evidence: --host-report "
+                + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
+                + "kubelet port); without them the run says \"host evidence: none (reply text only)\". Every run is "
+                + "recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
-                "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate"})
+                "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
+                "  nodegate gate gpu-a11 --baseline base.json --host-report gpu-a11-host-report.json --probe-kubelet"})
 public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -98,6 +106,32 @@ public final class GateCommand implements Callable<Integer> {
     @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
     boolean annotate;
 
+    @Option(names = "--host-report", paramLabel = "FILE",
+            description = "A host report from `nodegate host inspect` on the target host. Its sha256 must hold and its "
+                    + "machine-id/product UUID must be the Node's (else INVALID); clean satisfies step (b) with "
+                    + "evidence (its recorded removal time stands in for --removed-at), stopped is HOLD, "
+                    + "points-elsewhere and running are FAIL. Kept in the evidence directory.")
+    Path hostReport;
+
+    @Option(names = "--probe-kubelet",
+            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent): this "
+                    + "cluster's CA = FAIL (alive), another CA = FAIL (departed), no answer = consistent with cleanup.")
+    boolean probeKubelet;
+
+    @Option(names = "--kubelet-port", paramLabel = "PORT", defaultValue = "10250",
+            description = "Kubelet port for --probe-kubelet (default: ${DEFAULT-VALUE}).")
+    int kubeletPort = KubeletProbe.DEFAULT_PORT;
+
+    @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
+            converter = DurationConverter.Positive.class,
+            description = "Connect and handshake timeout for --probe-kubelet (default: ${DEFAULT-VALUE}).")
+    Duration probeTimeout;
+
+    @Option(names = "--cluster-address", paramLabel = "HOST", split = ",",
+            description = "Another name this cluster is reached by (registration VIP or DNS name), for judging the "
+                    + "host report's server. The API server, server Nodes' addresses and names count already.")
+    List<String> clusterAddresses = new ArrayList<>();
+
 
     @Override
     public Integer call() {
@@ -105,9 +139,10 @@ public final class GateCommand implements Callable<Integer> {
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
+        HostInputs host = hostInputs();
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         GateService.Run run = new GateService(session.client(), session.store(), env.clock())
-                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate);
+                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host);
         PrintWriter w = spec.commandLine().getOut();
         if (output.format() == OutputOptions.Format.table) {
             w.printf("gate %s: %s%n", node, run.result().verdict());
@@ -116,7 +151,8 @@ public final class GateCommand implements Callable<Integer> {
                 for (String r : c.reasons()) {
                     w.printf("      - %s%n", r);
                 }
-                if (c.outcome() != Verdict.PASS || "c".equals(c.id())) {
+                if (c.outcome() != Verdict.PASS || "c".equals(c.id())
+                        || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());
                     }
@@ -134,5 +170,14 @@ public final class GateCommand implements Callable<Integer> {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
         }
         return ExitCode.OK;
+    }
+
+    private HostInputs hostInputs() {
+        HostInputs.Probe probe = null;
+        if (probeKubelet) {
+            ProbeKubeletCommand.checkPortAndTimeout(kubeletPort, probeTimeout);
+            probe = new HostInputs.Probe(kubeletPort, probeTimeout);
+        }
+        return new HostInputs(hostReport == null ? null : HostReportJson.load(hostReport), probe, clusterAddresses);
     }
 }

@@ -40,10 +40,18 @@ public final class GateService {
 
     public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
                    boolean annotate) {
+        return run(baseline, baselineFile, request, etcd, annotate, HostInputs.NONE);
+    }
+
+    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
+                   boolean annotate, HostInputs host) {
         store.ensureWritable();
         ApiReader api = new ApiReader(client);
+        request = HostEvidenceStep.withReportedRemoval(request, host);
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
-        GateResult result = GateDecision.decide(baseline, evidence, request);
+        HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, client.getConfiguration(), host, evidence);
+        evidence = hostStep.evidence();
+        GateResult result = hostStep.decide(GateDecision.decide(baseline, evidence, request));
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
                 result.reasons(), result.checks(),
                 evidence.target() == null ? null : evidence.target().uid(),
@@ -56,6 +64,7 @@ public final class GateService {
             name = "gate-" + request.node() + "-" + EvidenceStore.stamp(evidence.observedAt()) + "-" + n;
         }
         Path file = store.writeJson(name + ".json", record);
+        hostStep.keepReport(store, name);
         String sha = EvidenceStore.sha256(file);
         String annotation = null;
         if (annotate) {

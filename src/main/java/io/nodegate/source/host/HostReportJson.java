@@ -47,11 +47,32 @@ public final class HostReportJson {
         return COMPACT.valueToTree(sealed);
     }
 
+    /** A report as read from disk, with the sha256 recomputed over its body (equal to its own when intact). */
+    public record Loaded(HostReport report, Path file, String actualSha256) {
+        public boolean intact() {
+            return actualSha256.equals(report.sha256());
+        }
+    }
+
     /**
      * Reads a report written by `host inspect` and checks it: kind, schema version, and that its sha256 matches
      * its body. Anything else is an input error naming the file and what is wrong.
      */
     public static HostReport read(Path file) {
+        Loaded loaded = load(file);
+        if (!loaded.intact()) {
+            throw new InputException("host report " + file + ": sha256 " + loaded.report().sha256()
+                    + " does not match its body (" + loaded.actualSha256() + "): the report was changed after "
+                    + "`host inspect` wrote it");
+        }
+        return loaded.report();
+    }
+
+    /**
+     * Reads a report without refusing a broken sha256 (the gate records that as INVALID evidence rather than
+     * stopping); an unreadable file, non-JSON, another kind or another schema version is an input error.
+     */
+    public static Loaded load(Path file) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -73,19 +94,21 @@ public final class HostReportJson {
             throw new InputException("host report " + file + " has schemaVersion " + tree.path("schemaVersion")
                     + "; this nodegate reads version " + HostReport.SCHEMA_VERSION);
         }
-        String claimed = tree.path("sha256").asString(null);
         ObjectNode body = ((ObjectNode) tree).deepCopy();
         body.remove("sha256");
         String actual = sha256(canonicalBody(body));
-        if (claimed == null || !claimed.equals(actual)) {
-            throw new InputException("host report " + file + ": sha256 " + claimed + " does not match its body ("
-                    + actual + "): the report was changed after `host inspect` wrote it");
-        }
+        HostReport report;
         try {
-            return COMPACT.treeToValue(tree, HostReport.class);
+            report = COMPACT.treeToValue(tree, HostReport.class);
         } catch (JacksonException | IllegalArgumentException e) {
             throw new InputException("host report " + file + " does not have the report's shape: " + e.getMessage(), e);
         }
+        if (report.sha256() == null || report.identity() == null || report.config() == null
+                || report.verdict() == null || report.leftovers() == null || report.inspectedAt() == null) {
+            throw new InputException("host report " + file + " lacks sha256, identity, config, leftovers, verdict or "
+                    + "inspectedAt");
+        }
+        return new Loaded(report, file, actual);
     }
 
     static byte[] canonicalBody(JsonNode body) {

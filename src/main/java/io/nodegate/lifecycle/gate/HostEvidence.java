@@ -1,0 +1,214 @@
+package io.nodegate.lifecycle.gate;
+
+import io.nodegate.model.KubeletAnswer;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.NodeSystemInfo;
+import io.nodegate.model.host.HostJudge;
+import io.nodegate.model.host.HostReport;
+import io.nodegate.model.host.HostVerdict;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The gate's reading of host-side evidence (issue: "the host owner says cleanup is done" was a sentence typed by a
+ * person). Pure: the host report, the kubelet probe's answer and what the cluster says about the Node go in, checks
+ * come out.
+ *
+ * <ul>
+ *   <li>host report: its sha256 must hold and its identity (machine-id, product UUID) must be the Node's, else
+ *   INVALID; then clean = PASS (step (b) with evidence), stopped = HOLD, points-elsewhere = FAIL, running = FAIL;</li>
+ *   <li>kubelet probe: this cluster's CA = FAIL (alive), another CA = FAIL (departed, NG303), no answer = PASS
+ *   (consistent with cleanup), anything else that answers = HOLD;</li>
+ *   <li>neither: one PASS line saying the gate has only the reply's text.</li>
+ * </ul>
+ */
+public final class HostEvidence {
+
+    public static final String NONE = "host evidence: none (reply text only)";
+
+    private HostEvidence() {
+    }
+
+    /**
+     * What the operator gave the gate about the host, already read.
+     *
+     * @param report       the host report, or null without --host-report
+     * @param reportFile   where it was read from
+     * @param actualSha256 the sha256 recomputed over the report's body (compared with the report's own)
+     * @param kubelet      the kubelet probe's answer, or null without --probe-kubelet
+     */
+    public record Given(HostReport report, String reportFile, String actualSha256, KubeletAnswer kubelet) {
+        public static final Given NONE = new Given(null, null, null, null);
+
+        public boolean any() {
+            return report != null || kubelet != null;
+        }
+    }
+
+    /** The checks for what was given; one "none" line when nothing was. */
+    public static List<Check> checks(Given given, NodeInfo target, LeaseInfo lease, Collection<String> clusterHosts) {
+        List<Check> out = new ArrayList<>();
+        if (!given.any()) {
+            out.add(new Check("host", NONE, Verdict.PASS, List.of(), Map.of("hostEvidence", "none")));
+            return out;
+        }
+        if (given.report() != null) {
+            out.add(hostReport(given, target, lease, clusterHosts));
+        }
+        if (given.kubelet() != null) {
+            out.add(kubeletProbe(given.kubelet()));
+        }
+        return out;
+    }
+
+    /**
+     * The removal time a clean report records (the time systemd saw the agent stop, or the time the host owner
+     * gave `host inspect`): it replaces a --removed-at that was not given.
+     */
+    public static Instant removalTime(Given given) {
+        HostReport r = given.report();
+        if (r == null || r.removal() == null || given.actualSha256() == null
+                || !given.actualSha256().equals(r.sha256()) || r.verdict() != HostVerdict.CLEAN) {
+            return null;
+        }
+        return r.removal().at();
+    }
+
+    static Check hostReport(Given given, NodeInfo target, LeaseInfo lease, Collection<String> clusterHosts) {
+        HostReport r = given.report();
+        Map<String, String> ev = new LinkedHashMap<>();
+        ev.put("hostReport", given.reportFile());
+        ev.put("sha256", r.sha256());
+        ev.put("inspectedAt", String.valueOf(r.inspectedAt()));
+        ev.put("hostname", r.identity().hostname());
+        String title = "host report";
+        if (!r.sha256().equals(given.actualSha256())) {
+            return new Check("host", title, Verdict.INVALID, List.of("the report's sha256 " + r.sha256()
+                    + " does not match its body (" + given.actualSha256() + "): it was changed after `host inspect` "
+                    + "wrote it"), ev);
+        }
+        List<String> identity = identityMismatch(r, target);
+        ev.put("machineId", r.identity().machineId() + " (Node " + target.systemInfo().machineId() + ")");
+        ev.put("productUuid", r.identity().productUuid() + " (Node " + target.systemInfo().systemUuid() + ")");
+        if (!identity.isEmpty()) {
+            return new Check("host", title, Verdict.INVALID, identity, ev);
+        }
+        HostJudge.Judgement j = HostJudge.judge(r, clusterHosts);
+        ev.put("verdict", j.verdict().text() + (j.verdict() == r.verdict() ? ""
+                : " (the report said " + r.verdict().text() + " on the host)"));
+        ev.put("server", String.valueOf(r.config().server()));
+        ev.put("clusterKnownAs", new TreeSet<>(clusterHosts).toString());
+        if (r.removal() != null) {
+            ev.put("removedAt", r.removal().at() + " (" + r.removal().source() + ")");
+        }
+        List<String> reasons = new ArrayList<>();
+        Verdict outcome;
+        switch (j.verdict()) {
+            case CLEAN -> {
+                outcome = Verdict.PASS;
+                if (lease != null && lease.renewTime() != null && r.inspectedAt().isBefore(lease.renewTime())) {
+                    outcome = Verdict.HOLD;
+                    reasons.add("the report was written at " + r.inspectedAt() + ", before the Lease's last renewal "
+                            + lease.renewTime() + ": it cannot show the cleanup that came after");
+                }
+            }
+            case STOPPED -> {
+                outcome = Verdict.HOLD;
+                reasons.add("the agent is stopped, not removed; it rejoins on start (KillMode=process leaves "
+                        + r.leftovers().containerdShims() + " containers)");
+                reasons.addAll(j.reasons());
+            }
+            case POINTS_ELSEWHERE -> {
+                outcome = Verdict.FAIL;
+                reasons.add("the agent points at " + r.config().server() + ", not this cluster: the host left for "
+                        + "another cluster");
+                reasons.addAll(j.reasons());
+                reasons.add("if " + HostJudge.host(r.config().server()) + " is another name of this cluster "
+                        + "(a VIP or DNS name), pass --cluster-address " + HostJudge.host(r.config().server()));
+            }
+            default -> {
+                outcome = Verdict.FAIL;
+                String registersAs = r.config().nodeName() != null ? r.config().nodeName()
+                        : r.identity().hostname() == null ? "?" : r.identity().hostname().toLowerCase(Locale.ROOT);
+                reasons.add("an agent is running on the host and registers as " + registersAs
+                        + (registersAs.equals(target.name()) ? "" : " (not " + target.name() + ": a renamed host "
+                        + "joins as a new, uncordoned Node)"));
+                reasons.addAll(j.reasons());
+            }
+        }
+        return new Check("host", title + ": " + j.verdict().text(), outcome, reasons, ev);
+    }
+
+    /** Why the report is not from the Node's machine; empty when machine-id and product UUID tie them. */
+    public static List<String> identityMismatch(HostReport r, NodeInfo node) {
+        List<String> out = new ArrayList<>();
+        int compared = 0;
+        String[][] pairs = {
+                {"machine-id", r.identity().machineId(), "machineID", node.systemInfo().machineId()},
+                {"product UUID", r.identity().productUuid(), "systemUUID", node.systemInfo().systemUuid()}};
+        for (String[] p : pairs) {
+            if (!NodeSystemInfo.isMeaningfulId(p[1]) || !NodeSystemInfo.isMeaningfulId(p[3])) {
+                continue;
+            }
+            compared++;
+            if (!p[1].equalsIgnoreCase(p[3])) {
+                out.add("the report is from another machine: its " + p[0] + " " + p[1] + " is not Node "
+                        + node.name() + "'s " + p[2] + " " + p[3]);
+            }
+        }
+        if (compared == 0) {
+            out.add("nothing ties the report to Node " + node.name() + ": neither machine-id nor product UUID is "
+                    + "known on both sides");
+        }
+        return out;
+    }
+
+    static Check kubeletProbe(KubeletAnswer a) {
+        Map<String, String> ev = new LinkedHashMap<>();
+        ev.put("address", a.target());
+        ev.put("answer", a.outcome().text());
+        if (a.issuer() != null) {
+            ev.put("issuer", a.issuer());
+            ev.put("subjectAltNames", String.join(", ", a.sans()));
+        }
+        ev.put("detail", a.detail());
+        String title = "kubelet port: " + a.outcome().text();
+        return switch (a.outcome()) {
+            case NO_ANSWER -> new Check("kubelet", title + " (consistent with cleanup)", Verdict.PASS, List.of(), ev);
+            case THIS_CLUSTER -> new Check("kubelet", title, Verdict.FAIL, List.of("the kubelet at " + a.target()
+                    + " answers with this cluster's certificate: it is alive"), ev);
+            case OTHER_CA -> new Check("kubelet", title, Verdict.FAIL, List.of("the kubelet at " + a.target()
+                    + " answers with a certificate from " + a.issuer() + " (SANs " + String.join(", ", a.sans())
+                    + "): the host runs a kubelet for another cluster (departed, NG303)"), ev);
+            case NO_ADDRESS -> new Check("kubelet", title, Verdict.HOLD, List.of("the Node has no InternalIP to "
+                    + "probe"), ev);
+            default -> new Check("kubelet", title, Verdict.HOLD, List.of("something answers on the kubelet port ("
+                    + a.detail() + "): not the silence of a cleaned-up host"), ev);
+        };
+    }
+
+    /** Addresses this cluster is known by: its API server, its server Nodes' addresses and names, and extras. */
+    public static Set<String> clusterHosts(String apiServer, List<NodeInfo> nodes, Collection<String> extra) {
+        Set<String> out = new TreeSet<>();
+        if (apiServer != null) {
+            out.add(HostJudge.host(apiServer));
+        }
+        for (NodeInfo n : nodes) {
+            if (n.isServer()) {
+                out.add(n.name().toLowerCase(Locale.ROOT));
+                n.addresses().forEach(a -> out.add(HostJudge.host(a.address())));
+            }
+        }
+        extra.forEach(e -> out.add(HostJudge.host(e)));
+        return out;
+    }
+}
