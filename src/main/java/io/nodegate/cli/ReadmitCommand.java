@@ -1,7 +1,13 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
+import io.nodegate.InputException;
 import io.nodegate.NodegateException;
+import io.nodegate.source.host.HostReportJson;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
@@ -29,7 +35,8 @@ import java.util.concurrent.Callable;
         footer = {"", "Examples:",
                 "  nodegate readmit gpu-a07 --baseline base.json            # the plan, nothing changed",
                 "  nodegate readmit gpu-a07 --baseline base.json --yes      # delete the node-password Secret",
-                "  nodegate readmit gpu-a07 --baseline base.json --verify --yes"})
+                "  nodegate readmit gpu-a07 --baseline base.json --verify --yes",
+                "  nodegate readmit gpu-a07 --baseline base.json --verify --host-report gpu-a07-host-report.json"})
 public final class ReadmitCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -60,15 +67,29 @@ public final class ReadmitCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "Act: delete the node-password Secret (or, with --verify, Failed upgrader Jobs).")
     boolean yes;
 
+    @Option(names = "--host-report", paramLabel = "FILE",
+            description = "With --verify: a report from `nodegate host inspect` on the returned host. Its sha256 and "
+                    + "machine-id/product UUID must hold; the agent must point at this cluster, register under NODE, "
+                    + "and be enabled and active. Kept in the evidence directory.")
+    Path hostReport;
+
+    @Option(names = "--cluster-address", paramLabel = "HOST", split = ",",
+            description = "Another name this cluster is reached by (registration VIP or DNS name), for --host-report.")
+    List<String> clusterAddresses = new ArrayList<>();
+
 
     @Override
     public Integer call() {
         Baseline baseline = baselineOptions.read();
+        if (hostReport != null && !verify) {
+            throw new InputException("--host-report goes with --verify: it checks the reinstalled agent");
+        }
+        HostReportJson.Loaded report = hostReport == null ? null : HostReportJson.load(hostReport);
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         Readmitter readmitter = new Readmitter(session.client(), session.store(), env.clock());
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
-            Readmitter.Verification v = readmitter.verify(baseline, node, yes);
+            Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
             if (output.format() == OutputOptions.Format.table) {
                 w.printf("readmit --verify %s: %s%n", node, v.verdict());
                 LifecycleCommands.printChecks(w, v.checks());

@@ -2,7 +2,6 @@ package io.nodegate.lifecycle;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NodeAddressBuilder;
-import io.nodegate.model.host.HostReport;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.KubeletTlsServer;
@@ -28,8 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GateHostEvidenceTest extends SeededClusterTest {
 
-    static final Path TREES = Path.of("src/test/resources/host-trees");
-
     @BeforeEach
     void setUp() {
         CliRun saved = seedAndSaveBaseline();
@@ -41,24 +38,13 @@ class GateHostEvidenceTest extends SeededClusterTest {
     Path hostReport(String treeCase, Instant at, boolean asGpuA11, String... extra) throws IOException {
         Instant gateTime = clock.instant();
         clock.set(at);
-        Path raw = tmp.resolve(treeCase + "-raw.json");
-        List<String> args = new ArrayList<>(List.of("host", "inspect", "--root", TREES.resolve(treeCase + "/tree").toString(),
-                "--systemctl", TREES.resolve(treeCase + "/systemctl").toString(), "--out", raw.toString()));
-        args.addAll(List.of(extra));
-        CliRun run = cli(args.toArray(String[]::new));
-        assertThat(run.exitCode()).as(run.all()).isIn(0, 1);
+        Path raw = HostReports.inspect(this::cli, tmp, treeCase, extra);
         clock.set(gateTime);
         if (!asGpuA11) {
             return raw;
         }
-        HostReport r = HostReportJson.read(raw);
-        HostReport a11 = new HostReport(r.kind(), r.schemaVersion(), r.inspectedAt(), r.root(), r.distribution(),
-                new HostReport.Identity(r.identity().hostname(), "machine-gpu-a11", "UUID-A11", r.identity().bootId()),
-                r.config(), r.loadBalancer(), r.nodePasswordFile(), r.services(), r.leftovers(), r.network(),
-                r.expectedServer(), r.removal(), r.verdict(), r.verdictReasons(), r.warnings(), null);
-        Path out = tmp.resolve(treeCase + "-gpu-a11.json");
-        Files.writeString(out, HostReportJson.write(HostReportJson.seal(a11)));
-        return out;
+        return HostReports.rewrite(raw, tmp.resolve(treeCase + "-gpu-a11.json"),
+                HostReports.identity(null, "machine-gpu-a11", "UUID-A11"));
     }
 
     CliRun gate(String... extra) {

@@ -1,5 +1,8 @@
 package io.nodegate.lifecycle.readmit;
 
+import io.nodegate.lifecycle.gate.HostEvidence;
+import io.nodegate.source.host.HostReportJson;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
@@ -83,6 +86,15 @@ public final class Readmitter {
     }
 
     public Verification verify(Baseline baseline, String node, boolean deleteFailedJobs) {
+        return verify(baseline, node, deleteFailedJobs, null, List.of());
+    }
+
+    /**
+     * @param hostReport       a report from `host inspect` on the returned host, or null
+     * @param clusterAddresses other names this cluster is reached by, for judging the report's server
+     */
+    public Verification verify(Baseline baseline, String node, boolean deleteFailedJobs,
+                               HostReportJson.Loaded hostReport, List<String> clusterAddresses) {
         Baseline.Target target = requireTarget(baseline, node);
         Instant at = clock.instant();
         NodeInfo n = api.node(node).orElseThrow(() -> new CollectionException("Node " + node
@@ -115,6 +127,11 @@ public final class Readmitter {
                         version, deletedAt, baseline.baselineTs());
             }
         }
+        if (hostReport != null) {
+            checks = new ArrayList<>(checks);
+            checks.add(ReadmitHostCheck.check(hostReport.report(), hostReport.file().toString(),
+                    hostReport.actualSha256(), n, HostEvidence.clusterHosts(api.server(), nodes, clusterAddresses)));
+        }
         Verdict v = Verdict.PASS;
         for (Check c : checks) {
             v = Verdict.worst(v, c.outcome());
@@ -122,6 +139,15 @@ public final class Readmitter {
         Verification result = new Verification(node, at, v, checks, deletedJobs);
         store.ensureWritable();
         store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
+        if (hostReport != null) {
+            try {
+                store.writeText("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".host-report.json",
+                        java.nio.file.Files.readString(hostReport.file()));
+            } catch (java.io.IOException e) {
+                throw new io.nodegate.InputException("cannot copy host report " + hostReport.file()
+                        + " into the evidence: " + e.getMessage(), e);
+            }
+        }
         return result;
     }
 

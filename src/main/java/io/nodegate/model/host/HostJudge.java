@@ -83,7 +83,7 @@ public final class HostJudge {
         return new Judgement(verdict, reasons, match);
     }
 
-    static ServerMatch serverMatch(HostReport r, Collection<String> clusterHosts) {
+    public static ServerMatch serverMatch(HostReport r, Collection<String> clusterHosts) {
         if (clusterHosts == null || clusterHosts.isEmpty()) {
             return ServerMatch.NOT_CHECKED;
         }
