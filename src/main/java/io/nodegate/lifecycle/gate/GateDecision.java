@@ -25,12 +25,20 @@ public final class GateDecision {
             new TimeMatchCheck(),
             new ClusterUnchangedCheck(),
             new NotReRegisteredCheck(),
-            new BatchStopCheck());
+            new BatchStopCheck(),
+            new HostReportCheck(),
+            new KubeletPortCheck(),
+            new NoHostEvidenceCheck());
 
     private GateDecision() {
     }
 
     public static GateResult decide(Baseline baseline, GateEvidence ev, GateRequest req) {
+        return decide(baseline, ev, req, HostEvidence.Given.NONE);
+    }
+
+    /** With host-side evidence: a host report and/or the kubelet probe's answer (see {@link HostEvidence}). */
+    public static GateResult decide(Baseline baseline, GateEvidence ev, GateRequest req, HostEvidence.Given host) {
         List<Check> checks = new ArrayList<>();
         String error = ev.collectionError();
         if (error == null) {
@@ -46,7 +54,7 @@ public final class GateDecision {
         }
         checks.add(new Check("collection", "every API call answered", Verdict.PASS, List.of(),
                 Map.of("observedAt", String.valueOf(ev.observedAt()))));
-        GateInput in = new GateInput(baseline, ev, req);
+        GateInput in = new GateInput(baseline, ev, req, host);
         Verdict verdict = Verdict.PASS;
         for (GateCheck check : CHECKS) {
             if (check.appliesTo(in)) {

@@ -51,7 +51,7 @@ public final class GateService {
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
         HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, client.getConfiguration(), host, evidence);
         evidence = hostStep.evidence();
-        GateResult result = hostStep.decide(GateDecision.decide(baseline, evidence, request));
+        GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
                 result.reasons(), result.checks(),
                 evidence.target() == null ? null : evidence.target().uid(),

@@ -23,6 +23,7 @@ import java.util.TreeSet;
  * person). Pure: the host report, the kubelet probe's answer and what the cluster says about the Node go in, checks
  * come out.
  *
+ * Each is one {@link GateCheck}: {@link HostReportCheck}, {@link KubeletPortCheck}, {@link NoHostEvidenceCheck}.
  * <ul>
  *   <li>host report: its sha256 must hold and its identity (machine-id, product UUID) must be the Node's, else
  *   INVALID; then clean = PASS (step (b) with evidence), stopped = HOLD, points-elsewhere = FAIL, running = FAIL;</li>
@@ -45,29 +46,20 @@ public final class HostEvidence {
      * @param reportFile   where it was read from
      * @param actualSha256 the sha256 recomputed over the report's body (compared with the report's own)
      * @param kubelet      the kubelet probe's answer, or null without --probe-kubelet
+     * @param apiServer    the API server this run talked to (one of the names the cluster is known by)
+     * @param clusterAddresses other names the cluster is reached by (--cluster-address)
      */
-    public record Given(HostReport report, String reportFile, String actualSha256, KubeletAnswer kubelet) {
-        public static final Given NONE = new Given(null, null, null, null);
+    public record Given(HostReport report, String reportFile, String actualSha256, KubeletAnswer kubelet,
+                        String apiServer, List<String> clusterAddresses) {
+        public static final Given NONE = new Given(null, null, null, null, null, List.of());
+
+        public Given {
+            clusterAddresses = clusterAddresses == null ? List.of() : List.copyOf(clusterAddresses);
+        }
 
         public boolean any() {
             return report != null || kubelet != null;
         }
-    }
-
-    /** The checks for what was given; one "none" line when nothing was. */
-    public static List<Check> checks(Given given, NodeInfo target, LeaseInfo lease, Collection<String> clusterHosts) {
-        List<Check> out = new ArrayList<>();
-        if (!given.any()) {
-            out.add(new Check("host", NONE, Verdict.PASS, List.of(), Map.of("hostEvidence", "none")));
-            return out;
-        }
-        if (given.report() != null) {
-            out.add(hostReport(given, target, lease, clusterHosts));
-        }
-        if (given.kubelet() != null) {
-            out.add(kubeletProbe(given.kubelet()));
-        }
-        return out;
     }
 
     /**

@@ -11,12 +11,11 @@ import io.nodegate.InputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The gate's host-evidence step around the API evidence: collect (probe the kubelet port when asked), decide (add
- * {@link HostEvidence}'s checks to the API checks) and record (keep the host report beside the gate record, byte
+ * The gate's host-evidence step around the API evidence: collect (probe the kubelet port when asked), hand the
+ * checks their input ({@link HostReportCheck}, {@link KubeletPortCheck}, {@link NoHostEvidenceCheck}) and record (keep the host report beside the gate record, byte
  * for byte, so its sha256 still holds; it never holds a token or password, `host inspect` does not read them).
  */
 final class HostEvidenceStep {
@@ -26,7 +25,7 @@ final class HostEvidenceStep {
 
     /** A clean host report that records the removal time stands in for a --removed-at that was not given. */
     static GateRequest withReportedRemoval(GateRequest request, HostInputs host) {
-        HostEvidence.Given given = given(host, null);
+        HostEvidence.Given given = given(host, null, null);
         Instant reported = HostEvidence.removalTime(given);
         if (request.removedAt() != null || reported == null) {
             return request;
@@ -40,19 +39,9 @@ final class HostEvidenceStep {
 
     record Outcome(GateEvidence evidence, HostInputs host, KubeletAnswer kubelet, String apiServer) {
 
-        GateResult decide(GateResult api) {
-            if (evidence.collectionError() != null || evidence.target() == null) {
-                return api;
-            }
-            List<Check> extra = HostEvidence.checks(given(host, kubelet), evidence.target(), evidence.targetLease(),
-                    HostEvidence.clusterHosts(apiServer, evidence.nodes(), host.clusterAddresses()));
-            List<Check> checks = new ArrayList<>(api.checks());
-            checks.addAll(extra);
-            Verdict verdict = api.verdict();
-            for (Check c : extra) {
-                verdict = Verdict.worst(verdict, c.outcome());
-            }
-            return new GateResult(api.node(), verdict, checks);
+        /** What the gate's host checks read. */
+        HostEvidence.Given given() {
+            return HostEvidenceStep.given(host, kubelet, apiServer);
         }
 
         void keepReport(EvidenceStore store, String recordName) {
@@ -82,11 +71,11 @@ final class HostEvidenceStep {
         }
     }
 
-    private static HostEvidence.Given given(HostInputs host, KubeletAnswer kubelet) {
+    static HostEvidence.Given given(HostInputs host, KubeletAnswer kubelet, String apiServer) {
         if (host.report() == null) {
-            return new HostEvidence.Given(null, null, null, kubelet);
+            return new HostEvidence.Given(null, null, null, kubelet, apiServer, host.clusterAddresses());
         }
         return new HostEvidence.Given(host.report().report(), host.report().file().toString(),
-                host.report().actualSha256(), kubelet);
+                host.report().actualSha256(), kubelet, apiServer, host.clusterAddresses());
     }
 }

@@ -1,0 +1,29 @@
+package io.nodegate.lifecycle.gate;
+
+/**
+ * Host evidence from the cluster side: who answered on the target's kubelet port (--probe-kubelet). This
+ * cluster's CA = FAIL (alive), another CA = FAIL (departed, NG303), no answer = PASS (consistent with cleanup),
+ * anything else that answers = HOLD. See {@link HostEvidence}.
+ */
+final class KubeletPortCheck implements GateCheck {
+
+    @Override
+    public String id() {
+        return "kubelet";
+    }
+
+    @Override
+    public String title() {
+        return "kubelet port";
+    }
+
+    @Override
+    public boolean appliesTo(GateInput in) {
+        return in.evidence().target() != null && in.host().kubelet() != null;
+    }
+
+    @Override
+    public Check evaluate(GateInput in) {
+        return HostEvidence.kubeletProbe(in.host().kubelet());
+    }
+}
