@@ -5,6 +5,15 @@ import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Detectors;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
+import io.nodegate.InputException;
+import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.model.KubeletAnswer;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.probe.KubeletProbe;
+import io.nodegate.source.live.LiveSource;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
 import picocli.CommandLine.Command;
@@ -19,6 +28,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -42,6 +53,7 @@ import java.util.stream.Collectors;
                 "  nodegate audit --batch-window 1m --abandoned-after 7d",
                 "  nodegate audit --skip NG111        # newcomers are expected today",
                 "  NO_COLOR=1 nodegate audit > audit.txt",
+                "  nodegate audit --probe-kubelets    # also ask Unknown Nodes' kubelet ports who they answer for",
                 "",
                 "Exit codes: 0 no finding at warning or above, 1 at least one,",
                 "            2 usage or input error, 3 collection failed."})
@@ -83,17 +95,76 @@ public final class AuditCommand implements Callable<Integer> {
                     + "here; the report notes what was skipped. Codes: see docs/findings.md.")
     List<String> skip = new ArrayList<>();
 
+    @Option(names = "--probe-kubelets",
+            description = "Live only: also knock on the kubelet port (InternalIP:10250, TCP + TLS handshake, nothing "
+                    + "sent) of every Node that is Ready=Unknown, and report NG303 when a CA other than this "
+                    + "cluster's answers (see `nodegate probe kubelet`).")
+    boolean probeKubelets;
+
+    @Option(names = "--kubelet-port", paramLabel = "PORT", defaultValue = "10250",
+            description = "Kubelet port for --probe-kubelets (default: ${DEFAULT-VALUE}).")
+    int kubeletPort = KubeletProbe.DEFAULT_PORT;
+
+    @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
+            converter = DurationConverter.Positive.class,
+            description = "Connect and handshake timeout per Node for --probe-kubelets (default: ${DEFAULT-VALUE}).")
+    Duration probeTimeout = KubeletProbe.DEFAULT_TIMEOUT;
+
     @Override
     public Integer call() {
         detectors(); // a bad --skip fails before the cluster is read
+        if (probeKubelets) {
+            if (source.offline()) {
+                throw new InputException("--probe-kubelets knocks on live Nodes' kubelet ports; it cannot be combined "
+                        + "with -f (drop -f, or run `nodegate probe kubelet NODE...` against the live cluster)");
+            }
+            ProbeKubeletCommand.checkPortAndTimeout(kubeletPort, probeTimeout);
+        }
         ClusterState state = source.load(false);
-        return audit(state, spec.commandLine().getOut());
+        List<Finding> extra = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        if (probeKubelets) {
+            probeUnknownKubelets(state, extra, notes);
+        }
+        return audit(state, spec.commandLine().getOut(), extra, notes);
+    }
+
+    /** NG303 for the Unknown Nodes whose kubelet port answers with another CA's certificate. */
+    private void probeUnknownKubelets(ClusterState state, List<Finding> findings, List<String> notes) {
+        List<NodeInfo> unknown = state.nodes().stream().filter(n -> "Unknown".equals(n.readyStatus())).toList();
+        try (LiveSource live = source.liveSource()) {
+            ApiReader api = new ApiReader(live.client());
+            KubeletEvidence kubelets = new KubeletEvidence(api, live.client().getConfiguration(), kubeletPort,
+                    probeTimeout);
+            KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
+            List<KubeletAnswer> answers = kubelets.probe(unknown, cas);
+            findings.addAll(new KubeletAnswersForAnotherClusterDetector().detect(state.nodes(), answers));
+            Map<KubeletAnswer.Outcome, Long> counts = new TreeMap<>(answers.stream()
+                    .collect(Collectors.groupingBy(KubeletAnswer::outcome, Collectors.counting())));
+            notes.add("kubelet ports probed for " + unknown.size() + " Unknown Node(s)"
+                    + (counts.isEmpty() ? "" : ": " + counts.entrySet().stream()
+                    .map(e -> e.getValue() + " " + e.getKey().text()).collect(Collectors.joining(", ")))
+                    + " (this cluster's CA from " + String.join(", ", cas.sources()) + ")");
+        }
     }
 
     /** Runs the audit on a snapshot, prints it in the chosen format and returns the exit code. */
     int audit(ClusterState state, PrintWriter out) {
+        return audit(state, out, List.of(), List.of());
+    }
+
+    private int audit(ClusterState state, PrintWriter out, List<Finding> extra, List<String> extraNotes) {
         List<Detector> detectors = detectors();
         AuditReport report = Audit.run(state, settings(), detectors);
+        if (!extra.isEmpty()) {
+            List<Finding> all = new ArrayList<>(report.findings());
+            all.addAll(extra);
+            all.sort(Finding.ORDER);
+            report = new AuditReport(report.now(), report.source(), report.nodes(), all, report.notes());
+        }
+        for (String note : extraNotes) {
+            report = report.withNote(note);
+        }
         if (!skip.isEmpty()) {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }

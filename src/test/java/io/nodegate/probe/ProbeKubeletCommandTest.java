@@ -17,6 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -133,6 +135,28 @@ class ProbeKubeletCommandTest {
         CliRun run = probe("gpu-a07");
         assertThat(run.exitCode()).isEqualTo(3);
         assertThat(run.err()).contains("no CA of this cluster").contains("NotFound");
+    }
+
+    @Test
+    void auditProbesTheUnknownNodesKubeletPorts() {
+        CliRun run = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s", "-o", "json");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        JsonNode r = JsonMapper.builder().build().readTree(run.out());
+        List<String> ng303 = new ArrayList<>();
+        r.path("findings").forEach(f -> {
+            if ("NG303".equals(f.path("code").asString())) {
+                ng303.add(f.path("nodes").get(0).asString());
+            }
+        });
+        // gpu-a07 (Unknown, another CA) only: gpu-a01 is silent, gpu-a05 and gpu-a06 are Ready and not probed
+        assertThat(ng303).containsExactly("gpu-a07");
+        assertThat(r.path("notes").toString()).contains("kubelet ports probed for 2 Unknown Node(s): 1 no answer, "
+                + "1 another CA");
+
+        CliRun offline = CliRun.run("audit", "-f", "examples/healthy", "--probe-kubelets");
+        assertThat(offline.exitCode()).isEqualTo(2);
+        assertThat(offline.err()).contains("--probe-kubelets knocks on live Nodes' kubelet ports");
     }
 
     @Test
