@@ -22,8 +22,11 @@ import java.util.function.Function;
 public record Environment(Function<LiveOptions, KubernetesClient> connect, Clock clock, Duration pollInterval,
                           NodeRemover.Sleeper sleeper) {
 
+    /** kubectl's connection rules (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster service account). */
+    private static final Function<LiveOptions, KubernetesClient> KUBECTL_RULES = LiveOptions::connect;
+
     /** The real world: kubectl's connection rules, the system clock, real sleeping. */
-    public static final Environment SYSTEM = new Environment(LiveOptions::connect, Clock.systemUTC(),
+    public static final Environment SYSTEM = new Environment(KUBECTL_RULES, Clock.systemUTC(),
             Duration.ofSeconds(2), d -> Thread.sleep(d.toMillis()));
 
     public Environment {
@@ -31,6 +34,14 @@ public record Environment(Function<LiveOptions, KubernetesClient> connect, Clock
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(pollInterval, "pollInterval");
         Objects.requireNonNull(sleeper, "sleeper");
+    }
+
+    /**
+     * A client for reading into the model only (it skips managedFields, images and Secret values while parsing):
+     * under kubectl's rules that is {@link LiveOptions#connectForModel()}, otherwise whatever {@link #connect} gives.
+     */
+    public KubernetesClient connectForModel(LiveOptions options) {
+        return connect == KUBECTL_RULES ? options.connectForModel() : connect.apply(options);
     }
 
     /** This environment talking to one given client whatever the connection flags (tests). */

@@ -35,6 +35,11 @@ public final class LiveOptions {
         return liveSource().client();
     }
 
+    /** Like {@link #connect()}, with the model-only parsing of {@link LiveSource#openForModel}. Close it. */
+    public KubernetesClient connectForModel() {
+        return LiveSource.openForModel(kubeconfig, context, requestTimeoutSeconds).client();
+    }
+
     /**
      * The live source itself, for callers that need more than a snapshot (e.g.
      * {@link LiveSource#podsOnNode(String)}). Close it when done; closing closes its client.

@@ -147,6 +147,7 @@ public final class Nodegate implements Callable<Integer> {
             RedundancyCommand.class,
             ProbeCommand.class,
             HostCommand.class,
+            WatchCommand.class,
             AlertsCommand.class,
             InstallCommand.class,
             CompletionCommand.class);

@@ -65,6 +65,12 @@ import java.util.function.Predicate;
  *       {@link #failOn(String, String, int, int)} answer an error Status (403, 429, 500, ...) for one path,
  *       optionally only after the first N requests succeeded (to break a paginated LIST half-way). Setup
  *       requests made through this class are never failed.</li>
+ *   <li><b>Watch semantics</b> (what informers depend on): LIST answers carry {@code metadata.resourceVersion};
+ *       a WATCH sent with a resourceVersion older than the last {@link #expireWatches()} answers 410 Gone
+ *       ("too old resource version"), and {@link #expireWatches()} also sends the ERROR 410 event to every open
+ *       watch and closes it, as an apiserver does after etcd compaction, so informers must re-list. With
+ *       {@code allowWatchBookmarks=true} open watches get a BOOKMARK event (the current resourceVersion) every
+ *       {@link #bookmarkEvery(java.time.Duration)}. {@link #openWatches()} counts watches open now.</li>
  *   <li><b>Request counting</b> per "METHOD path" (query excluded). Setup calls made through this class
  *       ({@link #create}, {@link #delete}, {@link #client()}) are not counted, so counts show what the code
  *       under test asked.</li>
@@ -102,6 +108,16 @@ public final class ApiTestServer implements AutoCloseable {
     private final List<Failure> failures = new CopyOnWriteArrayList<>();
     private final List<String> unserved = new CopyOnWriteArrayList<>();
     private volatile String gitVersion = "v1.34.1+rke2r1";
+    private final java.util.Set<WatchSession> watches = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong maxResourceVersion = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long expiredBelow;
+    private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
+    private final java.util.concurrent.ScheduledExecutorService bookmarks =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "api-test-server-bookmarks");
+                t.setDaemon(true);
+                return t;
+            });
 
     private record Failure(String method, String path, int code, int succeedFirst, AtomicInteger seen) {
     }
@@ -207,6 +223,30 @@ public final class ApiTestServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Compaction: every open watch gets an ERROR event with a 410 Expired Status and is closed, and any later watch
+     * from a resourceVersion up to now answers 410 Gone, so a client must LIST again to go on watching.
+     */
+    public ApiTestServer expireWatches() {
+        expiredBelow = maxResourceVersion.get() + 1;
+        maxResourceVersion.set(expiredBelow);
+        for (WatchSession w : List.copyOf(watches)) {
+            w.expire();
+        }
+        return this;
+    }
+
+    /** How often open watches that allow bookmarks get one (default 1 s; a real apiserver: about a minute). */
+    public ApiTestServer bookmarkEvery(java.time.Duration every) {
+        this.bookmarkEvery = every;
+        return this;
+    }
+
+    /** Watches open now (not counting setup clients'). */
+    public int openWatches() {
+        return (int) watches.stream().filter(w -> w.open && !w.setup).count();
+    }
+
     public ApiTestServer clearFailures() {
         failures.clear();
         return this;
@@ -281,8 +321,143 @@ public final class ApiTestServer implements AutoCloseable {
 
     @Override
     public void close() {
+        bookmarks.shutdownNow();
         setupClient.close();
         mock.destroy();
+    }
+
+    /** One open watch: the CRUD mock's listener, wrapped so the server can expire it and send bookmarks. */
+    private final class WatchSession extends io.fabric8.mockwebserver.http.WebSocketListener {
+        private final io.fabric8.mockwebserver.http.WebSocketListener inner;
+        private final String kind;
+        private final String apiVersion;
+        private final boolean allowBookmarks;
+        private final boolean setup;
+        private volatile io.fabric8.mockwebserver.http.WebSocket socket;
+        private volatile boolean open;
+        private volatile java.util.concurrent.ScheduledFuture<?> bookmarking;
+
+        WatchSession(io.fabric8.mockwebserver.http.WebSocketListener inner, String path, boolean allowBookmarks,
+                     boolean setup) {
+            this.inner = inner;
+            List<String> parts = afterGroupVersion(path);
+            String resource = parts.isEmpty() ? "" : parts.get(parts.size() - 1);
+            this.kind = KINDS_BY_RESOURCE.getOrDefault(resource, "Unknown");
+            this.apiVersion = path.startsWith("/api/") ? "v1" : path.replaceFirst("^/apis/([^/]+/[^/]+)/.*$", "$1");
+            this.allowBookmarks = allowBookmarks;
+            this.setup = setup;
+        }
+
+        @Override
+        public void onOpen(io.fabric8.mockwebserver.http.WebSocket ws, io.fabric8.mockwebserver.http.Response r) {
+            socket = ws;
+            open = true;
+            watches.add(this);
+            inner.onOpen(ws, r);
+            if (allowBookmarks) {
+                long every = Math.max(10, bookmarkEvery.toMillis());
+                bookmarking = bookmarks.scheduleWithFixedDelay(this::bookmark, every, every,
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private void bookmark() {
+            if (!open) {
+                return;
+            }
+            ObjectNode event = JSON.createObjectNode();
+            event.put("type", "BOOKMARK");
+            ObjectNode object = event.putObject("object");
+            object.put("kind", kind);
+            object.put("apiVersion", apiVersion);
+            ObjectNode meta = object.putObject("metadata");
+            meta.put("resourceVersion", Long.toString(maxResourceVersion.get()));
+            socket.send(event.toString());
+        }
+
+        void expire() {
+            if (!open) {
+                return;
+            }
+            ObjectNode event = JSON.createObjectNode();
+            event.put("type", "ERROR");
+            ObjectNode st = event.putObject("object");
+            st.put("kind", "Status");
+            st.put("apiVersion", "v1");
+            st.putObject("metadata");
+            st.put("status", "Failure");
+            st.put("message", "too old resource version");
+            st.put("reason", "Expired");
+            st.put("code", 410);
+            socket.send(event.toString());
+            socket.close(1000, "expired");
+            gone();
+        }
+
+        private void gone() {
+            open = false;
+            watches.remove(this);
+            if (bookmarking != null) {
+                bookmarking.cancel(false);
+            }
+        }
+
+        @Override
+        public void onMessage(io.fabric8.mockwebserver.http.WebSocket ws, String text) {
+            inner.onMessage(ws, text);
+        }
+
+        @Override
+        public void onClosing(io.fabric8.mockwebserver.http.WebSocket ws, int code, String reason) {
+            gone();
+            inner.onClosing(ws, code, reason);
+        }
+
+        @Override
+        public void onClosed(io.fabric8.mockwebserver.http.WebSocket ws, int code, String reason) {
+            gone();
+            inner.onClosed(ws, code, reason);
+        }
+
+        @Override
+        public void onFailure(io.fabric8.mockwebserver.http.WebSocket ws, Throwable t,
+                              io.fabric8.mockwebserver.http.Response r) {
+            gone();
+            inner.onFailure(ws, t, r);
+        }
+    }
+
+    private static final Map<String, String> KINDS_BY_RESOURCE = Map.ofEntries(
+            Map.entry("nodes", "Node"), Map.entry("leases", "Lease"), Map.entry("secrets", "Secret"),
+            Map.entry("csinodes", "CSINode"), Map.entry("endpointslices", "EndpointSlice"),
+            Map.entry("daemonsets", "DaemonSet"), Map.entry("jobs", "Job"), Map.entry("pods", "Pod"),
+            Map.entry("events", "Event"), Map.entry("namespaces", "Namespace"), Map.entry("configmaps", "ConfigMap"));
+
+    /** Notes the highest resourceVersion an answer carries (objects and lists), so lists and bookmarks can say it. */
+    private void noteResourceVersion(MockResponse answer) {
+        if (answer.getBody() == null || answer.getWebSocketListener() != null) {
+            return;
+        }
+        try {
+            String body = new String(answer.getBody().getBytes(), StandardCharsets.UTF_8);
+            if (JSON.readTree(body) instanceof ObjectNode o) {
+                bump(o.path("metadata").path("resourceVersion").asString(""));
+                if (o.get("items") instanceof ArrayNode items) {
+                    items.forEach(i -> bump(i.path("metadata").path("resourceVersion").asString("")));
+                }
+            }
+        } catch (RuntimeException notJson) {
+            // not an object answer: nothing to note
+        }
+    }
+
+    private void bump(String rv) {
+        try {
+            long v = Long.parseLong(rv);
+            maxResourceVersion.accumulateAndGet(v, Math::max);
+        } catch (NumberFormatException ignored) {
+            // empty or opaque: the mock only writes numbers
+        }
     }
 
     /** Sits in front of the CRUD dispatcher and adds what a real API server does (see class javadoc). */
@@ -319,9 +494,36 @@ public final class ApiTestServer implements AutoCloseable {
             }
             Map<String, String> query = query(uri.getRawQuery());
             if ("GET".equals(method) && isList(path) && !"true".equals(query.get("watch"))) {
-                return list(request, path, query);
+                MockResponse answer = list(request, path, query);
+                noteResourceVersion(answer);
+                return answer;
             }
-            return crud.dispatch(request);
+            if ("GET".equals(method) && "true".equals(query.get("watch"))) {
+                return watch(request, path, query, setup);
+            }
+            MockResponse answer = crud.dispatch(request);
+            noteResourceVersion(answer);
+            return answer;
+        }
+
+        private MockResponse watch(RecordedRequest request, String path, Map<String, String> query, boolean setup) {
+            String from = query.get("resourceVersion");
+            if (from != null && !from.isEmpty() && !"0".equals(from)) {
+                try {
+                    if (Long.parseLong(from) < expiredBelow) {
+                        return status(410, "Expired", "too old resource version: " + from + " ("
+                                + expiredBelow + ")");
+                    }
+                } catch (NumberFormatException e) {
+                    return status(400, "BadRequest", "resourceVersion is not valid: " + from);
+                }
+            }
+            MockResponse answer = crud.dispatch(request);
+            if (answer.getWebSocketListener() == null) {
+                return answer;
+            }
+            return answer.withWebSocketUpgrade(new WatchSession(answer.getWebSocketListener(), path,
+                    "true".equals(query.get("allowWatchBookmarks")), setup));
         }
 
         private MockResponse list(RecordedRequest request, String path, Map<String, String> query) {
@@ -383,6 +585,16 @@ public final class ApiTestServer implements AutoCloseable {
             }
             List<JsonNode> page = items.subList(0, Math.min(limit, items.size()));
             ObjectNode meta = list.get("metadata") instanceof ObjectNode m ? m : list.putObject("metadata");
+            long listVersion = maxResourceVersion.get();
+            for (JsonNode i : items) {
+                try {
+                    listVersion = Math.max(listVersion, Long.parseLong(i.path("metadata").path("resourceVersion")
+                            .asString("0")));
+                } catch (NumberFormatException ignored) {
+                    // opaque versions are not compared
+                }
+            }
+            meta.put("resourceVersion", Long.toString(listVersion));
             meta.remove("continue");
             meta.remove("remainingItemCount");
             if (page.size() < items.size()) {

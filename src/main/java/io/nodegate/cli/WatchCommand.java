@@ -1,0 +1,325 @@
+package io.nodegate.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.audit.AuditReport;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.detect.Detectors;
+import io.nodegate.render.AuditRenderer;
+import io.nodegate.render.Structured;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+import io.nodegate.watch.WatchEngine;
+import io.nodegate.watch.WatchService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+
+/** `nodegate watch`: audit all the time, inside the cluster; findings as metrics and Events. */
+@Command(name = "watch",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Audit continuously: keep informers on what `audit` reads, re-evaluate after changes and every "
+                        + "--interval, and say the findings as Prometheus metrics, Node Events and JSON.",
+                "Serves /metrics, /healthz, /readyz and /findings on --listen. Replicas elect a leader on the Lease "
+                        + "'nodegate-watch' in --namespace; only the leader posts Events (one per appearance of a "
+                        + "finding, one NodegateResolved when it goes). While any informer is unsynced or failing "
+                        + "nothing is reported or resolved and /readyz fails. Metrics: docs/metrics.md."},
+        footer = {"",
+                "Examples:",
+                "  # in a Pod (service account), as `nodegate install` deploys it:",
+                "  nodegate watch --namespace nodegate-system",
+                "  # from a workstation, metrics on localhost only:",
+                "  nodegate watch --context prod-a --listen 127.0.0.1:9470 --interval 30s",
+                "  curl -s localhost:9470/metrics | grep '^nodegate_finding'",
+                "  # one synced pass, printed like `audit -o json` (CronJobs, scripts):",
+                "  nodegate watch --once | jq '.findings[].code'",
+                "",
+                "Exit codes (--once): 0 no finding at warning or above, 1 at least one, 2 usage or input error,",
+                "                     3 informers did not sync within --sync-timeout.",
+                "Without --once it runs until stopped (SIGTERM releases the leader Lease)."})
+public final class WatchCommand implements Callable<Integer> {
+
+    private final Environment env;
+
+    public WatchCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    WatchCommand(Environment env) {
+        this.env = env;
+    }
+
+    @Mixin
+    LiveOptions live = new LiveOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", defaultValue = ":9470",
+            description = "Where HTTP listens (default: ${DEFAULT-VALUE}, all addresses). Port 0 picks a free one.")
+    String listen;
+
+    @Option(names = "--namespace", paramLabel = "NS",
+            description = "Namespace of the leader Lease 'nodegate-watch' (default: $POD_NAMESPACE, else the "
+                    + "service account's namespace, else nodegate-system).")
+    String namespace;
+
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "15s", converter = DurationConverter.class,
+            description = "Evaluate at least this often, since ages move with the clock (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--once", description = "Sync, evaluate once, print the `audit -o json` shape and exit. "
+            + "No HTTP, no leader election, no Events.")
+    boolean once;
+
+    @Option(names = "--sync-timeout", paramLabel = "DURATION", defaultValue = "2m", converter = DurationConverter.class,
+            description = "--once: how long to wait for every informer to sync (default: ${DEFAULT-VALUE}).")
+    Duration syncTimeout;
+
+    @Option(names = "--debounce", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
+            description = "Evaluate this long after a change, so a burst of changes is one pass "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration debounce;
+
+    @Option(names = "--identity", paramLabel = "NAME",
+            description = "This replica's name in the leader Lease (default: $POD_NAME, else host name + random).")
+    String identity;
+
+    @Option(names = "--lease-duration", paramLabel = "DURATION", defaultValue = "15s",
+            converter = DurationConverter.class,
+            description = "How long a stopped leader keeps the Lease before another replica takes over "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration leaseDuration;
+
+    @Option(names = "--event-rate", paramLabel = "PER_SECOND", defaultValue = "1",
+            description = "Events posted per second at most, after a burst of --event-burst (default: "
+                    + "${DEFAULT-VALUE}); Events over the limit are dropped and logged.")
+    double eventRate;
+
+    @Option(names = "--event-burst", paramLabel = "N", defaultValue = "25",
+            description = "Events that may be posted at once (default: ${DEFAULT-VALUE}).")
+    int eventBurst;
+
+    @Option(names = "--batch-window", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "As in audit: NG103 batch window (default: ${DEFAULT-VALUE}).")
+    Duration batchWindow;
+
+    @Option(names = "--newcomer-window", paramLabel = "DURATION", defaultValue = "72h",
+            converter = DurationConverter.class,
+            description = "As in audit: NG111 newcomer window (default: ${DEFAULT-VALUE}).")
+    Duration newcomerWindow;
+
+    @Option(names = "--abandoned-after", paramLabel = "DURATION", defaultValue = "72h",
+            converter = DurationConverter.class,
+            description = "As in audit: NG170 abandoned after (default: ${DEFAULT-VALUE}).")
+    Duration abandonedAfter;
+
+    @Option(names = "--grace-period", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "As in audit: the node-monitor grace period (default: 50s for apiserver v1.32 and later, "
+                    + "40s before).")
+    Duration gracePeriod;
+
+    @Option(names = "--skip", paramLabel = "CODE", split = ",",
+            description = "As in audit: detectors not to run (e.g. --skip NG111).")
+    List<String> skip = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        List<Detector> detectors = detectors();
+        InetSocketAddress address = once ? null : listenAddress(listen);
+        if (!once && (interval.isZero() || interval.isNegative())) {
+            throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
+        }
+        if (eventRate <= 0 || eventBurst < 1) {
+            throw new ParameterException(spec.commandLine(), "--event-rate must be > 0 and --event-burst >= 1");
+        }
+        KubernetesClient client = env.connectForModel(live);
+        String server = stripSlash(client.getMasterUrl() == null ? null : client.getMasterUrl().toString());
+        String context = client.getConfiguration().getCurrentContext() == null ? null
+                : client.getConfiguration().getCurrentContext().getName();
+        String source = "live: " + (context == null ? "in-cluster" : "context " + context) + " (" + server + ")";
+        String me = identity != null ? identity : defaultIdentity();
+        Duration renew = leaseDuration.multipliedBy(2).dividedBy(3);
+        Duration retry = leaseDuration.dividedBy(7).isZero() ? Duration.ofMillis(200) : leaseDuration.dividedBy(7);
+        var settings = new WatchService.Settings(interval, debounce, address, once ? null : leaseNamespace(), me,
+                leaseDuration, renew, retry, true, eventRate, eventBurst, !once,
+                new AuditSettings(batchWindow, newcomerWindow, abandonedAfter, gracePeriod), detectors,
+                live.requestTimeoutSeconds, source, context, server, new VersionProvider().getVersion()[0]
+                .replaceFirst("^nodegate ", ""));
+        PrintWriter err = spec.commandLine().getErr();
+        java.util.function.Consumer<String> log = line -> {
+            synchronized (err) {
+                err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " nodegate watch: " + line);
+                err.flush();
+            }
+        };
+        WatchService service = new WatchService(settings, client, env.clock(), once ? line -> { } : log);
+        try {
+            if (once) {
+                return once(service, client);
+            }
+            service.start();
+            log.accept("serving /metrics /healthz /readyz /findings on " + describe(address, service.httpPort())
+                    + "; leader Lease " + settings.namespace() + "/" + WatchService.LEASE_NAME + " as " + me);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                service.close();
+                client.close();
+                stopped.countDown();
+            }, "nodegate-watch-stop"));
+            stopped.await();
+            return ExitCodes.OK;
+        } finally {
+            if (once) {
+                service.close();
+                client.close();
+            }
+        }
+    }
+
+    private int once(WatchService service, KubernetesClient client) throws InterruptedException {
+        long deadline = System.nanoTime() + syncTimeout.toNanos();
+        String lastStartError = null;
+        while (!service.cache().started()) {
+            try {
+                service.cache().start();
+            } catch (CollectionException e) {
+                lastStartError = e.getMessage();
+                if (System.nanoTime() > deadline) {
+                    throw new CollectionException("informers not started within " + syncTimeout.toSeconds()
+                            + " s (--sync-timeout): " + lastStartError);
+                }
+                Thread.sleep(500);
+            }
+        }
+        long left = Math.max(0, deadline - System.nanoTime());
+        if (!service.cache().awaitHealthy(Duration.ofNanos(left))) {
+            throw new CollectionException("informers not synced within " + syncTimeout.toSeconds()
+                    + " s (--sync-timeout): " + String.join("; ", service.cache().unhealthy()));
+        }
+        WatchEngine.Pass pass = service.engine().evaluate();
+        if (!pass.ok()) {
+            throw new CollectionException(pass.error());
+        }
+        AuditReport report = pass.report();
+        if (!skip.isEmpty()) {
+            report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(Structured.json(AuditRenderer.tree(report)));
+        out.flush();
+        return ExitCodes.of(report.findings());
+    }
+
+    /** Every registered detector minus --skip; an unknown code is a usage error. */
+    private List<Detector> detectors() {
+        Set<String> known = Detectors.all().stream().map(Detector::code).collect(Collectors.toSet());
+        for (String code : skipped()) {
+            if (!known.contains(code)) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--skip': unknown code '"
+                        + code + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
+            }
+        }
+        return Detectors.all().stream().filter(d -> !skipped().contains(d.code())).toList();
+    }
+
+    private Set<String> skipped() {
+        return skip.stream().map(s -> s.trim().toUpperCase(Locale.ROOT)).filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** ":9470", "0.0.0.0:9470", "127.0.0.1:0", "[::1]:9470". */
+    static InetSocketAddress listenAddress(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon < 0) {
+            throw new InputException("--listen '" + text + "': expected ADDR:PORT such as :9470 or 127.0.0.1:9470");
+        }
+        String host = text.substring(0, colon);
+        int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new InputException("--listen '" + text + "': the port is not a number");
+        }
+        if (port < 0 || port > 65535) {
+            throw new InputException("--listen '" + text + "': port must be 0-65535");
+        }
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty()) {
+            return new InetSocketAddress(port);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(host), port);
+        } catch (UnknownHostException e) {
+            throw new InputException("--listen '" + text + "': unknown address " + host);
+        }
+    }
+
+    private String leaseNamespace() {
+        if (namespace != null) {
+            return namespace;
+        }
+        String fromEnv = System.getenv("POD_NAMESPACE");
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv.trim();
+        }
+        Path sa = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+        try {
+            if (Files.isReadable(sa)) {
+                return Files.readString(sa).trim();
+            }
+        } catch (java.io.IOException e) {
+            // fall through to the install default
+        }
+        return "nodegate-system";
+    }
+
+    private static String defaultIdentity() {
+        String pod = System.getenv("POD_NAME");
+        if (pod != null && !pod.isBlank()) {
+            return pod.trim();
+        }
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "nodegate";
+        }
+        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String describe(InetSocketAddress address, int port) {
+        String host = address.getAddress() == null || address.getAddress().isAnyLocalAddress() ? ""
+                : address.getAddress().getHostAddress();
+        return host + ":" + port;
+    }
+
+    private static String stripSlash(String url) {
+        return url != null && url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+}

@@ -1,0 +1,278 @@
+package io.nodegate.watch;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.Kinds;
+import io.nodegate.source.RawSnapshot;
+import io.nodegate.source.ReadKind;
+import io.nodegate.source.live.ApiCalls;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * One fabric8 SharedIndexInformer per row of {@link Kinds#audited()}: exactly what `audit` reads, kept current by
+ * LIST + WATCH (re-listing after a 410 Gone, retrying failed calls with fabric8's back-off). Each cached object is
+ * trimmed as it is stored ({@link ReadKind#trim}: a Secret keeps metadata only) on top of the model-only parsing
+ * of the client, so managedFields, images and Secret values are never held.
+ *
+ * <p>Health is per kind: a kind is usable only while its informer has synced <em>and</em> is watching. After a
+ * failed re-list or a broken watch it is not, until a LIST succeeds again; {@link #unhealthy()} names those
+ * kinds and the watch neither reports nor resolves anything while any is listed.
+ *
+ * <p>Optional kinds are probed once when the cache starts: an API that answers 404 (CSINode) or a namespace that
+ * does not exist (cattle-system) is proven absent and gets no informer, as {@code LiveSource} would note it.
+ */
+public final class WatchCache implements AutoCloseable {
+
+    private final KubernetesClient client;
+    private final ApiCalls api;
+    private final List<ReadKind<?, ?>> kinds;
+    private final Runnable onChange;
+    private final Consumer<String> log;
+    private final Map<ReadKind<?, ?>, SharedIndexInformer<? extends HasMetadata>> informers = new LinkedHashMap<>();
+    private final Map<ReadKind<?, ?>, String> absent = new ConcurrentHashMap<>();
+    private final Map<ReadKind<?, ?>, String> lastError = new ConcurrentHashMap<>();
+    private final AtomicReference<String> serverVersion = new AtomicReference<>();
+    private volatile boolean started;
+
+    /**
+     * @param onChange called after every add, update or delete the informers see (the watch debounces it)
+     * @param log      where retries and failures are said, one line each
+     */
+    public WatchCache(KubernetesClient client, int requestTimeoutSeconds, List<ReadKind<?, ?>> kinds,
+                      Runnable onChange, Consumer<String> log) {
+        this.client = client;
+        this.api = new ApiCalls(client, requestTimeoutSeconds);
+        this.kinds = List.copyOf(kinds);
+        this.onChange = onChange;
+        this.log = log;
+    }
+
+    /** The kinds this cache was asked to hold, in table order. */
+    public List<ReadKind<?, ?>> kinds() {
+        return kinds;
+    }
+
+    /**
+     * Reads the server version and probes the optional kinds, then starts every informer (without waiting for
+     * them to sync). Throws {@link CollectionException} when the API cannot be asked: the caller retries.
+     */
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        String version = api.call("GET /version", client::getKubernetesVersion).getGitVersion();
+        serverVersion.set(version);
+        for (ReadKind<?, ?> kind : kinds) {
+            String absence = probeAbsence(kind);
+            if (absence != null) {
+                absent.put(kind, absence);
+            }
+        }
+        for (ReadKind<?, ?> kind : kinds) {
+            if (!absent.containsKey(kind)) {
+                informers.put(kind, startInformer(kind));
+            }
+        }
+        started = true;
+    }
+
+    public boolean started() {
+        return started;
+    }
+
+    /** apiserver gitVersion read at start. */
+    public String serverVersion() {
+        return serverVersion.get();
+    }
+
+    private String probeAbsence(ReadKind<?, ?> kind) {
+        switch (kind.presence()) {
+            case OPTIONAL_API -> {
+                try {
+                    api.call(kind.listWhat(), () -> kind.operation(client)
+                            .list(new ListOptionsBuilder().withLimit(1L).build()));
+                    return null;
+                } catch (ApiCalls.NotFound e) {
+                    return kind.absentNote();
+                }
+            }
+            case OPTIONAL_NAMESPACE -> {
+                try {
+                    boolean exists = api.call("GET namespace " + kind.namespace(),
+                            () -> client.namespaces().withName(kind.namespace()).get()) != null;
+                    return exists ? null : kind.absentNote();
+                } catch (ApiCalls.NotFound e) {
+                    return kind.absentNote();
+                }
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(ReadKind<T, ?> kind) {
+        SharedIndexInformer<T> informer = kind.operation(client).withLimit(ApiCalls.PAGE_SIZE).runnableInformer(0);
+        informer.itemStore(new TrimmingStore<>(kind));
+        informer.exceptionHandler((wasStarted, failure) -> {
+            String said = kind.listWhat() + " / WATCH: " + api.describe(failure);
+            lastError.put(kind, said);
+            log.accept("informer " + kind.id() + ": " + said + "; retrying with back-off");
+            return true; // keep retrying: an error is never the end of the watch, nor "0 found"
+        });
+        informer.addEventHandler(new ResourceEventHandler<T>() {
+            @Override
+            public void onAdd(T obj) {
+                lastError.remove(kind);
+                onChange.run();
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                lastError.remove(kind);
+                onChange.run();
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                onChange.run();
+            }
+        });
+        informer.start();
+        return informer;
+    }
+
+    /** True when this kind can be read: proven absent, or synced and watching. */
+    public boolean healthy(ReadKind<?, ?> kind) {
+        if (absent.containsKey(kind)) {
+            return true;
+        }
+        SharedIndexInformer<?> informer = informers.get(kind);
+        return informer != null && informer.hasSynced() && informer.isWatching();
+    }
+
+    /** Kind id -> usable (1 in nodegate_informer_synced), in table order. */
+    public Map<String, Boolean> health() {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        kinds.forEach(k -> out.put(k.id(), started && healthy(k)));
+        return out;
+    }
+
+    /** The kinds not usable now, each with its last error when one was seen. */
+    public List<String> unhealthy() {
+        List<String> out = new ArrayList<>();
+        for (ReadKind<?, ?> kind : kinds) {
+            if (!started || !healthy(kind)) {
+                String error = lastError.get(kind);
+                SharedIndexInformer<?> informer = informers.get(kind);
+                String state = !started ? "not started" : informer == null ? "no informer"
+                        : !informer.hasSynced() ? "not synced" : "not watching";
+                out.add(kind.id() + " (" + state + (error == null ? "" : ": " + error) + ")");
+            }
+        }
+        return out;
+    }
+
+    /** Waits until every kind is usable or the timeout passes; true when usable. */
+    public boolean awaitHealthy(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (started && unhealthy().isEmpty()) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return started && unhealthy().isEmpty();
+    }
+
+    /**
+     * What the informers hold now, as the objects a LIST would have returned (absent kinds left out, with the same
+     * note the live source attaches). Call only while every kind is healthy.
+     */
+    public RawSnapshot snapshot(Instant now, String source, String context, String server) {
+        Map<ReadKind<?, ?>, List<? extends HasMetadata>> objects = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
+        for (ReadKind<?, ?> kind : kinds) {
+            if (absent.containsKey(kind)) {
+                notes.add(absent.get(kind));
+                continue;
+            }
+            objects.put(kind, List.copyOf(informers.get(kind).getStore().list()));
+        }
+        return new RawSnapshot(now, source, context, server, serverVersion.get(), objects, notes);
+    }
+
+    /** Number of objects cached per kind id (for logs and the benchmark). */
+    public Map<String, Integer> sizes() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        informers.forEach((k, i) -> out.put(k.id(), i.getStore().list().size()));
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        informers.values().forEach(SharedIndexInformer::stop);
+        informers.clear();
+    }
+
+    /** The informer's store, keeping each object as {@link ReadKind#trim} leaves it. */
+    private static final class TrimmingStore<T extends HasMetadata> implements ItemStore<T> {
+        private final ReadKind<T, ?> kind;
+        private final Map<String, T> items = new ConcurrentHashMap<>();
+
+        TrimmingStore(ReadKind<T, ?> kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public String getKey(T obj) {
+            return Cache.metaNamespaceKeyFunc(obj);
+        }
+
+        @Override
+        public T put(String key, T obj) {
+            return items.put(key, kind.trim(obj));
+        }
+
+        @Override
+        public T remove(String key) {
+            return items.remove(key);
+        }
+
+        @Override
+        public Stream<String> keySet() {
+            return items.keySet().stream();
+        }
+
+        @Override
+        public Stream<T> values() {
+            return items.values().stream();
+        }
+
+        @Override
+        public int size() {
+            return items.size();
+        }
+
+        @Override
+        public T get(String key) {
+            return items.get(key);
+        }
+    }
+}

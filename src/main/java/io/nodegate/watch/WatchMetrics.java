@@ -1,0 +1,169 @@
+package io.nodegate.watch;
+
+import io.nodegate.detect.Finding;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The watch's Prometheus metrics, in the text exposition format (version 0.0.4). The names and labels are an
+ * interface users write rules on (docs/metrics.md): change them only with a migration note.
+ *
+ * <p>Per-finding and per-node series come from the last pass that ran on usable data; a failed pass leaves them
+ * as they were (never emptied, which would read as "resolved") and counts in
+ * {@code nodegate_evaluation_errors_total}.
+ */
+public final class WatchMetrics {
+
+    /** Upper bounds of nodegate_evaluation_duration_seconds, in seconds. */
+    static final double[] BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5, 10};
+
+    private final String version;
+    private final Supplier<Map<String, Boolean>> informerHealth;
+    private final BooleanSupplier leader;
+    private final long[] bucketCounts = new long[BUCKETS.length];
+    private double durationSum;
+    private long durationCount;
+    private long evaluations;
+    private long errors;
+    private WatchEngine.Pass lastGood;
+
+    public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth, BooleanSupplier leader) {
+        this.version = version;
+        this.informerHealth = informerHealth;
+        this.leader = leader;
+    }
+
+    synchronized void passSucceeded(WatchEngine.Pass pass) {
+        observe(pass.took());
+        evaluations++;
+        lastGood = pass;
+    }
+
+    synchronized void passFailed(Duration took) {
+        observe(took);
+        evaluations++;
+        errors++;
+    }
+
+    private void observe(Duration took) {
+        double seconds = took.toNanos() / 1e9;
+        for (int i = 0; i < BUCKETS.length; i++) {
+            if (seconds <= BUCKETS[i]) {
+                bucketCounts[i]++;
+            }
+        }
+        durationSum += seconds;
+        durationCount++;
+    }
+
+    /** The whole exposition. */
+    public synchronized String render() {
+        StringBuilder out = new StringBuilder(4096);
+        if (lastGood != null) {
+            findings(out);
+            nodes(out, lastGood.state());
+        } else {
+            header(out, "nodegate_finding", "gauge", "1 for each active finding and each node it names");
+            header(out, "nodegate_findings", "gauge", "Count of active findings by code and severity");
+        }
+        header(out, "nodegate_informer_synced", "gauge", "1 when that informer is synced and watching");
+        informerHealth.get().forEach((kind, ok) -> sample(out, "nodegate_informer_synced",
+                labels("kind", kind), ok ? 1 : 0));
+        header(out, "nodegate_leader", "gauge", "1 on the replica that holds the nodegate-watch Lease");
+        out.append("nodegate_leader ").append(leader.getAsBoolean() ? 1 : 0).append('\n');
+        header(out, "nodegate_evaluation_duration_seconds", "histogram", "Time of one evaluation pass");
+        for (int i = 0; i < BUCKETS.length; i++) {
+            sample(out, "nodegate_evaluation_duration_seconds_bucket", labels("le", number(BUCKETS[i])),
+                    bucketCounts[i]);
+        }
+        sample(out, "nodegate_evaluation_duration_seconds_bucket", labels("le", "+Inf"), durationCount);
+        out.append("nodegate_evaluation_duration_seconds_sum ").append(number(durationSum)).append('\n');
+        out.append("nodegate_evaluation_duration_seconds_count ").append(durationCount).append('\n');
+        header(out, "nodegate_evaluations_total", "counter", "Evaluation passes, failed ones included");
+        out.append("nodegate_evaluations_total ").append(evaluations).append('\n');
+        header(out, "nodegate_evaluation_errors_total", "counter",
+                "Failed passes: an informer not synced or failing, or the evaluation itself failed");
+        out.append("nodegate_evaluation_errors_total ").append(errors).append('\n');
+        header(out, "nodegate_build_info", "gauge", "1, labelled with the nodegate version");
+        sample(out, "nodegate_build_info", labels("version", version), 1);
+        return out.toString();
+    }
+
+    private void findings(StringBuilder out) {
+        header(out, "nodegate_finding", "gauge", "1 for each active finding and each node it names");
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Finding f : lastGood.report().findings()) {
+            for (String node : f.nodes()) {
+                sample(out, "nodegate_finding", labels("code", f.code(), "name", FindingEvents.reason(f),
+                        "severity", f.severity().label(), "node", node), 1);
+            }
+            counts.merge(f.code() + "\u0000" + f.severity().label(), 1, Integer::sum);
+        }
+        header(out, "nodegate_findings", "gauge", "Count of active findings by code and severity");
+        counts.forEach((k, n) -> {
+            String[] parts = k.split("\u0000");
+            sample(out, "nodegate_findings", labels("code", parts[0], "severity", parts[1]), n);
+        });
+    }
+
+    private static void nodes(StringBuilder out, ClusterState state) {
+        header(out, "nodegate_host_info", "gauge",
+                "1 per Node: the host identity a federated Prometheus can join across clusters");
+        for (NodeInfo n : state.nodes()) {
+            sample(out, "nodegate_host_info", labels("node", n.name(),
+                    "system_uuid", nz(n.systemInfo().systemUuid()), "machine_id", nz(n.systemInfo().machineId()),
+                    "internal_ip", String.join(",", n.internalIps()), "boot_id", nz(n.systemInfo().bootId())), 1);
+        }
+        header(out, "nodegate_node_lease_renew_timestamp_seconds", "gauge",
+                "The Node's kube-node-lease Lease renewTime, in Unix seconds");
+        for (LeaseInfo l : state.nodeLeases()) {
+            if (l.renewTime() != null) {
+                out.append("nodegate_node_lease_renew_timestamp_seconds").append(labels("node", l.name())).append(' ')
+                        .append(number(l.renewTime().toEpochMilli() / 1000.0)).append('\n');
+            }
+        }
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static void header(StringBuilder out, String name, String type, String help) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+
+    private static void sample(StringBuilder out, String name, String labels, long value) {
+        out.append(name).append(labels).append(' ').append(value).append('\n');
+    }
+
+    private static String labels(String... pairs) {
+        StringBuilder b = new StringBuilder("{");
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append(pairs[i]).append("=\"").append(escape(pairs[i + 1])).append('"');
+        }
+        return b.append('}').toString();
+    }
+
+    /** Label value escaping of the text format: backslash, double quote and line feed. */
+    static String escape(String v) {
+        return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    private static String number(double d) {
+        if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 1e15) {
+            return Long.toString((long) d);
+        }
+        return Double.toString(d);
+    }
+}

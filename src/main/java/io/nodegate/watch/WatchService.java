@@ -1,0 +1,230 @@
+package io.nodegate.watch;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.Kinds;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * `nodegate watch` running: informers ({@link WatchCache}), passes ({@link WatchEngine}) after changes
+ * (debounced) and every interval, HTTP ({@link WatchHttp}), and leader election on a coordination.k8s.io Lease
+ * through fabric8's LeaderElector. Every replica evaluates and serves HTTP; only the leader posts Events.
+ *
+ * <p>An API server that cannot be reached at start is retried with back-off (1 s doubling to 30 s), each try
+ * said in the log; the process stays up, /healthz answers and /readyz says why it is not ready.
+ */
+public final class WatchService implements AutoCloseable {
+
+    /** The Lease every replica competes for, in the watch's namespace. */
+    public static final String LEASE_NAME = "nodegate-watch";
+
+    /**
+     * @param listen         where HTTP listens; null for none (--once)
+     * @param namespace      where the leader Lease lives; null: no leader election, this process leads (--once
+     *                       never posts Events either way, see {@link #leads})
+     * @param postEvents     false for --once: a one-shot pass has no "previous pass" to compare with
+     */
+    public record Settings(Duration interval, Duration debounce, InetSocketAddress listen, String namespace,
+                           String identity, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
+                           boolean releaseOnStop, double eventsPerSecond, int eventBurst, boolean postEvents,
+                           AuditSettings audit, List<Detector> detectors, int requestTimeoutSeconds, String source,
+                           String context, String server, String version) {
+    }
+
+    private final Settings settings;
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final Consumer<String> log;
+    private final AtomicBoolean leader = new AtomicBoolean();
+    private final AtomicBoolean passPending = new AtomicBoolean();
+    private final ScheduledExecutorService scheduler;
+    private final WatchCache cache;
+    private final WatchMetrics metrics;
+    private final WatchEngine engine;
+    private final ApiEventSink events;
+    private volatile WatchHttp http;
+    private volatile CompletableFuture<?> election;
+    private volatile boolean closed;
+
+    public WatchService(Settings settings, KubernetesClient client, Clock clock, Consumer<String> log) {
+        this.settings = settings;
+        this.client = client;
+        this.clock = clock;
+        this.log = log;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "nodegate-watch-eval");
+            t.setDaemon(true);
+            return t;
+        });
+        this.cache = new WatchCache(client, settings.requestTimeoutSeconds(), Kinds.audited(), this::changed, log);
+        this.metrics = new WatchMetrics(settings.version(), cache::health, leader::get);
+        this.events = new ApiEventSink(client, clock, settings.identity(), settings.eventsPerSecond(),
+                settings.eventBurst(), log);
+        EventSink sink = settings.postEvents() ? events : new EventSink() {
+            @Override
+            public void appeared(io.nodegate.detect.Finding finding) {
+            }
+
+            @Override
+            public void resolved(io.nodegate.detect.Finding finding) {
+            }
+        };
+        this.engine = new WatchEngine(cache, clock, settings.audit(), settings.detectors(), sink, this::leads,
+                metrics, settings.source(), settings.context(), settings.server(), log);
+    }
+
+    /** Starts HTTP, then the informers (retrying while the API cannot be reached), the election and the passes. */
+    public void start() {
+        if (settings.listen() != null) {
+            try {
+                http = new WatchHttp(settings.listen(), engine, metrics, clock,
+                        settings.interval().multipliedBy(3).plusSeconds(30));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot listen on " + settings.listen() + ": " + e.getMessage(), e);
+            }
+        }
+        Thread starter = new Thread(this::startCacheWithRetry, "nodegate-watch-start");
+        starter.setDaemon(true);
+        starter.start();
+        if (settings.namespace() != null) {
+            startElection();
+        }
+        long every = settings.interval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::pass, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void startCacheWithRetry() {
+        Duration backoff = Duration.ofSeconds(1);
+        while (!closed) {
+            try {
+                cache.start();
+                log.accept("informers started against " + settings.server() + " (apiserver "
+                        + cache.serverVersion() + ")");
+                return;
+            } catch (CollectionException e) {
+                log.accept("cannot start the informers: " + e.getMessage() + "; retrying in " + backoff.toSeconds()
+                        + " s");
+            } catch (RuntimeException e) {
+                log.accept("cannot start the informers: " + e + "; retrying in " + backoff.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(backoff.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(30)) > 0 ? Duration.ofSeconds(30)
+                    : backoff.multipliedBy(2);
+        }
+    }
+
+    private void startElection() {
+        var config = new LeaderElectionConfigBuilder()
+                .withName(LEASE_NAME)
+                .withLock(new LeaseLock(settings.namespace(), LEASE_NAME, settings.identity()))
+                .withLeaseDuration(settings.leaseDuration())
+                .withRenewDeadline(settings.renewDeadline())
+                .withRetryPeriod(settings.retryPeriod())
+                .withReleaseOnCancel(settings.releaseOnStop())
+                .withLeaderCallbacks(new LeaderCallbacks(
+                        () -> {
+                            leader.set(true);
+                            log.accept(settings.identity() + " leads (Lease " + settings.namespace() + "/" + LEASE_NAME
+                                    + "): it posts the Events from now on");
+                        },
+                        () -> {
+                            leader.set(false);
+                            log.accept(settings.identity() + " stopped leading");
+                        },
+                        who -> log.accept("leader is " + who)))
+                .build();
+        election = client.leaderElector().withConfig(config).build().start();
+        election.whenComplete((ok, failure) -> {
+            leader.set(false);
+            if (!closed) {
+                // fabric8 ends the election when the lease is lost; compete again rather than stay a follower
+                log.accept("leader election ended" + (failure == null ? "" : ": " + failure) + "; rejoining");
+                scheduler.schedule(this::startElection, settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    /** True when this replica posts Events: it holds the Lease (or runs without election). */
+    public boolean leads() {
+        return settings.namespace() == null || leader.get();
+    }
+
+    private void changed() {
+        if (closed) {
+            return;
+        }
+        if (passPending.compareAndSet(false, true)) {
+            scheduler.schedule(() -> {
+                passPending.set(false);
+                pass();
+            }, settings.debounce().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void pass() {
+        try {
+            if (cache.started()) {
+                engine.evaluate();
+            }
+        } catch (RuntimeException e) {
+            log.accept("evaluation pass failed: " + e);
+        }
+    }
+
+    public WatchEngine engine() {
+        return engine;
+    }
+
+    public WatchCache cache() {
+        return cache;
+    }
+
+    public WatchMetrics metrics() {
+        return metrics;
+    }
+
+    /** Bound HTTP port, or -1 without HTTP. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
+    }
+
+    /** Events the rate limit dropped. */
+    public long eventsDropped() {
+        return events.dropped();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (election != null) {
+            election.cancel(true);
+        }
+        scheduler.shutdownNow();
+        if (http != null) {
+            http.close();
+        }
+        cache.close();
+    }
+}
