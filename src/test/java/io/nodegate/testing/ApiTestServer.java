@@ -108,6 +108,7 @@ public final class ApiTestServer implements AutoCloseable {
     private final List<Failure> failures = new CopyOnWriteArrayList<>();
     private final List<String> unserved = new CopyOnWriteArrayList<>();
     private volatile String gitVersion = "v1.34.1+rke2r1";
+    private volatile String requiredToken;
     private final java.util.Set<WatchSession> watches = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong maxResourceVersion = new java.util.concurrent.atomic.AtomicLong();
     private volatile long expiredBelow;
@@ -233,6 +234,15 @@ public final class ApiTestServer implements AutoCloseable {
         for (WatchSession w : List.copyOf(watches)) {
             w.expire();
         }
+        return this;
+    }
+
+    /**
+     * From now on every request of the code under test must carry {@code Authorization: Bearer TOKEN}, else 401
+     * Unauthorized, as an apiserver checks a service account token.
+     */
+    public ApiTestServer requireBearerToken(String token) {
+        this.requiredToken = token;
         return this;
     }
 
@@ -477,6 +487,10 @@ public final class ApiTestServer implements AutoCloseable {
             if (!setup) {
                 counts.computeIfAbsent(method + " " + path, k -> new AtomicInteger()).incrementAndGet();
                 requestLog.add(method + " " + request.getPath());
+            }
+            if (!setup && requiredToken != null
+                    && !("Bearer " + requiredToken).equals(request.getHeader("Authorization"))) {
+                return status(401, "Unauthorized", "Unauthorized");
             }
             for (Failure f : failures) {
                 if (!setup && f.method().equals(method) && f.path().equals(path)
