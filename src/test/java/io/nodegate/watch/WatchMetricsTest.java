@@ -1,0 +1,79 @@
+package io.nodegate.watch;
+
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.Severity;
+import io.nodegate.testing.CliRun;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The pieces of the watch that need no cluster: Event wording, the metrics text, the command line. */
+class WatchMetricsTest {
+
+    private static Finding finding(String name, Severity severity) {
+        return new Finding("NG110", name, severity, List.of("w1", "w1-new"), "Nodes w1 and w1-new report one host.",
+                Map.of(), "hint");
+    }
+
+    @Test
+    void eventsSayTheFindingNameInCamelCaseAndStartWithTheCode() {
+        Finding f = finding("same-host-two-names", Severity.WARNING);
+        assertThat(FindingEvents.reason(f)).isEqualTo("SameHostTwoNames");
+        assertThat(FindingEvents.type(f)).isEqualTo("Warning");
+        assertThat(FindingEvents.type(finding("orphan-node-password", Severity.INFO))).isEqualTo("Normal");
+        assertThat(FindingEvents.type(finding("etcd-split-brain", Severity.CRITICAL))).isEqualTo("Warning");
+        assertThat(FindingEvents.message(f)).startsWith("NG110 Nodes w1 and w1-new");
+        assertThat(FindingEvents.resolvedMessage(f)).startsWith("NG110 SameHostTwoNames resolved: no longer found on "
+                + "w1, w1-new");
+        String longMessage = FindingEvents.message(new Finding("NG110", "x", Severity.INFO, List.of("n"),
+                "m".repeat(5000), Map.of(), "h"));
+        assertThat(longMessage).hasSize(FindingEvents.MAX_MESSAGE);
+    }
+
+    @Test
+    void beforeAnyPassOnlyTheLoopsOwnSeriesAreThereAndTheHistogramCounts() {
+        WatchMetrics m = new WatchMetrics("1.2.3", () -> new java.util.LinkedHashMap<>(Map.of("nodes", false)),
+                () -> false);
+        m.passFailed(Duration.ofMillis(30));
+        m.passFailed(Duration.ofMillis(300));
+        String text = m.render();
+        assertThat(text).contains("nodegate_informer_synced{kind=\"nodes\"} 0\n", "nodegate_leader 0\n",
+                "nodegate_evaluations_total 2\n", "nodegate_evaluation_errors_total 2\n",
+                "nodegate_build_info{version=\"1.2.3\"} 1\n",
+                "nodegate_evaluation_duration_seconds_bucket{le=\"0.025\"} 0\n",
+                "nodegate_evaluation_duration_seconds_bucket{le=\"0.05\"} 1\n",
+                "nodegate_evaluation_duration_seconds_bucket{le=\"0.5\"} 2\n",
+                "nodegate_evaluation_duration_seconds_bucket{le=\"+Inf\"} 2\n",
+                "nodegate_evaluation_duration_seconds_count 2\n",
+                "# TYPE nodegate_evaluation_duration_seconds histogram\n");
+        assertThat(text).doesNotContain("nodegate_finding{");
+        // every sample line is NAME{labels} VALUE or NAME VALUE
+        assertThat(text.lines().filter(l -> !l.startsWith("#")))
+                .allMatch(l -> l.matches("[a-z_]+(\\{[^}]*\\})? [0-9.e+-]+"));
+    }
+
+    @Test
+    void labelValuesAreEscapedAsTheTextFormatRequires() {
+        assertThat(WatchMetrics.escape("a\"b\\c\nd")).isEqualTo("a\\\"b\\\\c\\nd");
+    }
+
+    @Test
+    void helpTeachesAndBadFlagsAreUsageErrors() {
+        CliRun help = CliRun.run("watch", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("--once", "--listen", "--interval", "/readyz", "Examples:");
+        CliRun badListen = CliRun.run("watch", "--listen", "9470", "--kubeconfig", "/nonexistent");
+        assertThat(badListen.exitCode()).isEqualTo(2);
+        assertThat(badListen.err()).contains("--listen '9470'");
+        CliRun badSkip = CliRun.run("watch", "--once", "--skip", "NG999");
+        assertThat(badSkip.exitCode()).isEqualTo(2);
+        assertThat(badSkip.err()).contains("unknown code 'NG999'");
+        CliRun noKubeconfig = CliRun.run("watch", "--once", "--kubeconfig", "/nonexistent/kubeconfig");
+        assertThat(noKubeconfig.exitCode()).isEqualTo(2);
+        assertThat(noKubeconfig.err()).contains("/nonexistent/kubeconfig");
+    }
+}
