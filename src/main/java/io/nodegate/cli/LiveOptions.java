@@ -37,7 +37,7 @@ public final class LiveOptions {
 
     /** Like {@link #connect()}, with the model-only parsing of {@link LiveSource#openForModel}. Close it. */
     public KubernetesClient connectForModel() {
-        return LiveSource.openForModel(kubeconfig, context, requestTimeoutSeconds).client();
+        return LiveSource.openForModel(kubeconfig, context, requestTimeout).client();
     }
 
     /**

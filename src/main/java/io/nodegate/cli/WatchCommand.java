@@ -1,14 +1,15 @@
 package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.ExitCode;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Detectors;
 import io.nodegate.render.AuditRenderer;
 import io.nodegate.render.Structured;
-import io.nodegate.source.CollectionException;
-import io.nodegate.source.InputException;
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import io.nodegate.watch.WatchEngine;
 import io.nodegate.watch.WatchService;
 import picocli.CommandLine.Command;
@@ -167,7 +168,7 @@ public final class WatchCommand implements Callable<Integer> {
         var settings = new WatchService.Settings(interval, debounce, address, once ? null : leaseNamespace(), me,
                 leaseDuration, renew, retry, true, eventRate, eventBurst, !once,
                 new AuditSettings(batchWindow, newcomerWindow, abandonedAfter, gracePeriod), detectors,
-                live.requestTimeoutSeconds, source, context, server, new VersionProvider().getVersion()[0]
+                live.requestTimeout, source, context, server, new VersionProvider().getVersion()[0]
                 .replaceFirst("^nodegate ", ""));
         PrintWriter err = spec.commandLine().getErr();
         java.util.function.Consumer<String> log = line -> {
@@ -191,7 +192,7 @@ public final class WatchCommand implements Callable<Integer> {
                 stopped.countDown();
             }, "nodegate-watch-stop"));
             stopped.await();
-            return ExitCodes.OK;
+            return ExitCode.OK;
         } finally {
             if (once) {
                 service.close();
@@ -231,7 +232,7 @@ public final class WatchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(Structured.json(AuditRenderer.tree(report)));
         out.flush();
-        return ExitCodes.of(report.findings());
+        return ReportExit.of(report.findings());
     }
 
     /** Every registered detector minus --skip; an unknown code is a usage error. */

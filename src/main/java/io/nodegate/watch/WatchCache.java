@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.ReadKind;
@@ -54,10 +54,10 @@ public final class WatchCache implements AutoCloseable {
      * @param onChange called after every add, update or delete the informers see (the watch debounces it)
      * @param log      where retries and failures are said, one line each
      */
-    public WatchCache(KubernetesClient client, int requestTimeoutSeconds, List<ReadKind<?, ?>> kinds,
+    public WatchCache(KubernetesClient client, Duration requestTimeout, List<ReadKind<?, ?>> kinds,
                       Runnable onChange, Consumer<String> log) {
         this.client = client;
-        this.api = new ApiCalls(client, requestTimeoutSeconds);
+        this.api = new ApiCalls(client, requestTimeout);
         this.kinds = List.copyOf(kinds);
         this.onChange = onChange;
         this.log = log;

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 import io.nodegate.source.Kinds;
 
 import java.io.IOException;
@@ -44,7 +44,7 @@ public final class WatchService implements AutoCloseable {
     public record Settings(Duration interval, Duration debounce, InetSocketAddress listen, String namespace,
                            String identity, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
                            boolean releaseOnStop, double eventsPerSecond, int eventBurst, boolean postEvents,
-                           AuditSettings audit, List<Detector> detectors, int requestTimeoutSeconds, String source,
+                           AuditSettings audit, List<Detector> detectors, Duration requestTimeout, String source,
                            String context, String server, String version) {
     }
 
@@ -73,7 +73,7 @@ public final class WatchService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.cache = new WatchCache(client, settings.requestTimeoutSeconds(), Kinds.audited(), this::changed, log);
+        this.cache = new WatchCache(client, settings.requestTimeout(), Kinds.audited(), this::changed, log);
         this.metrics = new WatchMetrics(settings.version(), cache::health, leader::get);
         this.events = new ApiEventSink(client, clock, settings.identity(), settings.eventsPerSecond(),
                 settings.eventBurst(), log);

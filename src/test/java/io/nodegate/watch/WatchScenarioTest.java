@@ -75,7 +75,7 @@ class WatchScenarioTest {
         var settings = new WatchService.Settings(Duration.ofMillis(400), Duration.ofMillis(100),
                 new InetSocketAddress("127.0.0.1", 0), "nodegate-system", identity, Duration.ofSeconds(2),
                 Duration.ofMillis(1500), Duration.ofMillis(250), releaseOnStop, 50, 100, true,
-                AuditSettings.DEFAULTS, Detectors.all(), 5, "live: test", null, api.url(), "test");
+                AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
         WatchService service = new WatchService(settings, client, clock, line -> log.add(identity + ": " + line));
         services.add(service);
         service.start();
