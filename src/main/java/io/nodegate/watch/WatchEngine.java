@@ -100,11 +100,13 @@ public final class WatchEngine {
         if (leader.getAsBoolean()) {
             for (var e : current.entrySet()) {
                 if (!announced.containsKey(e.getKey())) {
+                    log.accept("new finding " + e.getValue().code() + " on " + String.join(", ", e.getValue().nodes()));
                     events.appeared(e.getValue());
                 }
             }
             for (var e : announced.entrySet()) {
                 if (!current.containsKey(e.getKey())) {
+                    log.accept("resolved " + e.getValue().code() + " on " + String.join(", ", e.getValue().nodes()));
                     events.resolved(e.getValue());
                 }
             }

@@ -193,6 +193,9 @@ class WatchScenarioTest {
         api.create(node("w1-new", "uuid-w1", WORKER), SeedCluster.lease("w1-new", clock.instant()));
         WatchService s = watch("replica-a", true);
         await("SameHostTwoNames Event", Duration.ofSeconds(30), () -> !events("SameHostTwoNames", "w1").isEmpty());
+        // the pass that posted it has finished: its findings are the last good ones, and the watch is ready
+        await("ready with NG110", Duration.ofSeconds(30), () -> get(s, "/readyz").statusCode() == 200
+                && get(s, "/findings").body().contains("NG110"));
 
         // etcd compaction expires the watches, and every LIST of Nodes fails (the 30 s of the field case, scaled)
         api.failOn("GET", "/api/v1/nodes", 500);
