@@ -3,12 +3,12 @@
 #   docker build -t registry.example.com/ops/nodegate:0.1.0 . && docker push registry.example.com/ops/nodegate:0.1.0
 # (podman, buildah and nerdctl take the same arguments.)
 
-# ---- build: the shaded jar, tests skipped (run bin/test before you build an image) ----
+# ---- build: the shaded jar; tests are neither compiled nor run here (run bin/test before you build an image) ----
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY pom.xml .
 COPY src ./src
-RUN mvn -B -q -DskipTests package
+RUN mvn -B -q -Dmaven.test.skip=true package
 
 # ---- run: a JRE and the jar, nothing else ----
 FROM eclipse-temurin:17-jre
