@@ -169,7 +169,7 @@ public final class AuditCommand implements Callable<Integer> {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }
         AuditReport shown = report;
-        out.print(output.render(() -> AuditRenderer.tree(shown), style -> AuditRenderer.table(shown, style)));
+        out.print(output.render(() -> AuditRenderer.tree(shown), style -> AuditRenderer.table(shown, style, output.wide())));
         out.flush();
         return exitCode(report);
     }

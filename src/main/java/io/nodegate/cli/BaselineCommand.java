@@ -93,7 +93,7 @@ public final class BaselineCommand implements Callable<Integer> {
                 file = store.writeJson("baseline-" + EvidenceStore.stamp(b.baselineTs()) + ".json", b);
             }
             PrintWriter w = spec.commandLine().getOut();
-            if (output.format() == OutputOptions.Format.table) {
+            if (output.isTable()) {
                 w.printf("BASELINE_TS %s  server %s%n", b.baselineTs(), b.server());
                 w.printf("targets: %s%n", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
                         + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList());

@@ -144,7 +144,7 @@ public final class GateCommand implements Callable<Integer> {
         GateService.Run run = new GateService(session.client(), session.store(), env.clock())
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host);
         PrintWriter w = spec.commandLine().getOut();
-        if (output.format() == OutputOptions.Format.table) {
+        if (output.isTable()) {
             w.printf("gate %s: %s%n", node, run.result().verdict());
             for (Check c : run.result().checks()) {
                 w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", c.outcome(), c.title());

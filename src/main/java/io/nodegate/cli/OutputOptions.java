@@ -8,10 +8,10 @@ import tools.jackson.databind.JsonNode;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-/** -o table|json|yaml, shared by every command that prints a report. */
+/** -o table|wide|json|yaml, shared by every command that prints a report. wide is the table with every column. */
 public final class OutputOptions {
 
-    public enum Format { table, json, yaml }
+    public enum Format { table, wide, json, yaml }
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -21,10 +21,19 @@ public final class OutputOptions {
         return format;
     }
 
+    /** A table for people: -o table (fits 120 columns) or -o wide (every column, as kubectl's). */
+    public boolean isTable() {
+        return format == Format.table || format == Format.wide;
+    }
+
+    public boolean wide() {
+        return format == Format.wide;
+    }
+
     /** The report in the chosen format: {@code table} with this output's {@link Style}, or the tree as JSON/YAML. */
     public String render(Supplier<JsonNode> tree, Function<Style, String> table) {
         return switch (format) {
-            case table -> table.apply(new Style(color()));
+            case table, wide -> table.apply(new Style(color()));
             case json -> Structured.json(tree.get());
             case yaml -> Structured.yaml(tree.get());
         };
@@ -37,6 +46,6 @@ public final class OutputOptions {
 
     /** The colour rule with its inputs explicit, so it can be tested without a terminal or environment. */
     static boolean color(Format format, String noColorEnv, boolean terminal) {
-        return format == Format.table && (noColorEnv == null || noColorEnv.isEmpty()) && terminal;
+        return (format == Format.table || format == Format.wide) && (noColorEnv == null || noColorEnv.isEmpty()) && terminal;
     }
 }

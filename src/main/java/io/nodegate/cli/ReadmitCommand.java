@@ -90,7 +90,7 @@ public final class ReadmitCommand implements Callable<Integer> {
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
-            if (output.format() == OutputOptions.Format.table) {
+            if (output.isTable()) {
                 w.printf("readmit --verify %s: %s%n", node, v.verdict());
                 LifecycleCommands.printChecks(w, v.checks());
                 v.deletedJobs().forEach(j -> w.printf("deleted Failed Job %s (backed up first)%n", j));
@@ -104,7 +104,7 @@ public final class ReadmitCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
-        if (output.format() == OutputOptions.Format.table) {
+        if (output.isTable()) {
             w.printf("readmit %s: keep the Node object (cordon, role labels, taints, podCIDR stay)%n", node);
             w.printf("  cluster version: %s (the host reported %s): reinstall at exactly %s%n", p.clusterVersion(),
                     p.nodeKubelet(), p.clusterVersion());

@@ -71,7 +71,7 @@ public final class RedundancyCommand implements Callable<Integer> {
         }
         RedundancyReport report = analyse(state);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style)));
+        out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style, output.wide())));
         out.flush();
         return ReportExit.of(report.findings());
     }

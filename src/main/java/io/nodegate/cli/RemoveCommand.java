@@ -84,7 +84,7 @@ public final class RemoveCommand implements Callable<Integer> {
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
         }
-        if (output.format() != OutputOptions.Format.table) {
+        if (!output.isTable()) {
             w.print(Json.write(r));
         }
         w.flush();
@@ -96,7 +96,7 @@ public final class RemoveCommand implements Callable<Integer> {
             throw new NodegateException(ExitCode.HOLD, "Node " + node + " deleted; after " + Durations.format(timeout)
                     + " still left: " + String.join("; ", r.left()));
         }
-        if (output.format() == OutputOptions.Format.table) {
+        if (output.isTable()) {
             w.printf("removed %s: cascade complete; evidence in %s%n", node, session.store().dir());
             w.flush();
         }

@@ -22,7 +22,8 @@ public final class SourceOptions {
     LiveOptions live = new LiveOptions();
 
     @Option(names = {"-f", "--filename"}, paramLabel = "PATH",
-            description = "Read kubectl JSON/YAML dumps (file or directory; repeatable) instead of a live cluster. "
+            description = "Read kubectl JSON/YAML dumps (file or directory; repeatable; - for stdin, as in "
+                    + "'kubectl get nodes -o json | nodegate audit -f -') instead of a live cluster. "
                     + "Also accepts `etcdctl member list -w json` and `etcdctl endpoint status -w json` output.")
     List<Path> files = new ArrayList<>();
 
@@ -30,6 +31,9 @@ public final class SourceOptions {
             description = "Offline only: the time ages are computed against (ISO-8601, e.g. 2026-10-19T06:10:00Z). "
                     + "Default: the time recorded by 'nodegate collect'.")
     String now;
+
+    /** Where -f - reads from; System.in unless a test gives another stream. */
+    java.io.InputStream stdin = System.in;
 
     public boolean offline() {
         return !files.isEmpty();
@@ -45,11 +49,46 @@ public final class SourceOptions {
     public ClusterState load(boolean withPods) {
         if (offline()) {
             checkOfflineFlags();
-            return DumpSource.load(files, now);
+            if (!files.contains(Path.of("-"))) {
+                return DumpSource.load(files, now);
+            }
+            if (files.stream().filter(p -> p.equals(Path.of("-"))).count() > 1) {
+                throw new InputException("-f - given twice: standard input can be read once");
+            }
+            Path dir = null;
+            try {
+                byte[] input = stdin.readAllBytes();
+                String start = new String(input, 0, Math.min(input.length, 64), java.nio.charset.StandardCharsets.UTF_8)
+                        .stripLeading();
+                dir = java.nio.file.Files.createTempDirectory("nodegate-stdin");
+                // the name says where the input came from in any message about it
+                Path copy = java.nio.file.Files.write(dir.resolve(start.startsWith("{") || start.startsWith("[")
+                        ? "stdin.json" : "stdin.yaml"), input);
+                List<Path> paths = files.stream().map(p -> p.equals(Path.of("-")) ? copy : p).toList();
+                return DumpSource.load(paths, now);
+            } catch (java.io.IOException e) {
+                throw new InputException("-f -: cannot read standard input: " + e.getMessage(), e);
+            } finally {
+                deleteQuietly(dir);
+            }
         }
         checkLiveFlags();
         try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeout)) {
             return source.load(withPods);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (var entries = java.nio.file.Files.list(dir)) {
+            for (Path p : entries.toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        } catch (java.io.IOException ignored) {
+            // a temporary copy left in the temp directory is harmless; the load's result does not depend on it
         }
     }
 

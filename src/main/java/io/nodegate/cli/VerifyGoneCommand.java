@@ -78,9 +78,10 @@ public final class VerifyGoneCommand implements Callable<Integer> {
         GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock())
                 .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
         PrintWriter w = spec.commandLine().getOut();
-        if (output.format() == OutputOptions.Format.table) {
+        if (output.isTable()) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());
             LifecycleCommands.printChecks(w, run.result().checks());
+            run.result().notChecked().forEach(n -> w.printf("  %-8s %s%n", "-", "not checked: " + n));
             w.printf("record: %s%n", run.recordFile());
         } else {
             w.print(Json.write(run.result()));

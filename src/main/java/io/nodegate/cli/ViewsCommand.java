@@ -100,7 +100,7 @@ public final class ViewsCommand implements Callable<Integer> {
         }
         ViewsReport report = compare(views);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style)));
+        out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style, output.wide())));
         out.flush();
         return ReportExit.of(report.findings());
     }
@@ -183,7 +183,18 @@ public final class ViewsCommand implements Callable<Integer> {
         for (ViewSpec s : specs) {
             String name = s.name();
             if (counts.get(name) > 1) {
-                name = name + "#" + used.merge(name, 1, Integer::sum);
+                // two files of one name (~/a/kubeconfig, ~/b/kubeconfig): the directory tells them apart
+                Path source = s.files() != null ? s.files() : s.kubeconfig();
+                Path parent = source == null ? null : source.toAbsolutePath().normalize().getParent();
+                String withDir = parent == null || parent.getFileName() == null ? null
+                        : parent.getFileName() + "/" + name;
+                boolean unique = withDir != null && specs.stream().filter(o -> o != s).noneMatch(o -> {
+                    Path op = o.files() != null ? o.files() : o.kubeconfig();
+                    Path opp = op == null ? null : op.toAbsolutePath().normalize().getParent();
+                    return opp != null && opp.getFileName() != null && o.name().equals(s.name())
+                            && opp.getFileName().toString().equals(parent.getFileName().toString());
+                });
+                name = unique ? withDir : name + "#" + used.merge(name, 1, Integer::sum);
             }
             out.add(new ViewSpec(name, s.kubeconfig(), s.context(), s.files()));
         }

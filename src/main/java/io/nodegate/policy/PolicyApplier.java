@@ -35,12 +35,35 @@ public final class PolicyApplier {
             try {
                 client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
             } catch (KubernetesClientException e) {
-                throw new CollectionException("applying " + what + " failed (HTTP " + e.getCode() + "): "
-                        + e.getMessage() + "; applied before it: " + (applied.isEmpty() ? "nothing" : applied), e);
+                throw new CollectionException("applying " + what + " failed: " + failure(object, e)
+                        + "; applied before it: " + (applied.isEmpty() ? "nothing" : applied), e);
             }
             applied.add(what);
         }
         return new Result(applied, skipped);
+    }
+
+    /**
+     * What went wrong, in words: a 404 on an apply means the API server does not serve that kind (no
+     * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy before Kubernetes 1.30); no HTTP status at all
+     * means the call never got an answer, and its cause is named instead of "HTTP -1".
+     */
+    static String failure(HasMetadata object, KubernetesClientException e) {
+        String resource = object.getApiVersion() + " " + HasMetadata.getPlural(object.getClass());
+        if (e.getCode() == 404) {
+            return "the API server does not serve " + resource + " (HTTP 404"
+                    + (object.getKind().startsWith("ValidatingAdmissionPolicy")
+                    ? "; ValidatingAdmissionPolicy v1 needs Kubernetes 1.30 or later)" : ")");
+        }
+        if (e.getCode() > 0) {
+            return "HTTP " + e.getCode() + ": " + e.getMessage();
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return "no answer from the API server for " + resource + ": "
+                + (root == e ? e.getMessage() : root.getClass().getSimpleName() + ": " + root.getMessage());
     }
 
     /** Only NotFound proves absence: fabric8's get() returns null on 404 and throws on any other failure. */

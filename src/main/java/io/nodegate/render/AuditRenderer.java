@@ -16,21 +16,28 @@ public final class AuditRenderer {
     private AuditRenderer() {
     }
 
+    /** The default table: fits 120 columns, as kubectl's; {@code -o wide} adds the Ready reason, kubelet and host IDs. */
     public static String table(AuditReport report, Style style) {
-        TextTable table = new TextTable("NAME", "READY", "LEASE", "HEARTBEAT", "CORDON", "ROLES", "INTERNAL-IP",
-                "KUBELET", "BOOT-ID", "SYSTEM-UUID", "AGE");
+        return table(report, style, false);
+    }
+
+    public static String table(AuditReport report, Style style, boolean wide) {
+        TextTable table = wide
+                ? new TextTable("NAME", "READY", "LEASE", "HEARTBEAT", "CORDON", "ROLES", "INTERNAL-IP",
+                "KUBELET", "BOOT-ID", "SYSTEM-UUID", "AGE")
+                : new TextTable("NAME", "READY", "LEASE", "HEARTBEAT", "CORDON", "ROLES", "INTERNAL-IP", "AGE");
         for (NodeRow n : report.nodes()) {
-            table.row(n.name(),
-                    n.ready() == null ? "-" : n.ready() + (n.readyReason() == null ? "" : " (" + n.readyReason() + ")"),
-                    Durations.format(n.leaseRenewAge()),
-                    Durations.format(n.lastHeartbeatAge()),
-                    n.cordoned() ? "yes" : "no",
-                    n.roles().isEmpty() ? "<none>" : String.join(",", n.roles()),
-                    orDash(n.internalIp()),
-                    orDash(n.kubeletVersion()),
-                    abbreviate(n.bootId()),
-                    abbreviate(n.systemUuid()),
-                    Durations.format(n.age()));
+            String ready = n.ready() == null ? "-"
+                    : wide ? n.ready() + (n.readyReason() == null ? "" : " (" + n.readyReason() + ")") : n.ready();
+            String roles = n.roles().isEmpty() ? "<none>" : String.join(",", n.roles());
+            if (wide) {
+                table.row(n.name(), ready, Durations.format(n.leaseRenewAge()), Durations.format(n.lastHeartbeatAge()),
+                        n.cordoned() ? "yes" : "no", roles, orDash(n.internalIp()), orDash(n.kubeletVersion()),
+                        abbreviate(n.bootId()), abbreviate(n.systemUuid()), Durations.format(n.age()));
+            } else {
+                table.row(n.name(), ready, Durations.format(n.leaseRenewAge()), Durations.format(n.lastHeartbeatAge()),
+                        n.cordoned() ? "yes" : "no", roles, orDash(n.internalIp()), Durations.format(n.age()));
+            }
         }
         StringBuilder out = new StringBuilder();
         out.append(style.dim("source: " + report.source() + "   now: " + report.now())).append("\n\n");

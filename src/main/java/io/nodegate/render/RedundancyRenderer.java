@@ -1,5 +1,8 @@
 package io.nodegate.render;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
 
@@ -10,6 +13,11 @@ public final class RedundancyRenderer {
     }
 
     public static String table(RedundancyReport report, Style style) {
+        return table(report, style, false);
+    }
+
+    /** The default fits 120 columns; {@code wide} adds where each count came from, and each server's taints. */
+    public static String table(RedundancyReport report, Style style, boolean wide) {
         StringBuilder out = new StringBuilder();
         String title = "Redundancy per role";
         if (report.source() != null) {
@@ -17,23 +25,34 @@ public final class RedundancyRenderer {
                     + ")";
         }
         out.append(style.dim(title)).append("\n\n");
-        TextTable layers = new TextTable("ROLE", "LAYERS", "TOLERATES", "MEMBERS", "LEADER", "COUNTED FROM");
+        TextTable layers = wide ? new TextTable("ROLE", "LAYERS", "TOLERATES", "MEMBERS", "LEADER", "COUNTED FROM")
+                : new TextTable("ROLE", "LAYERS", "TOLERATES", "MEMBERS", "LEADER");
         for (RoleLayers.Layer l : report.layers()) {
-            layers.row(l.role(), l.known() ? String.valueOf(l.count()) : "?",
+            List<String> cells = new ArrayList<>(List.of(l.role(), l.known() ? String.valueOf(l.count()) : "?",
                     l.tolerates() == null ? "?" : l.tolerates() + " failure" + (l.tolerates() == 1 ? "" : "s"),
                     l.members().isEmpty() ? "-" : String.join(",", l.members()),
-                    l.holder() == null ? "-" : l.holder(), l.basis());
+                    l.holder() == null ? "-" : l.holder()));
+            if (wide) {
+                cells.add(l.basis());
+            }
+            layers.row(cells.toArray(String[]::new));
         }
         out.append(layers.render(style)).append('\n');
-        TextTable nodes = new TextTable("SERVER NODE", "ROLES", "ETCD", "APISERVER", "SCHEDULER",
-                "CONTROLLER-MGR", "DISABLED", "TAINTS", "RUNNING PODS");
+        TextTable nodes = wide ? new TextTable("SERVER NODE", "ROLES", "ETCD", "APISERVER", "SCHEDULER",
+                "CONTROLLER-MGR", "DISABLED", "TAINTS", "RUNNING PODS")
+                : new TextTable("SERVER NODE", "ROLES", "ETCD", "APISERVER", "SCHEDULER", "CONTROLLER-MGR",
+                "RUNNING PODS");
         for (RoleLayers.ServerNode n : report.serverNodes()) {
-            nodes.row(n.name(), n.roles().isEmpty() ? "<none>" : String.join(",", n.roles()),
+            List<String> cells = new ArrayList<>(List.of(n.name(),
+                    n.roles().isEmpty() ? "<none>" : String.join(",", n.roles()),
                     n.etcdVoter() ? "voter" : "-", n.apiserver() ? "yes" : "-",
-                    n.schedulerCandidate() ? "candidate" : "-", n.controllerManagerCandidate() ? "candidate" : "-",
-                    n.disabled().isEmpty() ? "-" : String.join(",", n.disabled()),
-                    n.taints().isEmpty() ? "-" : String.join(",", n.taints()),
-                    n.runningPods() == null ? "?" : String.valueOf(n.runningPods()));
+                    n.schedulerCandidate() ? "candidate" : "-", n.controllerManagerCandidate() ? "candidate" : "-"));
+            if (wide) {
+                cells.add(n.disabled().isEmpty() ? "-" : String.join(",", n.disabled()));
+                cells.add(n.taints().isEmpty() ? "-" : String.join(",", n.taints()));
+            }
+            cells.add(n.runningPods() == null ? "?" : String.valueOf(n.runningPods()));
+            nodes.row(cells.toArray(String[]::new));
         }
         out.append(nodes.render(style)).append('\n');
         out.append(FindingsSection.block(report.findings(), report.notes(), style));

@@ -13,11 +13,21 @@ public final class ViewsRenderer {
     }
 
     public static String table(ViewsReport report, Style style) {
+        return table(report, style, false);
+    }
+
+    /** The default fits 120 columns; {@code wide} adds each view's SOURCE (where and when it was read). */
+    public static String table(ViewsReport report, Style style, boolean wide) {
         StringBuilder out = new StringBuilder();
-        TextTable summary = new TextTable("VIEW", "SERVER", "VERSION", "NODES", "SOURCE");
+        TextTable summary = wide ? new TextTable("VIEW", "SERVER", "VERSION", "NODES", "SOURCE")
+                : new TextTable("VIEW", "SERVER", "VERSION", "NODES");
         for (ViewsTable.ViewSummary v : report.views()) {
-            summary.row(v.name(), orDash(v.server()), orDash(v.serverVersion()), String.valueOf(v.nodeCount()),
-                    orDash(v.source()));
+            if (wide) {
+                summary.row(v.name(), orDash(v.server()), orDash(v.serverVersion()), String.valueOf(v.nodeCount()),
+                        orDash(v.source()));
+            } else {
+                summary.row(v.name(), orDash(v.server()), orDash(v.serverVersion()), String.valueOf(v.nodeCount()));
+            }
         }
         out.append(summary.render(style)).append('\n');
         List<String> header = new ArrayList<>();

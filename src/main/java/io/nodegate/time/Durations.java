@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * {@code 3d}. A bare {@code 0} is zero, as in Go. A number without a unit is refused rather than guessed.
  *
  * <p>Printing follows kubectl's AGE column: the two largest units ({@code 3d4h}, {@code 5m2s}, {@code 45s}), and
- * milliseconds only below a second ({@code 1500ms} prints {@code 1.5s}, {@code 200ms} prints {@code 200ms}).
+ * milliseconds only below a second ({@code 200ms}), and tenths for a set value below ten seconds ({@code 1500ms}
+ * prints {@code 1.5s}); a measured age keeps whole seconds ({@code 6.223s} prints {@code 6s}).
  */
 public final class Durations {
 
@@ -91,8 +92,8 @@ public final class Durations {
         if (s == 0 && d.toMillis() > 0) {
             return d.toMillis() + "ms";
         }
-        if (s < 10 && d.toMillisPart() > 0) {
-            // a timeout of 1500ms should not print as "1s": one decimal below ten seconds
+        if (s < 10 && d.toMillisPart() > 0 && d.toMillisPart() % 100 == 0) {
+            // a timeout of 1500ms should not print as "1s"; an age of 6.223 s prints as 6s, as kubectl's do
             return BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + "s";
         }
         long days = s / 86_400;

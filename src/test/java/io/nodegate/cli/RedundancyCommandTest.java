@@ -37,7 +37,7 @@ class RedundancyCommandTest {
 
     @Test
     void seed003TableShowsLayersPerRoleAndPodsPerServer() {
-        int code = run(() -> ControlPlaneFixtures.seed003WithEtcd().build());
+        int code = run(() -> ControlPlaneFixtures.seed003WithEtcd().build(), "-o", "wide");
 
         assertThat(code).isEqualTo(ExitCode.FINDINGS);
         assertThat(out.toString())
@@ -53,6 +53,17 @@ class RedundancyCommandTest {
                         + "apiserver,scheduler,controller-manager\\s+dedicated=storage:NoSchedule\\s+6")
                 .contains("  NG210 warning  apiserver-layers-below-etcd  solomon\n")
                 .doesNotContain("david");
+    }
+
+    @Test
+    void theDefaultTableFitsOneHundredTwentyColumnsWithoutTheWideColumns() {
+        int code = run(() -> ControlPlaneFixtures.seed003WithEtcd().build());
+        assertThat(code).isEqualTo(ExitCode.FINDINGS);
+        String table = out.toString();
+        assertThat(table).doesNotContain("COUNTED FROM").doesNotContain("TAINTS")
+                .containsPattern("lemuel\\s+control-plane,etcd,master\\s+voter\\s+yes\\s+candidate\\s+candidate\\s+6");
+        assertThat(table.lines().filter(l -> !l.startsWith("Redundancy per role") && !l.startsWith("    ")))
+                .allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(120));
     }
 
     @Test

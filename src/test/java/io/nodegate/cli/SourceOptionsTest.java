@@ -63,4 +63,16 @@ class SourceOptionsTest {
                     .isInstanceOf(InputException.class).hasMessageContaining("available contexts: lab");
         }
     }
+
+    @Test
+    void dashReadsTheDumpFromStandardInput() throws Exception {
+        SourceOptions o = new SourceOptions();
+        o.files = new java.util.ArrayList<>(java.util.List.of(java.nio.file.Path.of("-")));
+        o.now = "2026-10-22T06:10:00Z";
+        o.stdin = new java.io.ByteArrayInputStream(
+                java.nio.file.Files.readAllBytes(java.nio.file.Path.of("examples/cluster-a-batch-stop/nodes.json")));
+        io.nodegate.model.ClusterState state = o.load(false);
+        org.assertj.core.api.Assertions.assertThat(state.nodes()).hasSize(34);
+        org.assertj.core.api.Assertions.assertThat(state.nodes()).anyMatch(n -> n.name().equals("gpu-a08"));
+    }
 }

@@ -43,6 +43,15 @@ class ViewsCommandTest {
         return cl.execute(full);
     }
 
+    @Test
+    void twoKubeconfigsOfOneFileNameAreToldApartByTheirDirectory() {
+        Map<String, ClusterState> byName = Map.of("a/kubeconfig", ControlPlaneFixtures.seed001FromCpNodeA().build(),
+                "b/kubeconfig", ControlPlaneFixtures.seed001FromCpNodeB().build());
+        run(byName, "--kubeconfig", "/tmp/a/kubeconfig", "--kubeconfig", "/tmp/b/kubeconfig");
+        assertThat(asked).extracting(ViewSpec::name).containsExactly("a/kubeconfig", "b/kubeconfig");
+        assertThat(out.toString()).contains("a/kubeconfig").doesNotContain("kubeconfig#1");
+    }
+
     private static Map<String, ClusterState> seed001() {
         return Map.of("cp-node-a", ControlPlaneFixtures.seed001FromCpNodeA().build(),
                 "cp-node-b", ControlPlaneFixtures.seed001FromCpNodeB().build(),
@@ -122,14 +131,15 @@ class ViewsCommandTest {
 
     @Test
     void offlineDirectoriesAreViewsWithUniqueNames() {
-        Map<String, ClusterState> byDir = Map.of("dump#1", ControlPlaneFixtures.seed001FromCpNodeA().build(),
-                "dump#2", ControlPlaneFixtures.seed001FromCpNodeB().build());
+        // two directories of one name are told apart by their parent directory, not by #1 and #2
+        Map<String, ClusterState> byDir = Map.of("a/dump", ControlPlaneFixtures.seed001FromCpNodeA().build(),
+                "b/dump", ControlPlaneFixtures.seed001FromCpNodeB().build());
 
         int code = run(byDir, "-f", "/tmp/a/dump", "-f", "/tmp/b/dump", "--now", "2026-08-15T05:00:00Z");
 
         assertThat(code).isEqualTo(ExitCode.OK);
         assertThat(asked).extracting(ViewSpec::files).containsExactly(Path.of("/tmp/a/dump"), Path.of("/tmp/b/dump"));
-        assertThat(out.toString()).containsPattern("NODE\\s+dump#1\\s+dump#2");
+        assertThat(out.toString()).containsPattern("NODE\\s+a/dump\\s+b/dump");
     }
 
     @Test

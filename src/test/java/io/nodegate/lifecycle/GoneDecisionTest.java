@@ -52,6 +52,12 @@ class GoneDecisionTest {
     }
 
     @Test
+    void aSelfTestThatFindsManyNodesIsSummarised() {
+        assertThat(GoneDecision.summary(List.of("a", "b"))).isEqualTo("[a, b]");
+        assertThat(GoneDecision.summary(List.of("n1", "n2", "n3", "n4", "n5"))).isEqualTo("[n1, n2, n3, … 5 in all]");
+    }
+
+    @Test
     void nothingCameBack() {
         GoneDecision.Result r = decide(afterRemoval(), List.of(KEEP_SECRET), Pattern.compile("^new-"), List.of());
         assertThat(r.verdict()).as(r.findings().toString()).isEqualTo(Verdict.PASS);

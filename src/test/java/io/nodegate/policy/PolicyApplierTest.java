@@ -113,6 +113,22 @@ class PolicyApplierTest {
     }
 
     @Test
+    void aKindTheServerDoesNotServeIsNamedWithTheResourceNotHttpMinusOne() {
+        PolicyBundle bundle = PolicyBundle.of(PolicySettings.defaults());
+        server.expect().get().withPath("/api/v1/namespaces/cattle-system").andReturn(404, "").once();
+        HasMetadata policy = bundle.objects().get(0);
+        server.expect().patch().withPath(path(policy) + "?fieldManager=nodegate&force=true")
+                .andReturn(404, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                        + "\"message\":\"the server could not find the requested resource\",\"reason\":\"NotFound\",\"code\":404}")
+                .once();
+        assertThatThrownBy(() -> PolicyApplier.apply(client, bundle))
+                .isInstanceOf(CollectionException.class)
+                .hasMessageContaining("the API server does not serve admissionregistration.k8s.io/v1 validatingadmissionpolicies")
+                .hasMessageContaining("1.30")
+                .hasMessageNotContaining("-1");
+    }
+
+    @Test
     void aRejectedApplyStopsAndSaysWhatWasAppliedBefore() {
         PolicyBundle bundle = PolicyBundle.of(PolicySettings.defaults());
         server.expect().get().withPath("/api/v1/namespaces/cattle-system").andReturn(404, "").once();
@@ -125,7 +141,7 @@ class PolicyApplierTest {
 
         assertThatThrownBy(() -> PolicyApplier.apply(client, bundle))
                 .isInstanceOf(CollectionException.class)
-                .hasMessageContaining("applying ValidatingAdmissionPolicyBinding/nodegate-node-gate failed (HTTP 403)")
+                .hasMessageContaining("applying ValidatingAdmissionPolicyBinding/nodegate-node-gate failed: HTTP 403")
                 .hasMessageContaining("applied before it: [ValidatingAdmissionPolicy/nodegate-node-gate]");
     }
 }

@@ -67,7 +67,7 @@ class AuditRendererTest {
 
     @Test
     void tableIsAlignedAndPlainWithoutColour() {
-        String table = AuditRenderer.table(report(), Style.PLAIN);
+        String table = AuditRenderer.table(report(), Style.PLAIN, true);
 
         assertThat(table).doesNotContain("\u001b[");
         List<String> lines = table.lines().toList();
@@ -80,6 +80,21 @@ class AuditRendererTest {
         assertThat(a07).contains("Unknown (NodeStatusUnknown)");
         assertThat(keep).contains("4c4c4544").doesNotContain("4c4c4544-0042");
         assertThat(table).contains("FINDINGS (").contains("NG103 warning").contains("hint: ").contains("NOTES");
+    }
+
+    @Test
+    void theDefaultTableFitsOneHundredTwentyColumnsAndWideAddsTheRest() {
+        AuditReport big = io.nodegate.audit.Audit.run(io.nodegate.source.dump.DumpSource.load(
+                List.of(java.nio.file.Path.of("examples/cluster-a-batch-stop")), null), io.nodegate.detect.AuditSettings.DEFAULTS);
+        String narrow = AuditRenderer.table(big, Style.PLAIN);
+        String header = narrow.lines().filter(l -> l.startsWith("NAME")).findFirst().orElseThrow();
+        assertThat(header).doesNotContain("KUBELET").doesNotContain("BOOT-ID");
+        assertThat(narrow.lines().filter(l -> !l.startsWith("source: ") && !l.startsWith("    ") && !l.startsWith("  ")))
+                .allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(120));
+        String wide = AuditRenderer.table(big, Style.PLAIN, true);
+        assertThat(wide.lines().filter(l -> l.startsWith("NAME")).findFirst().orElseThrow())
+                .contains("KUBELET").contains("BOOT-ID").contains("SYSTEM-UUID");
+        assertThat(wide).contains("Unknown (NodeStatusUnknown)");
     }
 
     @Test

@@ -22,6 +22,7 @@ class DurationsTest {
         assertThat(Durations.format(Duration.ofDays(18))).isEqualTo("18d");
         assertThat(Durations.format(Duration.ofMillis(1500))).isEqualTo("1.5s");
         assertThat(Durations.format(Duration.ofMillis(200))).isEqualTo("200ms");
+        assertThat(Durations.format(Duration.ofMillis(6223))).isEqualTo("6s");
     }
 
     @Test

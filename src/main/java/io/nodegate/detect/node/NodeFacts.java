@@ -66,4 +66,18 @@ final class NodeFacts {
     static Duration age(Instant now, Instant since) {
         return since == null ? null : Duration.between(since, now);
     }
+
+    /**
+     * The agent config file that names the server this host joins, by distribution: k3s or RKE2 from the kubelet
+     * version suffix (v1.34.3+rke2r3, v1.35.4+k3s1), else from the node-args annotation; both paths when unknown.
+     */
+    public static String agentConfig(NodeInfo node) {
+        String kubelet = node.systemInfo() == null ? null : node.systemInfo().kubeletVersion();
+        boolean rke2 = kubelet != null ? kubelet.contains("+rke2") : node.annotation("rke2.io/node-args") != null;
+        boolean k3s = kubelet != null ? kubelet.contains("+k3s") : node.annotation("k3s.io/node-args") != null;
+        if (rke2 == k3s) {
+            return "/etc/rancher/rke2/config.yaml or /etc/rancher/k3s/config.yaml";
+        }
+        return rke2 ? "/etc/rancher/rke2/config.yaml" : "/etc/rancher/k3s/config.yaml";
+    }
 }

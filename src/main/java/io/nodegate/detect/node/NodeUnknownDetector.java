@@ -58,7 +58,7 @@ public final class NodeUnknownDetector implements Detector {
                     .put("bootID", node.systemInfo().bootId());
             findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
                     "Power-off, a network cut and an agent restarted against another cluster all look like this. "
-                            + "Check the host (ping, port 10250, the server in /etc/rancher/rke2/config.yaml) "
+                            + "Check the host (ping, port 10250, the server in " + NodeFacts.agentConfig(node) + ") "
                             + "before treating the node as gone; Unknown is not evidence of cleanup."));
         }
         return findings;

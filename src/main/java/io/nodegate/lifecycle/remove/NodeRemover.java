@@ -161,18 +161,29 @@ public final class NodeRemover {
         return done;
     }
 
+    /** While the cascade runs, a line when what is left changes, and otherwise one every this long. */
+    static final Duration PROGRESS_HEARTBEAT = Duration.ofSeconds(10);
+
     private List<String> follow(ApiReader api, String node, Instant deletedAt, Options opt) {
         Instant deadline = deletedAt.plus(opt.timeout());
+        List<String> shown = null;
+        Instant shownAt = null;
         while (true) {
             List<String> left = leftovers(api, node);
-            long elapsed = Duration.between(deletedAt, clock.instant()).toSeconds();
+            Instant now = clock.instant();
+            long elapsed = Duration.between(deletedAt, now).toSeconds();
             if (left.isEmpty()) {
                 progress.printf("+%ds: Lease, CSINode, node-password Secret NotFound; no pod bound to %s%n", elapsed, node);
                 progress.flush();
                 return left;
             }
-            progress.printf("+%ds: still there: %s%n", elapsed, String.join(", ", left));
-            progress.flush();
+            boolean last = !now.isBefore(deadline);
+            if (!left.equals(shown) || last || Duration.between(shownAt, now).compareTo(PROGRESS_HEARTBEAT) >= 0) {
+                progress.printf("+%ds: still there: %s%n", elapsed, String.join(", ", left));
+                progress.flush();
+                shown = left;
+                shownAt = now;
+            }
             if (!clock.instant().isBefore(deadline)) {
                 return left;
             }

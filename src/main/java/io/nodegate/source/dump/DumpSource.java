@@ -298,6 +298,10 @@ public final class DumpSource {
             if (read.get(Kinds.NODES).isEmpty()) {
                 notes.add(SourceNotes.notInInput("Node objects"));
             }
+            if (read.get(Kinds.KUBE_SYSTEM_SECRETS).isEmpty() && !read.get(Kinds.NODES).isEmpty()) {
+                // as CSINodes and Jobs get a note: NG140/NG141 have nothing to compare, and say so
+                notes.add(SourceNotes.notInInput("node-password Secrets (kube-system)") + " (NG140, NG141)");
+            }
             if (read.get(Kinds.NODE_LEASES).isEmpty() && !read.get(Kinds.NODES).isEmpty()) {
                 notes.add("no Leases in kube-node-lease in the input: node heartbeat ages are unknown, not stopped");
             }

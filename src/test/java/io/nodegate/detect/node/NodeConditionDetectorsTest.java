@@ -43,8 +43,20 @@ class NodeConditionDetectorsTest {
                     Map.of("taint", "node.kubernetes.io/unreachable:NoExecute", "timeAdded", "2026-10-19T05:24:45Z"));
             assertThat(f.message()).contains("45m25s").contains("NodeStatusUnknown")
                     .contains("NoExecute at 2026-10-19T05:24:45Z");
-            assertThat(f.hint()).isNotBlank();
+            assertThat(f.hint()).contains("/etc/rancher/rke2/config.yaml").doesNotContain("k3s");
         });
+    }
+
+    @Test
+    void theHintNamesTheConfigOfTheNodesDistribution() {
+        ClusterState k3s = cluster().node(node("lab-1").kubelet("v1.35.4+k3s1").unknownSince(HEARTBEAT, UNKNOWN_AT))
+                .build();
+        assertThat(new NodeUnknownDetector().detect(k3s, AuditSettings.DEFAULTS)).singleElement()
+                .satisfies(f -> assertThat(f.hint()).contains("/etc/rancher/k3s/config.yaml").doesNotContain("rke2"));
+        ClusterState vanilla = cluster().node(node("vm-1").kubelet("v1.34.1").unknownSince(HEARTBEAT, UNKNOWN_AT))
+                .build();
+        assertThat(new NodeUnknownDetector().detect(vanilla, AuditSettings.DEFAULTS)).singleElement()
+                .satisfies(f -> assertThat(f.hint()).contains("rke2/config.yaml or /etc/rancher/k3s/config.yaml"));
     }
 
     @Test

@@ -95,6 +95,14 @@ class DumpSourceTest {
     }
 
     @Test
+    void nodesWithoutNodePasswordSecretsGetANoteAsCsiNodesAndJobsDo() {
+        ClusterState s = DumpSource.load(List.of(java.nio.file.Path.of("examples/cluster-a-batch-stop/nodes.json")), NOW);
+        assertThat(s.nodes()).isNotEmpty();
+        assertThat(s.notes()).anyMatch(n -> n.contains("no node-password Secrets (kube-system) in the input")
+                && n.contains("NG140, NG141"));
+    }
+
+    @Test
     void aNodeWithoutStatusAndALeaseWithoutRenewTimeAreReadWithNotes() throws IOException {
         Path f = write("odd.yaml", """
                 apiVersion: v1
