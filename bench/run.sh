@@ -48,12 +48,13 @@ for tool in java curl jq mvn; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is required" >&2; exit 2; }
 done
 
-echo "building bench/ (separate Maven project)..." >&2
-mvn -q -B -o -f bench/pom.xml package
-if [ ! -f "$NODEGATE_JAR" ]; then
-  echo "building $NODEGATE_JAR ..." >&2
+if [ ! -f "$ROOT/target/nodegate.jar" ]; then
+  echo "building target/nodegate.jar ..." >&2
   mvn -q -B -o -DskipTests package
 fi
+# bench/ compiles against target/nodegate.jar (WatchProcess), so the jar comes first
+echo "building bench/ (separate Maven project)..." >&2
+mvn -q -B -o -f bench/pom.xml package
 # The launcher rebuilds a stale jar and makes its class-data archive on first use: do both before measuring,
 # so the audit rows show a user's second and later runs (the first run after a build is timed once below).
 if [ "$NODEGATE_JAR" = "$ROOT/target/nodegate.jar" ]; then

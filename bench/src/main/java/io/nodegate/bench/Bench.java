@@ -19,7 +19,11 @@ import java.util.regex.Pattern;
 /**
  * Entry point of the benchmark jar.
  * <pre>
- *   serve --nodes N [--port P] [--port-file F] [--max-seconds S]   synthetic API server on 127.0.0.1
+ *   serve --nodes N [--port P] [--port-file F] [--max-seconds S] [--renew-every 10s]
+ *                                         synthetic API server on 127.0.0.1; with --renew-every, Leases renew
+ *                                         and open HTTP watches get the MODIFIED events
+ *   watch --server URL [--listen-port P] [--interval 15s]
+ *                                         nodegate watch's service against URL (on nodegate.jar's classpath)
  *   floor --server URL [--limit L]        the LISTs nodegate needs, paginated, bodies read but not parsed
  *   per-node-get --server URL [--max M]   the seed's way: list node names, then one GET per node
  * </pre>
@@ -40,6 +44,8 @@ public final class Bench {
             case "serve" -> serve(args);
             case "floor" -> floor(args);
             case "per-node-get" -> perNodeGet(args);
+            case "watch" -> WatchProcess.run(opt(args, "--server", null),
+                    Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"));
             default -> usage();
         }
     }
@@ -72,7 +78,13 @@ public final class Bench {
         long t0 = System.nanoTime();
         SyntheticCluster cluster = new SyntheticCluster(nodes, Instant.now());
         FakeApiServer server = new FakeApiServer(cluster);
-        int port = server.start(Integer.parseInt(opt(args, "--port", "0")), 4);
+        String renewEvery = opt(args, "--renew-every", "");
+        // an HTTP watch holds a server thread while it is open: one per watched kind, plus room for LISTs
+        int port = server.start(Integer.parseInt(opt(args, "--port", "0")), renewEvery.isEmpty() ? 4 : 24);
+        if (!renewEvery.isEmpty()) {
+            server.renewLeases(Duration.ofSeconds(Long.parseLong(renewEvery.replaceAll("s$", ""))));
+            System.err.println("renewing every live node's Lease every " + renewEvery + " (watch events)");
+        }
         System.err.printf("synthetic cluster of %d nodes generated in %d ms; serving http://127.0.0.1:%d for at most %d s%n",
                 nodes, (System.nanoTime() - t0) / 1_000_000, port, maxSeconds);
         String portFile = opt(args, "--port-file", "");

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
+import java.time.Duration;
 
 /**
  * A read-only Kubernetes API server over the synthetic cluster, on loopback only. It answers the way
@@ -52,6 +53,13 @@ final class FakeApiServer {
     private final Map<String, Map<String, Item>> byName = new ConcurrentHashMap<>();
     private HttpServer server;
     private ExecutorService executor;
+    /** Open HTTP watches (plural, namespace or null, queue of event lines); see {@link #renewLeases}. */
+    private final List<WatchStream> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicLong watchEvents = new java.util.concurrent.atomic.AtomicLong();
+
+    private record WatchStream(String plural, String namespace,
+                               java.util.concurrent.BlockingQueue<byte[]> events) {
+    }
 
     FakeApiServer(SyntheticCluster cluster) {
         this.cluster = cluster;
@@ -206,7 +214,7 @@ final class FakeApiServer {
     private void list(HttpExchange ex, Resource r, String namespace, Map<String, String> q, boolean partial)
             throws IOException {
         if ("true".equals(q.get("watch"))) {
-            status(ex, 405, "MethodNotAllowed", "watch is not served by the benchmark server", null, null);
+            watch(ex, r, namespace, q);
             return;
         }
         List<String[]> labelReqs;
@@ -293,6 +301,106 @@ final class FakeApiServer {
         n += write(out, "]}".getBytes(StandardCharsets.UTF_8));
         out.flush();
         bytesSent.add(n);
+    }
+
+    /**
+     * An HTTP watch (one JSON event per line, chunked), as kube-apiserver streams it to a client that does not
+     * upgrade to a WebSocket. It serves only the events {@link #renewLeases} makes (Lease MODIFIED) and ends after
+     * timeoutSeconds (default 5 min), when clients watch again from their last resourceVersion.
+     */
+    private void watch(HttpExchange ex, Resource r, String namespace, Map<String, String> q) throws IOException {
+        long seconds = Long.parseLong(q.getOrDefault("timeoutSeconds", "300"));
+        WatchStream w = new WatchStream(r.plural(), namespace, new java.util.concurrent.LinkedBlockingQueue<>());
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(200, 0);
+        OutputStream out = ex.getResponseBody();
+        out.flush();
+        watches.add(w);
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        boolean bookmarks = "true".equals(q.get("allowWatchBookmarks"));
+        byte[] bookmark = ("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + r.kind() + "\",\"apiVersion\":\""
+                + r.apiVersion() + "\",\"metadata\":{\"resourceVersion\":\"" + cluster.resourceVersion() + "\"}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        try {
+            if (bookmarks) {
+                // as kube-apiserver does for a quiet watch: the client learns at once that the watch is open
+                out.write(bookmark);
+                out.write('\n');
+                out.flush();
+            }
+            while (System.nanoTime() < end) {
+                byte[] event = w.events().poll(1, java.util.concurrent.TimeUnit.SECONDS);
+                if (event == null) {
+                    continue;
+                }
+                out.write(event);
+                out.write('\n');
+                byte[] more;
+                while ((more = w.events().poll()) != null) {
+                    out.write(more);
+                    out.write('\n');
+                }
+                out.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException clientWent) {
+            // the client closed its watch
+        } finally {
+            watches.remove(w);
+        }
+    }
+
+    /**
+     * Renews every live node's Lease once per {@code every}, spread evenly (5,000 nodes every 10 s = 500 MODIFIED
+     * events per second), as kubelets do, and sends each renewal to the open Lease watches. Down nodes (1%) stay
+     * silent. The stored Leases are not rewritten: a re-list shows the renewTimes of generation time.
+     */
+    void renewLeases(Duration every) {
+        Collection leases = cluster.collections.get("kube-node-lease/leases");
+        int n = leases.size();
+        long tickMillis = 20;
+        double perTick = n * (double) tickMillis / every.toMillis();
+        java.util.concurrent.ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(t -> {
+            Thread th = new Thread(t, "lease-renewer");
+            th.setDaemon(true);
+            return th;
+        });
+        java.util.regex.Pattern renew = java.util.regex.Pattern.compile("\"renewTime\":\"[^\"]*\"");
+        java.util.regex.Pattern version = java.util.regex.Pattern.compile("\"resourceVersion\":\"[^\"]*\"");
+        java.time.format.DateTimeFormatter micro = java.time.format.DateTimeFormatter
+                .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
+        java.util.concurrent.atomic.AtomicLong rv = new java.util.concurrent.atomic.AtomicLong(
+                cluster.resourceVersion() + 1);
+        double[] cursor = {0};
+        boolean[] silent = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            silent[i] = cluster.down(cluster.nodeNames.indexOf(leases.get(i).name()));
+        }
+        ticker.scheduleAtFixedRate(() -> {
+            int from = (int) cursor[0];
+            cursor[0] += perTick;
+            int to = (int) cursor[0];
+            String now = micro.format(java.time.Instant.now());
+            for (int k = from; k < to; k++) {
+                int i = k % n;
+                Item it = leases.get(i);
+                if (silent[i]) {
+                    continue;
+                }
+                String json = new String(it.json(), StandardCharsets.UTF_8);
+                json = renew.matcher(json).replaceAll("\"renewTime\":\"" + now + "\"");
+                json = version.matcher(json).replaceFirst("\"resourceVersion\":\"" + rv.incrementAndGet() + "\"");
+                byte[] event = ("{\"type\":\"MODIFIED\",\"object\":" + json + "}").getBytes(StandardCharsets.UTF_8);
+                for (WatchStream w : watches) {
+                    if (w.plural().equals("leases") && (w.namespace() == null
+                            || w.namespace().equals("kube-node-lease"))) {
+                        w.events().add(event);
+                        watchEvents.incrementAndGet();
+                    }
+                }
+            }
+        }, tickMillis, tickMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     private static byte[] partialItem(Item it) {
@@ -386,7 +494,7 @@ final class FakeApiServer {
         }
         long total = requests.values().stream().mapToLong(LongAdder::sum).sum();
         StringBuilder out = new StringBuilder("{\"requests\":").append(total).append(",\"bytes\":")
-                .append(bytesSent.sum()).append(",\"nodes\":").append(cluster.nodeCount).append(",\"byPath\":{");
+                .append(bytesSent.sum()).append(",\"watchEvents\":").append(watchEvents.get()).append(",\"nodes\":").append(cluster.nodeCount).append(",\"byPath\":{");
         boolean first = true;
         for (Map.Entry<String, LongAdder> e : new TreeMap<>(requests).entrySet()) {
             if (!first) {

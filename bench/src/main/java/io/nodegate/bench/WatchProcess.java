@@ -1,0 +1,51 @@
+package io.nodegate.bench;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detectors;
+import io.nodegate.source.live.KubeConnection;
+import io.nodegate.watch.WatchService;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * nodegate watch's service as `nodegate watch` runs it (same client set-up through KubeConnection.openForModel, same
+ * informers, passes and HTTP), against the benchmark server. Two differences, both forced by the benchmark server
+ * and neither on the measured path: watches use HTTP streaming instead of WebSocket (the JDK server cannot upgrade),
+ * and there is no leader election and no Event posting (the server is read-only).
+ */
+final class WatchProcess {
+
+    private WatchProcess() {
+    }
+
+    static void run(String server, int listenPort, String interval) throws Exception {
+        Path kubeconfig = Files.createTempFile("nodegate-bench-watch", ".kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: bench, cluster: {server: %s}}]
+                users: [{name: bench, user: {token: bench-not-a-secret}}]
+                contexts: [{name: bench, context: {cluster: bench, user: bench}}]
+                current-context: bench
+                """.formatted(server));
+        KubeConnection connection = KubeConnection.openForModel(kubeconfig, null, Duration.ofSeconds(30));
+        KubernetesClient client = connection.client();
+        client.getConfiguration().setOnlyHttpWatches(true);
+        Duration every = Duration.ofSeconds(Long.parseLong(interval.replaceAll("s$", "")));
+        var settings = new WatchService.Settings(every, Duration.ofSeconds(2),
+                new InetSocketAddress("127.0.0.1", listenPort), null, "bench", Duration.ofSeconds(15),
+                Duration.ofSeconds(10), Duration.ofSeconds(2), true, 1, 25, false, AuditSettings.DEFAULTS,
+                Detectors.all(), Duration.ofSeconds(30), "live: bench (" + server + ")", "bench", server, "bench");
+        WatchService watch = new WatchService(settings, client, java.time.Clock.systemUTC(),
+                line -> System.err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " watch: " + line));
+        watch.start();
+        System.err.println("watch serving on 127.0.0.1:" + watch.httpPort());
+        Thread.currentThread().join();
+    }
+}

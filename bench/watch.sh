@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# nodegate watch benchmark (performance, not a unit test): N Nodes whose Leases renew every 10 s (N/10 MODIFIED
+# events per second on the Lease watch), for DURATION seconds after the informers synced.
+#
+# Starts the synthetic API server (bench/, `serve --renew-every 10s`: LIST with pagination and HTTP watches) and,
+# in its own JVM with the Deployment's flags, nodegate watch's service (`WatchProcess`: the real WatchService,
+# informers, passes every --interval and after changes, HTTP). Samples that JVM's CPU (utime+stime from
+# /proc/PID/stat) and RSS (VmRSS) every second, takes the sync time (start -> /readyz 200), and reads the pass
+# times from its /metrics histogram at the end.
+#
+# Usage: bench/watch.sh [N] [DURATION_SECONDS]      (default: 5000 300)
+# Env:   INTERVAL (default 15s), OUT (default bench/target/watch-last-run.md)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+N=${1:-5000}
+DURATION=${2:-300}
+INTERVAL=${INTERVAL:-15s}
+OUT=${OUT:-$ROOT/bench/target/watch-last-run.md}
+# what the image runs (Dockerfile ENTRYPOINT), with the heap bound a 1 GiB limit gives (75 %)
+WATCH_JVM="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Xmx768m"
+
+for tool in java curl mvn; do
+  command -v "$tool" >/dev/null || { echo "watch.sh: $tool is required" >&2; exit 2; }
+done
+if [ ! -f target/nodegate.jar ]; then
+  echo "building target/nodegate.jar ..." >&2
+  mvn -q -B -o -DskipTests package
+fi
+echo "building bench/ ..." >&2
+mvn -q -B -o -f bench/pom.xml package
+BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
+
+WORK=$(mktemp -d /tmp/nodegate-watch-bench.XXXXXX)
+SERVER_PID=
+WATCH_PID=
+cleanup() {
+  [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null || true
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" --renew-every 10s --port-file "$WORK/port" \
+  --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
+SERVER_PID=$!
+for _ in $(seq 1 600); do [ -f "$WORK/port" ] && break; sleep 0.2; done
+PORT=$(cat "$WORK/port")
+SERVER=http://127.0.0.1:$PORT
+HTTP_PORT=$(( (PORT % 20000) + 30000 ))
+
+start=$(date +%s.%N)
+# shellcheck disable=SC2086
+java $WATCH_JVM -cp "$ROOT/target/nodegate.jar:$BENCH_JAR" io.nodegate.bench.Bench watch --server "$SERVER" \
+  --listen-port "$HTTP_PORT" --interval "$INTERVAL" 2>"$WORK/watch.log" &
+WATCH_PID=$!
+TICK=$(getconf CLK_TCK)
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$WATCH_PID/stat"; }
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$WATCH_PID/status"; }
+
+SYNC=
+for _ in $(seq 1 3000); do
+  if curl -fs "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null 2>&1; then
+    SYNC=$(echo "$(date +%s.%N) - $start" | bc)
+    break
+  fi
+  kill -0 "$WATCH_PID" 2>/dev/null || { echo "watch died:"; tail -20 "$WORK/watch.log"; exit 3; }
+  sleep 0.2
+done
+[ -n "$SYNC" ] || { echo "watch did not become ready; log:"; tail -20 "$WORK/watch.log"; exit 3; }
+SYNC_CPU=$(echo "scale=2; $(cpu_ticks) / $TICK" | bc)
+RSS_AT_SYNC=$(rss_kb)
+curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" > "$WORK/metrics-at-sync.txt"
+
+c0=$(cpu_ticks)
+t0=$(date +%s.%N)
+PEAK=0
+SUM=0
+SAMPLES=0
+for _ in $(seq 1 "$DURATION"); do
+  sleep 1
+  r=$(rss_kb)
+  SUM=$((SUM + r)); SAMPLES=$((SAMPLES + 1))
+  [ "$r" -gt "$PEAK" ] && PEAK=$r
+done
+c1=$(cpu_ticks)
+t1=$(date +%s.%N)
+RSS_END=$(rss_kb)
+curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" > "$WORK/metrics-at-end.txt"
+curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"
+CPU_PCT=$(echo "scale=2; 100 * ($c1 - $c0) / $TICK / ($t1 - $t0)" | bc)
+
+metric() { awk -v m="$1" '$1 == m {print $2}' "$2"; }
+PASSES0=$(metric nodegate_evaluation_duration_seconds_count "$WORK/metrics-at-sync.txt")
+SUM0=$(metric nodegate_evaluation_duration_seconds_sum "$WORK/metrics-at-sync.txt")
+PASSES1=$(metric nodegate_evaluation_duration_seconds_count "$WORK/metrics-at-end.txt")
+SUM1=$(metric nodegate_evaluation_duration_seconds_sum "$WORK/metrics-at-end.txt")
+ERRORS=$(metric nodegate_evaluation_errors_total "$WORK/metrics-at-end.txt")
+PASSES=$((PASSES1 - PASSES0))
+MEAN_MS=$(echo "scale=1; 1000 * ($SUM1 - $SUM0) / $PASSES" | bc)
+BUCKETS=$(grep '^nodegate_evaluation_duration_seconds_bucket' "$WORK/metrics-at-end.txt" | sed 's/nodegate_evaluation_duration_seconds_bucket//' | tr '\n' ' ')
+FINDINGS=$(grep -c '^nodegate_finding{' "$WORK/metrics-at-end.txt" || true)
+EVENTS=$(grep -o '"watchEvents":[0-9]*' "$WORK/server-stats.json" | cut -d: -f2)
+
+mkdir -p "$(dirname "$OUT")"
+{
+  echo "| N | duration after sync | Lease events sent | sync time | CPU at sync | avg CPU after sync | RSS at sync | RSS avg / peak / end | passes (errors) | pass mean | pass histogram (all passes, cumulative) | finding series |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| $N | ${DURATION} s | $EVENTS | ${SYNC} s | ${SYNC_CPU} s | ${CPU_PCT} % of one core | $((RSS_AT_SYNC / 1024)) MB | $((SUM / SAMPLES / 1024)) / $((PEAK / 1024)) / $((RSS_END / 1024)) MB | $PASSES ($ERRORS) | ${MEAN_MS} ms | $BUCKETS | $FINDINGS |"
+} > "$OUT"
+cat "$OUT"
+echo "logs and metrics: $WORK" >&2
+trap - EXIT
+cleanup
