@@ -1,5 +1,9 @@
 package io.nodegate.cli;
 
+import io.nodegate.lifecycle.gate.HostInputs;
+import io.nodegate.probe.KubeletProbe;
+import java.time.Duration;
+
 import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
@@ -62,6 +66,20 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     @Option(names = "--ip", paramLabel = "IP", description = "Further addresses to look for (repeatable), e.g. the hosts' new IPs.")
     List<String> ips = new ArrayList<>();
 
+    @Option(names = "--probe-kubelets",
+            description = "Also knock on each removed target's kubelet port at its baseline InternalIP (TCP + TLS "
+                    + "handshake, nothing sent): this cluster's certificate answering is FAIL (RKE2 still runs there).")
+    boolean probeKubelets;
+
+    @Option(names = "--kubelet-port", paramLabel = "PORT", defaultValue = "10250",
+            description = "Kubelet port for --probe-kubelets (default: ${DEFAULT-VALUE}).")
+    int kubeletPort = KubeletProbe.DEFAULT_PORT;
+
+    @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
+            converter = DurationConverter.Positive.class,
+            description = "Connect and handshake timeout for --probe-kubelets (default: ${DEFAULT-VALUE}).")
+    Duration probeTimeout = KubeletProbe.DEFAULT_TIMEOUT;
+
 
     @Override
     public Integer call() {
@@ -74,9 +92,14 @@ public final class VerifyGoneCommand implements Callable<Integer> {
                 throw new InputException("--name-pattern '" + namePattern + "': " + e.getDescription());
             }
         }
+        HostInputs.Probe probe = null;
+        if (probeKubelets) {
+            ProbeKubeletCommand.checkPortAndTimeout(kubeletPort, probeTimeout);
+            probe = new HostInputs.Probe(kubeletPort, probeTimeout);
+        }
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock())
-                .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd));
+                .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe);
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());

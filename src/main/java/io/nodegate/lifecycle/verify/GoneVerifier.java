@@ -1,5 +1,13 @@
 package io.nodegate.lifecycle.verify;
 
+import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.lifecycle.gate.HostInputs;
+import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.probe.KubeletProbe;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
@@ -39,9 +47,18 @@ public final class GoneVerifier {
 
     public Run verify(Baseline baseline, Path baselineFile, Pattern namePattern, List<String> ips,
                       List<EtcdEndpointReport> etcd) {
+        return verify(baseline, baselineFile, namePattern, ips, etcd, null);
+    }
+
+    /** @param probe with --probe-kubelets: the kubelet port and timeout; null = no probe */
+    public Run verify(Baseline baseline, Path baselineFile, Pattern namePattern, List<String> ips,
+                      List<EtcdEndpointReport> etcd, HostInputs.Probe probe) {
         store.ensureWritable();
         GoneDecision.Evidence ev = collect(baseline, etcd);
         GoneDecision.Result result = GoneDecision.decide(baseline, ev, namePattern, ips);
+        if (probe != null && result.verdict() != Verdict.INVALID) {
+            result = withKubeletCheck(result, probeRemovedTargets(baseline, ev, probe));
+        }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baseline.baselineTs(), namePattern == null ? null : namePattern.pattern(), ips, result);
         Path file = store.writeJson("verify-gone-" + EvidenceStore.stamp(ev.observedAt()) + ".json", rec);
@@ -62,5 +79,30 @@ public final class GoneVerifier {
         } catch (CollectionException e) {
             return new GoneDecision.Evidence(clock.instant(), null, null, null, etcd, e.getMessage());
         }
+    }
+
+    /** The removed targets (Node NotFound now), knocked on at their baseline InternalIP; a failed CA read is a Check. */
+    private Check probeRemovedTargets(Baseline baseline, GoneDecision.Evidence ev, HostInputs.Probe probe) {
+        List<KubeletProbe.Target> targets = new ArrayList<>();
+        for (Baseline.Target t : baseline.targets()) {
+            if (ev.nodes().stream().noneMatch(n -> n.name().equals(t.name()))) {
+                targets.add(new KubeletProbe.Target(t.name(), t.internalIps().isEmpty() ? null : t.internalIps().get(0)));
+            }
+        }
+        try {
+            KubeletEvidence kubelets = new KubeletEvidence(api, api.client().getConfiguration(), probe.port(),
+                    probe.timeout());
+            List<X509Certificate> cas = kubelets.clusterCas().certificates();
+            return GoneKubeletCheck.check(new KubeletProbe(probe.port(), probe.timeout(), cas).probeAll(targets));
+        } catch (CollectionException e) {
+            return new Check("kubelet-ports", "removed targets' kubelet ports do not answer for this cluster",
+                    Verdict.INVALID, List.of("call failed: " + e.getMessage()), Map.of());
+        }
+    }
+
+    private static GoneDecision.Result withKubeletCheck(GoneDecision.Result result, Check kubelet) {
+        List<Check> checks = new ArrayList<>(result.checks());
+        checks.add(kubelet);
+        return new GoneDecision.Result(Verdict.worst(result.verdict(), kubelet.outcome()), checks);
     }
 }
