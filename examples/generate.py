@@ -1462,6 +1462,58 @@ def k3s_six_nodes():
     write_etcdctl(d, "endpoint-status.json", status)
 
 
+# ---------------------------------------------------------------- seed 000's departure, seen from both clusters
+
+def fleet_departure():
+    """D+15: cluster A as in cluster-a-batch-stop, and cluster B read a minute later. gpu-a07..a09 stopped renewing
+    their Leases in A at 05:23:4xZ because their agents were restarted against B (only `server` changed in the RKE2
+    config, no reboot: the bootID stays that of the D+9 boot); each registered in B about 3 s later under a new name.
+    gpu-a10 stopped in the same batch but was really shut down: it appears in A only."""
+    a = cluster_a("batch-stop")
+    ds, jobs = cluster_a_workloads(a, "batch-stop")
+    write_cluster("fleet-departure/cluster-a", a, jobs, ds)
+    by_name = {n.name: n for n in a.nodes}
+
+    now = day(15, "06:11:00")
+    b = Cluster("cluster-b", now, "https://198.51.100.40:6443", "v1.34.3+rke2r3", "198.51.100.40", "c-m3k9d",
+                2204100, 44)
+    boot = datetime(2026, 9, 28, 21, 4, 0, tzinfo=timezone.utc)
+
+    def live(name, host, ip, created, idx, **kw):
+        return NodeSpec(name, host, ip, created, last_status=now - timedelta(seconds=23 + (idx * 41) % 240),
+                        lease_renew=now - timedelta(seconds=0.7 + (idx * 3.1) % 9.0, microseconds=(idx * 7919) % 1000000),
+                        **kw)
+
+    idx = 0
+    for i in range(1, 4):
+        idx += 1
+        name = f"b-ctl-{i}"
+        host = Host(name, boot + timedelta(minutes=8 * i), cores=16, mem_gib=64)
+        b.nodes.append(live(name, host, f"198.51.100.{40 + i}",
+                            datetime(2025, 12, 1, 3, 0, 0, tzinfo=timezone.utc) + timedelta(minutes=11 * i), idx,
+                            roles=("control-plane", "etcd", "master"),
+                            etcd_member=f"{name}-{hexid(8, 'etcd-member', name)}"))
+    for i in range(1, 5):
+        idx += 1
+        name = f"b-gpu-{i:02d}"
+        host = Host(name, boot + timedelta(minutes=30 + 4 * i), cores=32, mem_gib=256, gpus=8,
+                    gpu_model="NVIDIA-GeForce-RTX-4080")
+        b.nodes.append(live(name, host, f"198.51.100.{60 + i}",
+                            datetime(2026, 1, 14, 2, 0, 0, tzinfo=timezone.utc) + timedelta(days=3 * i), idx))
+    # the three arrivals: same machine (systemUUID and machine-id), same boot, about 3 s after each Lease stopped
+    for k in (7, 8, 9):
+        idx += 1
+        old = by_name[f"gpu-a{k:02d}"]
+        joined = (old.lease_renew + timedelta(seconds=3)).replace(microsecond=0)
+        host = Host(old.host.key, old.host.boot, cores=32, mem_gib=256, gpus=8, gpu_model="NVIDIA-GeForce-RTX-4080")
+        assert host.system_uuid == old.host.system_uuid and host.machine_id == old.host.machine_id
+        b.nodes.append(live(f"b-gpu-{k:02d}", host, f"198.51.100.{60 + k}", joined, idx,
+                            ready_since=joined + timedelta(seconds=31)))
+    assert by_name["gpu-a07"].lease_renew == day(15, "05:23:42", 676430), "seed: gpu-a07 stopped 05:23:42Z"
+    write_cluster("fleet-departure/cluster-b", b, [], [], context="cluster-b")
+    return a, b
+
+
 def main():
     for moment in ("batch-stop", "renamed-rejoin"):
         c = cluster_a(moment)
@@ -1471,6 +1523,7 @@ def main():
     lab_duplicate_ip()
     split_brain()
     k3s_six_nodes()
+    fleet_departure()
 
 
 if __name__ == "__main__":

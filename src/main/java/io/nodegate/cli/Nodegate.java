@@ -144,6 +144,7 @@ public final class Nodegate implements Callable<Integer> {
             PolicyCommand.class,
             EtcdCommand.class,
             ViewsCommand.class,
+            FleetCommand.class,
             RedundancyCommand.class,
             ProbeCommand.class,
             HostCommand.class,

@@ -1,0 +1,238 @@
+package io.nodegate.cli;
+
+import io.nodegate.detect.controlplane.NamedView;
+import io.nodegate.detect.fleet.Fleet;
+import io.nodegate.detect.fleet.FleetDetectors;
+import io.nodegate.detect.fleet.FleetReport;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.Collected;
+import io.nodegate.model.Tombstone;
+import io.nodegate.model.TombstoneBook;
+import io.nodegate.render.FleetRenderer;
+import io.nodegate.render.Structured;
+import io.nodegate.source.CollectionException;
+import io.nodegate.source.InputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+
+/**
+ * `nodegate fleet`: one host ledger across clusters. From one cluster's API a host that was powered off and a
+ * host that restarted against another cluster look the same; read both clusters and the second shows up.
+ */
+@Command(name = "fleet",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = {
+                "Find hosts that are Nodes in more than one cluster, and removed hosts that came back (NG301, NG302).",
+                "Reads every given cluster's Nodes, node Leases and nodegate tombstones into one host ledger. A host "
+                        + "is known by its machineID and systemUUID (empty and all-zero IDs are ignored), never by "
+                        + "its name. Prints a row per host seen as more than one Node, a column per cluster.",
+                "Clusters: several --context (of one kubeconfig), several --kubeconfig (their current contexts), "
+                        + "-f DIR per saved dump (`nodegate collect` output), and --rancher CONTEXT for a Rancher "
+                        + "management cluster, which stands for all its downstream clusters. Mix them freely."},
+        footer = {"",
+                "Examples:",
+                "  nodegate fleet --context cluster-a --context cluster-b",
+                "  # every cluster a Rancher manages, through its management cluster:",
+                "  nodegate fleet --rancher rancher-local",
+                "  # offline, the two sides of seed 000's departure:",
+                "  nodegate fleet -f examples/fleet-departure/cluster-a \\",
+                "                 -f examples/fleet-departure/cluster-b",
+                "  nodegate fleet --kubeconfig a.yaml --kubeconfig b.yaml -o json \\",
+                "      | jq '.findings[]'",
+                "",
+                "Exit codes: 0 no finding at warning or above, 1 at least one (NG301",
+                "            departure or two Ready sides, NG302), 2 usage or input",
+                "            error, 3 a cluster could not be read."})
+public final class FleetCommand implements Callable<Integer> {
+
+    @Option(names = "--context", paramLabel = "NAME",
+            description = "Kubeconfig context of one cluster; repeat for each cluster.")
+    List<String> contexts = new ArrayList<>();
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "Kubeconfig file: with --context or --rancher, the file they come from; repeated without "
+                    + "--context, one cluster per file (its current context). Default: $KUBECONFIG, then ~/.kube/config.")
+    List<Path> kubeconfigs = new ArrayList<>();
+
+    @Option(names = {"-f", "--filename"}, paramLabel = "DIR",
+            description = "Offline: a directory (or file) of kubectl dumps of one cluster; repeat for each cluster. "
+                    + "The cluster's name is the context in its collected.json, else the directory name.")
+    List<Path> dirs = new ArrayList<>();
+
+    @Option(names = "--rancher", paramLabel = "CONTEXT",
+            description = "Context of a Rancher management (local) cluster: its management.cattle.io/v3 Nodes stand "
+                    + "for the hosts of every downstream cluster, named by the Clusters' display names.")
+    String rancher;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
+            description = "Where each cluster keeps the " + TombstoneBook.CONFIGMAP
+                    + " ConfigMap written by 'nodegate remove' (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = "--now", paramLabel = "TIME",
+            description = "Offline only: the time ages are computed against (ISO-8601). "
+                    + "Default: the time recorded by 'nodegate collect'.")
+    String now;
+
+    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Per-request timeout against each API server (default: ${DEFAULT-VALUE}).")
+    int requestTimeoutSeconds = 10;
+
+    @Mixin
+    OutputOptions output = new OutputOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Null means the real sources; tests may put another loader here. */
+    FleetLoader loader;
+
+    @Override
+    public Integer call() {
+        List<FleetSource> sources = sources();
+        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeoutSeconds, namespace);
+        List<FleetLoader.Loaded> loaded = new ArrayList<>();
+        for (FleetSource s : sources) {
+            try {
+                loaded.addAll(Objects.requireNonNull(effective.load(s), "loader returned nothing"));
+            } catch (CollectionException e) {
+                throw new CollectionException("cluster " + s.describe() + ": " + e.getMessage(), e);
+            } catch (InputException e) {
+                throw new InputException("cluster " + s.describe() + ": " + e.getMessage(), e);
+            }
+        }
+        FleetReport report = report(loaded);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(output.render(() -> Structured.tree(report), style -> FleetRenderer.table(report, style)));
+        out.flush();
+        return ExitCodes.of(report.findings());
+    }
+
+    /** Names each loaded cluster uniquely, builds the ledger and runs the fleet detectors; pure. */
+    static FleetReport report(List<FleetLoader.Loaded> loaded) {
+        Map<String, Integer> counts = new HashMap<>();
+        loaded.forEach(l -> counts.merge(l.name(), 1, Integer::sum));
+        Map<String, Integer> used = new HashMap<>();
+        List<NamedView> views = new ArrayList<>();
+        Map<String, Collected<Tombstone>> tombstones = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
+        for (FleetLoader.Loaded l : loaded) {
+            String name = counts.get(l.name()) > 1 ? l.name() + "#" + used.merge(l.name(), 1, Integer::sum) : l.name();
+            views.add(new NamedView(name, l.state()));
+            if (l.tombstones() != null) {
+                tombstones.put(name, l.tombstones());
+            }
+            l.notes().forEach(n -> notes.add(name + ": " + n));
+        }
+        if (views.size() < 2) {
+            notes.add("only one cluster was read: NG301 needs two; NG302 still checks the tombstones");
+        }
+        notes.add("clusters are read one after another, not at one instant: a host that moved between reads can "
+                + "show in both or in neither");
+        return FleetReport.of(Fleet.of(views, tombstones), FleetDetectors.all(), notes);
+    }
+
+    /** The clusters asked for, validated. */
+    List<FleetSource> sources() {
+        if (!contexts.isEmpty() && kubeconfigs.size() > 1) {
+            throw usage("give several --context (of one kubeconfig) or several --kubeconfig, not both: "
+                    + contexts.size() + " --context and " + kubeconfigs.size() + " --kubeconfig given");
+        }
+        if (rancher != null && kubeconfigs.size() > 1) {
+            throw usage("--rancher CONTEXT comes from the one --kubeconfig (or the default one); "
+                    + kubeconfigs.size() + " --kubeconfig given");
+        }
+        if (now != null && dirs.isEmpty()) {
+            throw usage("--now applies to offline clusters (-f DIR) only");
+        }
+        List<FleetSource> sources = new ArrayList<>();
+        Path kubeconfig = kubeconfigs.size() == 1 && (!contexts.isEmpty() || rancher != null) ? kubeconfigs.get(0) : null;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String c : contexts) {
+            if (!seen.add(c)) {
+                throw usage("--context " + c + " given twice");
+            }
+            sources.add(new FleetSource(FleetSource.Kind.CONTEXT, kubeconfig, c, null));
+        }
+        if (contexts.isEmpty() && (rancher == null || kubeconfigs.size() > 1)) {
+            for (Path k : kubeconfigs) {
+                sources.add(new FleetSource(FleetSource.Kind.KUBECONFIG, k, null, null));
+            }
+        }
+        for (Path d : dirs) {
+            sources.add(new FleetSource(FleetSource.Kind.DUMP, null, null, d));
+        }
+        if (rancher != null) {
+            sources.add(new FleetSource(FleetSource.Kind.RANCHER, kubeconfig, rancher, null));
+        }
+        if (sources.isEmpty()) {
+            throw usage("fleet needs clusters to read: give --context (repeatable), --kubeconfig (repeatable), "
+                    + "-f DIR (repeatable) or --rancher CONTEXT");
+        }
+        if (sources.size() < 2 && rancher == null) {
+            throw usage("fleet compares hosts across clusters: give at least two (got " + sources.get(0).describe()
+                    + " only), or --rancher CONTEXT for every cluster a Rancher manages");
+        }
+        return sources;
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** Where one cluster (or, for RANCHER, every downstream cluster of one management cluster) comes from. */
+    record FleetSource(Kind kind, Path kubeconfig, String context, Path files) {
+        enum Kind { CONTEXT, KUBECONFIG, DUMP, RANCHER }
+
+        String describe() {
+            return switch (kind) {
+                case CONTEXT -> "--context " + context + (kubeconfig == null ? "" : " --kubeconfig " + kubeconfig);
+                case KUBECONFIG -> "--kubeconfig " + kubeconfig;
+                case DUMP -> "-f " + files;
+                case RANCHER -> "--rancher " + context;
+            };
+        }
+
+        /** The name a cluster gets when nothing better is known: the context, else the file or directory name. */
+        String fallbackName() {
+            if (context != null) {
+                return context;
+            }
+            Path p = (files != null ? files : kubeconfig).toAbsolutePath().normalize().getFileName();
+            return p == null ? describe() : p.toString();
+        }
+    }
+
+    /** Turns a {@link FleetSource} into named snapshots with their tombstones. */
+    @FunctionalInterface
+    interface FleetLoader {
+
+        /**
+         * @param tombstones null when not read (Rancher's downstream clusters); absent when the ConfigMap is NotFound
+         */
+        record Loaded(String name, ClusterState state, Collected<Tombstone> tombstones, List<String> notes) {
+            public Loaded {
+                notes = notes == null ? List.of() : List.copyOf(notes);
+            }
+        }
+
+        List<Loaded> load(FleetSource source);
+
+        static FleetLoader real(String now, int requestTimeoutSeconds, String namespace) {
+            return source -> FleetSources.load(source, now, requestTimeoutSeconds, namespace);
+        }
+    }
+}

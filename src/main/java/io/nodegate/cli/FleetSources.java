@@ -1,0 +1,69 @@
+package io.nodegate.cli;
+
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.Collected;
+import io.nodegate.model.Tombstone;
+import io.nodegate.source.dump.DumpSource;
+import io.nodegate.source.dump.TombstoneDumps;
+import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.live.TombstoneReader;
+import io.nodegate.source.rancher.RancherSource;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The real sources behind `nodegate fleet`: live contexts and kubeconfigs, dumps, and a Rancher management cluster. */
+final class FleetSources {
+
+    private FleetSources() {
+    }
+
+    static List<FleetCommand.FleetLoader.Loaded> load(FleetCommand.FleetSource source, String now,
+                                                      int requestTimeoutSeconds, String namespace) {
+        return switch (source.kind()) {
+            case CONTEXT, KUBECONFIG -> List.of(live(source, requestTimeoutSeconds, namespace));
+            case DUMP -> List.of(dump(source, now, namespace));
+            case RANCHER -> rancher(source, requestTimeoutSeconds);
+        };
+    }
+
+    private static FleetCommand.FleetLoader.Loaded live(FleetCommand.FleetSource source, int timeout, String namespace) {
+        try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
+            ClusterState state = live.load(false);
+            Collected<Tombstone> tombstones = TombstoneReader.read(live.client(), namespace);
+            String name = source.context() != null ? source.context()
+                    : state.context() != null ? state.context() : source.fallbackName();
+            List<String> notes = new ArrayList<>();
+            if (!tombstones.present()) {
+                notes.add("no ConfigMap " + namespace + "/nodegate-tombstones (NotFound): no host removed by "
+                        + "nodegate is recorded here");
+            }
+            return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
+        }
+    }
+
+    private static FleetCommand.FleetLoader.Loaded dump(FleetCommand.FleetSource source, String now, String namespace) {
+        ClusterState state = DumpSource.load(List.of(source.files()), now);
+        Collected<Tombstone> tombstones = TombstoneDumps.read(List.of(source.files()), namespace);
+        String name = state.context() != null ? state.context() : source.fallbackName();
+        List<String> notes = new ArrayList<>();
+        if (tombstones == null) {
+            notes.add("no nodegate-tombstones ConfigMap in " + source.files() + ": NG302 not checked against it");
+        }
+        return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
+    }
+
+    private static List<FleetCommand.FleetLoader.Loaded> rancher(FleetCommand.FleetSource source, int timeout) {
+        try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
+            List<FleetCommand.FleetLoader.Loaded> out = new ArrayList<>();
+            for (RancherSource.DownstreamCluster c : RancherSource.read(live.client(), source.context(), Instant.now())) {
+                List<String> notes = new ArrayList<>(c.state().notes());
+                notes.add("read through Rancher (" + source.context() + ", cluster ID " + c.id()
+                        + "): no Leases, no tombstones");
+                out.add(new FleetCommand.FleetLoader.Loaded(c.displayName(), c.state(), null, notes));
+            }
+            return out;
+        }
+    }
+}
