@@ -28,13 +28,17 @@ import java.util.concurrent.Callable;
                 "  * DELETE of a Node is denied unless its nodegate.io/gate-verdict annotation",
                 "    is PASS (members of the break-glass group excepted);",
                 "  * adding, changing or removing nodegate.io/* annotations on a Node (also",
-                "    through nodes/status) is denied unless the requester is an operator.",
+                "    through nodes/status) is denied unless the requester is an operator;",
+                "  * with --quarantine: registering a Node whose name, systemUUID or",
+                "    machineID is tombstoned by 'nodegate remove' is denied.",
                 "Prints YAML (nothing changes) unless --apply is given. See docs/policy.md."},
         footer = {"",
                 "Examples:",
                 "  nodegate policy > gate.yaml && kubectl apply -f gate.yaml",
                 "  nodegate policy --operators-group platform:node-ops --no-rancher -o json",
                 "  nodegate policy --node-password-secret worker-7.node-password.rke2",
+                "  # also refuse removed hosts at registration (tombstones in nodegate-system):",
+                "  nodegate policy --quarantine | kubectl apply -f -",
                 "  nodegate policy --apply --kubeconfig ~/.kube/prod.yaml"})
 public final class PolicyCommand implements Callable<Integer> {
 
@@ -62,6 +66,16 @@ public final class PolicyCommand implements Callable<Integer> {
                     + "worker-7.node-password.rke2). Default: delete on any Secret in kube-system.")
     List<String> nodePasswordSecrets = new ArrayList<>();
 
+    @Option(names = "--quarantine",
+            description = "Also emit the quarantine policy: the API server refuses to register a Node whose name, "
+                    + "systemUUID or machineID is tombstoned by 'nodegate remove' (until 'nodegate readmit').")
+    boolean quarantine;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = "nodegate-system",
+            description = "Namespace of the nodegate-tombstones ConfigMap: created here with the Role that lets "
+                    + "operators record and release tombstones (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
     @Option(names = "--apply",
             description = "Server-side apply the objects (field manager 'nodegate') instead of printing them. "
                     + "Needs rights to create admission policies and RBAC (cluster-admin).")
@@ -77,7 +91,7 @@ public final class PolicyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PolicyBundle bundle = PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher,
-                nodePasswordSecrets));
+                nodePasswordSecrets, quarantine, namespace));
         PrintWriter out = spec.commandLine().getOut();
         if (!apply) {
             out.print(format == Format.json ? bundle.toJson() : bundle.toYaml());

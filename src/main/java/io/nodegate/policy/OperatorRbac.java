@@ -1,5 +1,8 @@
 package io.nodegate.policy;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.nodegate.model.TombstoneBook;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -59,6 +62,16 @@ public final class OperatorRbac {
 
         addNamespaced(out, settings, DEFAULT_NAMESPACE, List.of(
                 rule("discovery.k8s.io", "endpointslices", "list")));
+
+        // `remove` records tombstones, `readmit` releases them, audit/fleet/gate read them: one ConfigMap, in a
+        // namespace of nodegate's own that this bundle creates (a Role cannot be created in a missing namespace)
+        out.add(new NamespaceBuilder().withNewMetadata().withName(settings.tombstonesNamespace())
+                .withLabels(GatePolicy.LABELS).endMetadata().build());
+        addNamespaced(out, settings, settings.tombstonesNamespace(), List.of(
+                new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
+                        .withResourceNames(TombstoneBook.CONFIGMAP).withVerbs("get", "update").build(),
+                // create cannot be limited by resourceNames (the name is not known at authorization time)
+                rule("", "configmaps", "create")));
 
         if (settings.includeRancher()) {
             addNamespaced(out, settings, CATTLE_SYSTEM, List.of(

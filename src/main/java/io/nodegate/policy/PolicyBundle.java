@@ -22,6 +22,10 @@ public final class PolicyBundle {
         List<HasMetadata> objects = new ArrayList<>();
         objects.add(GatePolicy.policy(settings));
         objects.add(GatePolicy.binding());
+        if (settings.quarantine()) {
+            objects.add(QuarantinePolicy.policy());
+            objects.add(QuarantinePolicy.binding(settings.tombstonesNamespace()));
+        }
         objects.addAll(OperatorRbac.objects(settings));
         return new PolicyBundle(objects);
     }

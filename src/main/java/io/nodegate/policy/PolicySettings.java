@@ -12,9 +12,17 @@ import java.util.List;
  * @param includeRancher        emit the cattle-system Role/RoleBinding (upgrader Jobs); that namespace exists only
  *                              under Rancher, and a Role cannot be created in a missing namespace
  * @param nodePasswordSecrets   when not empty, deleting kube-system Secrets is granted only for these exact names
+ * @param quarantine            also emit the quarantine policy that refuses tombstoned hosts (--quarantine)
+ * @param tombstonesNamespace   where `remove` keeps the nodegate-tombstones ConfigMap (--namespace)
  */
 public record PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
-                             List<String> nodePasswordSecrets) {
+                             List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace) {
+
+    public PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
+                          List<String> nodePasswordSecrets) {
+        this(operatorsGroup, breakGlassGroup, includeRancher, nodePasswordSecrets, false,
+                io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE);
+    }
 
     public static final String DEFAULT_OPERATORS_GROUP = "nodegate:operators";
     public static final String DEFAULT_BREAK_GLASS_GROUP = "nodegate:break-glass";
@@ -26,6 +34,11 @@ public record PolicySettings(String operatorsGroup, String breakGlassGroup, bool
             throw new InputException("--operators-group and --break-glass-group must differ (both are '"
                     + operatorsGroup + "'): the people who approve a deletion should not also be the ones who skip"
                     + " the approval");
+        }
+        if (tombstonesNamespace == null || !tombstonesNamespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+                || tombstonesNamespace.length() > 63) {
+            throw new InputException("--namespace '" + tombstonesNamespace + "' is not a valid namespace name"
+                    + " (lower-case DNS label, e.g. nodegate-system)");
         }
         nodePasswordSecrets = List.copyOf(nodePasswordSecrets == null ? List.of() : nodePasswordSecrets);
         for (String name : nodePasswordSecrets) {

@@ -12,6 +12,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.NamedRuleWithOperations;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.Validation;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.Variable;
 
@@ -100,10 +101,34 @@ final class AdmissionSimulator {
     }
 
     Decision review(Request request) {
+        return evaluate(request, null);
+    }
+
+    /**
+     * A review through a binding with a paramRef, as the API server does it: when the parameter object does not
+     * exist ({@code params == null}) the binding's parameterNotFoundAction decides (Allow: the binding does not
+     * apply; Deny: denied) without evaluating anything; otherwise the validations run with {@code params} bound.
+     */
+    Decision review(Request request, ValidatingAdmissionPolicyBinding binding, Map<String, Object> params) {
+        if (!matches(request)) {
+            return new Decision(true, "not matched");
+        }
+        if (params == null) {
+            String action = binding.getSpec().getParamRef().getParameterNotFoundAction();
+            return "Allow".equals(action) ? new Decision(true, "parameter not found: allowed by the binding")
+                    : new Decision(false, "parameter not found: denied by the binding (" + action + ")");
+        }
+        return evaluate(request, params);
+    }
+
+    private Decision evaluate(Request request, Map<String, Object> params) {
         if (!matches(request)) {
             return new Decision(true, "not matched");
         }
         Map<String, Object> activation = activation(request);
+        if (params != null) {
+            activation.put("params", params);
+        }
         Map<String, Object> computed = new LinkedHashMap<>();
         activation.put("variables", computed);
         for (Compiled variable : variables) {

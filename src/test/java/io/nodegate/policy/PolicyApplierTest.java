@@ -61,9 +61,11 @@ class PolicyApplierTest {
 
         assertThat(result.skipped()).hasSize(2).allMatch(s -> s.contains("-n cattle-system (namespace cattle-system"
                 + " not found"));
-        assertThat(result.applied()).hasSize(10).first().isEqualTo("ValidatingAdmissionPolicy/nodegate-node-gate");
+        // 13: the gate policy and binding, ClusterRole and binding, three namespaces' Roles and bindings, and the
+        // tombstones namespace (nodegate-system) with its Role and binding; cattle-system's two are skipped
+        assertThat(result.applied()).hasSize(13).first().isEqualTo("ValidatingAdmissionPolicy/nodegate-node-gate");
         List<RecordedRequest> patches = patches();
-        assertThat(patches).hasSize(10).allSatisfy(p -> {
+        assertThat(patches).hasSize(13).allSatisfy(p -> {
             assertThat(p.getHeader("Content-Type")).startsWith("application/apply-patch+yaml");
             assertThat(p.getPath()).endsWith("?fieldManager=nodegate&force=true").doesNotContain("cattle-system");
         });
@@ -83,8 +85,8 @@ class PolicyApplierTest {
         PolicyApplier.Result result = PolicyApplier.apply(client, bundle);
 
         assertThat(result.skipped()).isEmpty();
-        assertThat(result.applied()).hasSize(12).contains("Role/nodegate-operator -n cattle-system");
-        assertThat(patches()).hasSize(12);
+        assertThat(result.applied()).hasSize(15).contains("Role/nodegate-operator -n cattle-system");
+        assertThat(patches()).hasSize(15);
     }
 
     @Test
@@ -107,9 +109,9 @@ class PolicyApplierTest {
 
         PolicyApplier.Result result = PolicyApplier.apply(client, bundle);
 
-        assertThat(result.applied()).hasSize(10);
+        assertThat(result.applied()).hasSize(13);
         assertThat(result.skipped()).isEmpty();
-        assertThat(patches()).hasSize(10);
+        assertThat(patches()).hasSize(13);
     }
 
     @Test

@@ -39,7 +39,8 @@ class PolicyBundleTest {
         assertThat(objects).extracting(o -> o.getClass().getSimpleName()).containsExactly(
                 "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
                 "ClusterRole", "ClusterRoleBinding",
-                "Role", "RoleBinding", "Role", "RoleBinding", "Role", "RoleBinding", "Role", "RoleBinding");
+                "Role", "RoleBinding", "Role", "RoleBinding", "Role", "RoleBinding",
+                "Namespace", "Role", "RoleBinding", "Role", "RoleBinding");
 
         ValidatingAdmissionPolicy policy = (ValidatingAdmissionPolicy) objects.get(0);
         assertThat(policy.getApiVersion()).isEqualTo("admissionregistration.k8s.io/v1");
@@ -84,7 +85,30 @@ class PolicyBundleTest {
                 Map.entry("default discovery.k8s.io/endpointslices", "list"),
                 Map.entry("kube-node-lease coordination.k8s.io/leases", "get,list"),
                 Map.entry("kube-system coordination.k8s.io/leases", "get,list"),
-                Map.entry("kube-system core/secrets", "delete,get,list"))));
+                Map.entry("kube-system core/secrets", "delete,get,list"),
+                // the tombstones `remove` records and `readmit` releases: get/update by name, create unnamed
+                Map.entry("nodegate-system core/configmaps", "create"),
+                Map.entry("nodegate-system core/configmaps[nodegate-tombstones]", "get,update"))));
+    }
+
+    @Test
+    void quarantineAddsItsPolicyAndBindingAfterTheGatesAndTheTombstonesNamespaceFollowsNamespace() {
+        List<HasMetadata> objects = parseYaml(run("policy", "--quarantine", "--namespace", "ops-nodegate").out());
+        assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()).startsWith(
+                "ValidatingAdmissionPolicy/nodegate-node-gate", "ValidatingAdmissionPolicyBinding/nodegate-node-gate",
+                "ValidatingAdmissionPolicy/nodegate-node-quarantine",
+                "ValidatingAdmissionPolicyBinding/nodegate-node-quarantine");
+        var binding = (io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding)
+                objects.get(3);
+        assertThat(binding.getSpec().getParamRef().getNamespace()).isEqualTo("ops-nodegate");
+        assertThat(binding.getSpec().getParamRef().getName()).isEqualTo("nodegate-tombstones");
+        assertThat(objects).anyMatch(o -> o.getKind().equals("Namespace") && o.getMetadata().getName().equals("ops-nodegate"));
+        assertThat(objects).anyMatch(o -> o.getKind().equals("Role") && "ops-nodegate".equals(o.getMetadata().getNamespace()));
+        assertThat(objects).noneMatch(o -> "nodegate-system".equals(o.getMetadata().getNamespace()));
+
+        CliRun bad = run("policy", "--namespace", "Not_A_Namespace");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--namespace 'Not_A_Namespace' is not a valid namespace name");
     }
 
     @Test
