@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
+import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
@@ -24,7 +26,9 @@ import java.util.concurrent.Callable;
 
 @Command(name = "readmit", mixinStandardHelpOptions = true,
         header = "Take back a host that left, keeping its Node object.",
-        description = "Take back a host that left (seed: gpu-a07..a09 back from cluster B) without losing its Node. "
+        description = "Take back a host that left (seed: gpu-a07..a09 back from cluster B) without losing its Node, "
+                + "or lift the quarantine of a host 'nodegate remove' deleted: --yes releases its tombstone (only "
+                + "its, with a resourceVersion precondition) so it may register again. "
                 + "Keeps the Node object (cordon, role labels, GPU taint, podCIDR); backs up and deletes only "
                 + "<node>.node-password.<k3s|rke2> (with --yes; without it, shows the plan); prints the host-side "
                 + "steps and the exact version to reinstall (the cluster's). --verify, after the host rejoined: "
@@ -35,6 +39,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Examples:",
                 "  nodegate readmit gpu-a07 --baseline base.json            # the plan, nothing changed",
                 "  nodegate readmit gpu-a07 --baseline base.json --yes      # delete the node-password Secret",
+                "  nodegate readmit gpu-a11 --baseline base.json --yes      # a removed host: release its tombstone",
                 "  nodegate readmit gpu-a07 --baseline base.json --verify --yes",
                 "  nodegate readmit gpu-a07 --baseline base.json --verify --host-report gpu-a07-host-report.json"})
 public final class ReadmitCommand implements Callable<Integer> {
@@ -64,7 +69,8 @@ public final class ReadmitCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "Check the rejoined host instead of preparing its return.")
     boolean verify;
 
-    @Option(names = "--yes", description = "Act: delete the node-password Secret (or, with --verify, Failed upgrader Jobs).")
+    @Option(names = "--yes", description = "Act: release the host's tombstone and delete the node-password Secret "
+            + "(or, with --verify, Failed upgrader Jobs).")
     boolean yes;
 
     @Option(names = "--host-report", paramLabel = "FILE",
@@ -76,6 +82,11 @@ public final class ReadmitCommand implements Callable<Integer> {
     @Option(names = "--cluster-address", paramLabel = "HOST", split = ",",
             description = "Another name this cluster is reached by (registration VIP or DNS name), for --host-report.")
     List<String> clusterAddresses = new ArrayList<>();
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
+            description = "Where 'nodegate remove' recorded tombstones (ConfigMap " + TombstoneBook.CONFIGMAP
+                    + "; default: ${DEFAULT-VALUE}).")
+    String namespace;
 
 
     @Override
@@ -103,8 +114,27 @@ public final class ReadmitCommand implements Callable<Integer> {
             }
             return ExitCode.OK;
         }
+        Readmitter.Release release = readmitter.releaseTombstone(baseline, node, yes,
+                new TombstoneLedger(session.client(), namespace));
+        if (release != null && !release.nodeExists()) {
+            // a removed host: no Node to keep, only its quarantine to lift before it is reinstalled
+            if (output.isTable()) {
+                printRelease(w, release);
+                w.printf("  Node %s is gone (removed %s): the host joins as a new Node; reinstall at exactly %s%n",
+                        node, release.tombstone().removedAt(), release.clusterVersion());
+                w.println("host-side steps:");
+                release.hostSteps().forEach(s -> w.println("  " + s));
+            } else {
+                w.print(Json.write(release));
+            }
+            w.flush();
+            return;
+        }
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
         if (output.isTable()) {
+            if (release != null) {
+                printRelease(w, release);
+            }
             w.printf("readmit %s: keep the Node object (cordon, role labels, taints, podCIDR stay)%n", node);
             w.printf("  cluster version: %s (the host reported %s): reinstall at exactly %s%n", p.clusterVersion(),
                     p.nodeKubelet(), p.clusterVersion());
@@ -119,9 +149,20 @@ public final class ReadmitCommand implements Callable<Integer> {
             w.println("host-side steps:");
             p.hostSteps().forEach(s -> w.println("  " + s));
         } else {
-            w.print(Json.write(p));
+            w.print(Json.write(release == null ? p : java.util.Map.of("plan", p, "tombstone", release)));
         }
         w.flush();
         return ExitCode.OK;
+    }
+
+    private static void printRelease(PrintWriter w, Readmitter.Release r) {
+        var t = r.tombstone();
+        String what = "tombstone " + t.name() + " (systemUUID " + t.systemUuid() + ", machineID " + t.machineId()
+                + ", removed " + t.removedAt() + " by " + t.removedBy() + ")";
+        if (r.released()) {
+            w.printf("readmit %s: released %s from %s (saved to %s)%n", r.node(), what, r.where(), r.backup());
+        } else {
+            w.printf("readmit %s: would release %s from %s; run again with --yes%n", r.node(), what, r.where());
+        }
     }
 }

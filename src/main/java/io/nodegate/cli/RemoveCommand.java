@@ -5,6 +5,8 @@ import io.nodegate.NodegateException;
 import io.nodegate.RefusedException;
 import io.nodegate.time.Durations;
 import io.nodegate.ExitCode;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
+import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
@@ -26,8 +28,10 @@ import java.util.concurrent.Callable;
                 + "are those the gate saw (--override records a human decision instead). Saves Node, Lease, "
                 + "CSINode and node-password Secret metadata (written, fsync'd, read back) before deleting with a "
                 + "uid precondition, then waits until Lease, CSINode, node-password Secret are NotFound and no pod "
-                + "is bound to the node (40-80 s is normal). Exit 0 done, 4 cascade incomplete at --timeout, 5 "
-                + "refused / already gone, 3 an API call failed.",
+                + "is bound to the node (40-80 s is normal). After the delete, records the host (name, systemUUID, "
+                + "machineID) as a tombstone in ConfigMap nodegate-tombstones, so its return is reported (NG302) and, "
+                + "with 'nodegate policy --quarantine', refused. Exit 0 done, 4 cascade incomplete at --timeout, 5 "
+                + "refused / already gone, 3 an API call failed (also: the tombstone could not be recorded).",
         footer = {"", "Examples:",
                 "  nodegate remove gpu-a11 --baseline base.json",
                 "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'"})
@@ -64,6 +68,11 @@ public final class RemoveCommand implements Callable<Integer> {
             description = "Delete without a PASS gate record, recording this human decision (who and why).")
     String override;
 
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
+            description = "Where the removed host's tombstone is recorded, in ConfigMap " + TombstoneBook.CONFIGMAP
+                    + " (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
     @Option(names = "--timeout", defaultValue = "3m", paramLabel = "DURATION",
             converter = DurationConverter.Positive.class,
             description = "How long to follow the cascade (default: ${DEFAULT-VALUE}).")
@@ -79,7 +88,8 @@ public final class RemoveCommand implements Callable<Integer> {
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
-            r = new NodeRemover(session.client(), session.store(), env.clock(), w, env.sleeper())
+            r = new NodeRemover(session.client(), session.store(), env.clock(), w, env.sleeper(),
+                    new TombstoneLedger(session.client(), namespace))
                     .remove(baseline, baselineOptions.file, node, opts);
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
@@ -88,6 +98,10 @@ public final class RemoveCommand implements Callable<Integer> {
             w.print(Json.write(r));
         }
         w.flush();
+        if (r.tombstoneError() != null) {
+            throw new NodegateException(ExitCodes.COLLECTION, "Node " + node + " was deleted, but its tombstone was not"
+                    + " recorded (" + r.tombstoneError() + "): record it by hand with the commands printed above");
+        }
         if (r.error() != null) {
             throw new NodegateException(ExitCode.COLLECTION, "Node " + node + " was deleted, but following the cascade failed: "
                     + r.error());

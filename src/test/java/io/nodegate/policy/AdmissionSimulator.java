@@ -32,13 +32,13 @@ import java.util.Map;
  * <p>Stricter than the API server in one way: variables are evaluated eagerly, so a variable that errors denies
  * even when no validation reads it. The policy is meant never to error, so that strictness is wanted here.
  */
-final class AdmissionSimulator {
+public final class AdmissionSimulator {
 
-    record Request(String operation, String resource, String subResource, String username, List<String> groups,
+    public record Request(String operation, String resource, String subResource, String username, List<String> groups,
                    Map<String, Object> object, Map<String, Object> oldObject) {
     }
 
-    record Decision(boolean allowed, String message) {
+    public record Decision(boolean allowed, String message) {
     }
 
     private record Compiled(String name, String source, CelRuntime.Program program) {
@@ -63,7 +63,7 @@ final class AdmissionSimulator {
     private final List<Compiled> variables = new ArrayList<>();
     private final List<Check> checks = new ArrayList<>();
 
-    AdmissionSimulator(ValidatingAdmissionPolicy policy) {
+    public AdmissionSimulator(ValidatingAdmissionPolicy policy) {
         this.policy = policy;
         for (Variable v : policy.getSpec().getVariables()) {
             variables.add(compile("variable " + v.getName(), v.getExpression()));
@@ -109,7 +109,7 @@ final class AdmissionSimulator {
      * exist ({@code params == null}) the binding's parameterNotFoundAction decides (Allow: the binding does not
      * apply; Deny: denied) without evaluating anything; otherwise the validations run with {@code params} bound.
      */
-    Decision review(Request request, ValidatingAdmissionPolicyBinding binding, Map<String, Object> params) {
+    public Decision review(Request request, ValidatingAdmissionPolicyBinding binding, Map<String, Object> params) {
         if (!matches(request)) {
             return new Decision(true, "not matched");
         }

@@ -2,6 +2,8 @@ package io.nodegate.lifecycle.readmit;
 
 import io.nodegate.lifecycle.gate.HostEvidence;
 import io.nodegate.source.host.HostReportJson;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
+import io.nodegate.model.Tombstone;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -51,6 +53,41 @@ public final class Readmitter {
     }
 
     public record Verification(String node, Instant at, Verdict verdict, List<Check> checks, List<String> deletedJobs) {
+    }
+
+    /**
+     * The host's tombstone and what readmit does with it: a removed host is quarantined (NG302, and refused at
+     * registration under 'policy --quarantine') until its tombstone, and only its, is released.
+     *
+     * @param nodeExists whether the Node object is still there (a removed host's is not: it joins as a new Node)
+     * @param released   true when this run removed the tombstone (--yes)
+     * @param backup     where the released tombstone was saved
+     */
+    public record Release(String node, Tombstone tombstone, String where, boolean released, String backup,
+                          boolean nodeExists, String clusterVersion, List<String> hostSteps) {
+    }
+
+    /** Null when the host has no tombstone. With {@code yes}, saves it to the evidence directory, then releases it. */
+    public Release releaseTombstone(Baseline baseline, String node, boolean yes, TombstoneLedger ledger) {
+        Tombstone tombstone = ledger.find(node).orElse(null);
+        if (tombstone == null) {
+            return null;
+        }
+        requireTarget(baseline, node);
+        Instant at = clock.instant();
+        boolean exists = api.node(node).isPresent();
+        String version = BaselineCollector.clusterKubeletVersion(api.nodes());
+        String dist = baseline.distribution() != null ? baseline.distribution() : "rke2";
+        String backup = null;
+        boolean released = false;
+        if (yes) {
+            store.ensureWritable();
+            backup = store.writeJson("readmit-" + node + "-" + EvidenceStore.stamp(at) + "/released-tombstone.json",
+                    tombstone).toString();
+            released = ledger.release(node).isPresent();
+        }
+        return new Release(node, tombstone, ledger.where(), released, backup, exists, version,
+                hostSteps(node, dist, version));
     }
 
     public Plan prepare(Baseline baseline, String node, boolean yes) {

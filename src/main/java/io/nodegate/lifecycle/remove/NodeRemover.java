@@ -1,5 +1,10 @@
 package io.nodegate.lifecycle.remove;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
+import io.nodegate.model.Tombstone;
+import io.nodegate.model.TombstoneBook;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -38,7 +43,7 @@ public final class NodeRemover {
     public record Record(String kind, String node, Instant startedAt, String decision, String gateRecord,
                          String override, String nodeUid, String nodeResourceVersion, Map<String, String> backups,
                          boolean deleted, Instant deletedAt, List<String> left, boolean cascadeComplete,
-                         Instant finishedAt, String error) {
+                         Instant finishedAt, String error, Tombstone tombstone, String tombstoneError) {
         public static final String KIND = "nodegate.io/removal-record";
     }
 
@@ -47,12 +52,20 @@ public final class NodeRemover {
     private final Clock clock;
     private final PrintWriter progress;
     private final Sleeper sleeper;
+    private final TombstoneLedger tombstones;
 
     public interface Sleeper {
         void sleep(Duration d) throws InterruptedException;
     }
 
     public NodeRemover(KubernetesClient client, EvidenceStore store, Clock clock, PrintWriter progress, Sleeper sleeper) {
+        this(client, store, clock, progress, sleeper, new TombstoneLedger(client, TombstoneBook.DEFAULT_NAMESPACE));
+    }
+
+    /** @param tombstones where a removed host is recorded, so that its return is seen (NG302) and can be refused */
+    public NodeRemover(KubernetesClient client, EvidenceStore store, Clock clock, PrintWriter progress, Sleeper sleeper,
+                       TombstoneLedger tombstones) {
+        this.tombstones = tombstones;
         this.client = client;
         this.store = store;
         this.clock = clock;
@@ -137,14 +150,16 @@ public final class NodeRemover {
         Secret secret = api.nodePasswordSecret(node).map(NodeRemover::metadataOnly).orElse(null);
         backups.put("nodePasswordSecret", backup(dirName + "/node-password-secret.json", secret));
         Record pending = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
-                false, null, List.of(), false, null, null);
+                false, null, List.of(), false, null, null, null, null);
         store.writeJson(dirName + "/removal.json", pending);
         progress.println("saved Node, Lease, CSINode and node-password Secret metadata to " + store.dir().resolve(dirName));
 
         deleteWithPreconditions(api, node, uid, rv);
         Instant deletedAt = clock.instant();
-        progress.println("deleted Node " + node + " (uid " + uid + "); following the cascade (timeout "
-                + io.nodegate.time.Durations.format(opt.timeout()) + ")");
+        progress.println("deleted Node " + node + " (uid " + uid + ")");
+        Tombstone tombstone = tombstoneOf(nodeObj, deletedAt, gateFile);
+        String tombstoneError = recordTombstone(dirName, tombstone);
+        progress.println("following the cascade (timeout " + io.nodegate.time.Durations.format(opt.timeout()) + ")");
         progress.flush();
 
         List<String> left;
@@ -156,13 +171,46 @@ public final class NodeRemover {
             error = e.getMessage();
         }
         Record done = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
-                true, deletedAt, left, left.isEmpty(), clock.instant(), error);
+                true, deletedAt, left, left.isEmpty(), clock.instant(), error, tombstone, tombstoneError);
         store.writeJson(dirName + "/removal.json", done);
         return done;
     }
 
     /** While the cascade runs, a line when what is left changes, and otherwise one every this long. */
     static final Duration PROGRESS_HEARTBEAT = Duration.ofSeconds(10);
+
+    /** The removed host as a tombstone: its name, the deleted object's uid and the identities that outlive a rename. */
+    private Tombstone tombstoneOf(Node nodeObj, Instant deletedAt, String gateFile) {
+        var info = nodeObj.getStatus() == null ? null : nodeObj.getStatus().getNodeInfo();
+        String gateSha = gateFile == null ? null : EvidenceStore.sha256(java.nio.file.Path.of(gateFile));
+        return new Tombstone(nodeObj.getMetadata().getName(), nodeObj.getMetadata().getUid(),
+                info == null ? null : info.getSystemUUID(), info == null ? null : info.getMachineID(), deletedAt,
+                gateSha, TombstoneLedger.who(client));
+    }
+
+    /**
+     * Saves the tombstone next to the backups, then records it in the cluster. The Node is already deleted, so a
+     * failure cannot stop anything: it is reported loudly with the exact commands that record it by hand.
+     *
+     * @return null when recorded, else what went wrong
+     */
+    private String recordTombstone(String dirName, Tombstone tombstone) {
+        store.writeJson(dirName + "/tombstone.json", tombstone);
+        try {
+            int attempts = tombstones.record(tombstone);
+            progress.println("recorded tombstone " + tombstone.name() + " in " + tombstones.where()
+                    + (attempts > 1 ? " (after " + (attempts - 1) + " conflicting write(s) by others)" : "")
+                    + ": its return is reported as NG302 and refused under 'nodegate policy --quarantine'");
+            return null;
+        } catch (CollectionException e) {
+            progress.println("!!! TOMBSTONE NOT RECORDED: " + e.getMessage());
+            progress.println("!!! Node " + tombstone.name() + " is deleted and its JSON is saved, but nothing marks the"
+                    + " host as removed: if it boots with its RKE2 config it rejoins unnoticed. Record it by hand:");
+            tombstones.manualCommands(tombstone).lines().forEach(l -> progress.println("    " + l));
+            progress.flush();
+            return e.getMessage();
+        }
+    }
 
     private List<String> follow(ApiReader api, String node, Instant deletedAt, Options opt) {
         Instant deadline = deletedAt.plus(opt.timeout());

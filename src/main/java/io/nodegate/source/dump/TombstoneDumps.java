@@ -3,7 +3,7 @@ package io.nodegate.source.dump;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
-import io.nodegate.source.InputException;
+import io.nodegate.InputException;
 import tools.jackson.databind.JsonNode;
 
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
-import io.nodegate.source.CollectionException;
+import io.nodegate.CollectionException;
 
 /**
  * Reads the tombstones ConfigMap. Absent only on a NotFound (no host was ever removed by nodegate here, or the
