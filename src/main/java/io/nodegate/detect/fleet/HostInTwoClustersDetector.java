@@ -88,7 +88,14 @@ public final class HostInTwoClustersDetector implements FleetDetector {
             hint = "Stale objects of a host that left, or a host that is down: remove the Nodes that should not "
                     + "exist through the gate.";
         }
-        List<String> nodes = host.appearances().stream().map(HostAppearance::node).distinct().toList();
+        // the departure's two sides first (the host's old Node, then its new one), then any other appearance
+        java.util.LinkedHashSet<String> ordered = new java.util.LinkedHashSet<>();
+        if (departure != null) {
+            ordered.add(departure.left().node());
+            ordered.add(departure.now().node());
+        }
+        host.appearances().forEach(a -> ordered.add(a.node()));
+        List<String> nodes = List.copyOf(ordered);
         Evidence evidence = Evidence.of()
                 .put("match", host.match())
                 .list("systemUUIDs", host.systemUuids())

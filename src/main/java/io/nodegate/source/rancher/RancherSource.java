@@ -48,10 +48,10 @@ import java.util.TreeMap;
  */
 public final class RancherSource {
 
-    static final ResourceDefinitionContext NODES = new ResourceDefinitionContext.Builder()
+    public static final ResourceDefinitionContext NODES = new ResourceDefinitionContext.Builder()
             .withGroup("management.cattle.io").withVersion("v3").withKind("Node").withPlural("nodes")
             .withNamespaced(true).build();
-    static final ResourceDefinitionContext CLUSTERS = new ResourceDefinitionContext.Builder()
+    public static final ResourceDefinitionContext CLUSTERS = new ResourceDefinitionContext.Builder()
             .withGroup("management.cattle.io").withVersion("v3").withKind("Cluster").withPlural("clusters")
             .withNamespaced(false).build();
     private static final long PAGE = 500;
