@@ -100,10 +100,20 @@ public final class FleetCommand implements Callable<Integer> {
     /** Null means the real sources; tests may put another loader here. */
     FleetLoader loader;
 
+    private final Environment env;
+
+    public FleetCommand() {
+        this(Environment.SYSTEM);
+    }
+
+    FleetCommand(Environment env) {
+        this.env = env;
+    }
+
     @Override
     public Integer call() {
         List<FleetSource> sources = sources();
-        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeoutSeconds, namespace);
+        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeoutSeconds, namespace, env.clock());
         List<FleetLoader.Loaded> loaded = new ArrayList<>();
         for (FleetSource s : sources) {
             try {
@@ -231,8 +241,8 @@ public final class FleetCommand implements Callable<Integer> {
 
         List<Loaded> load(FleetSource source);
 
-        static FleetLoader real(String now, int requestTimeoutSeconds, String namespace) {
-            return source -> FleetSources.load(source, now, requestTimeoutSeconds, namespace);
+        static FleetLoader real(String now, int requestTimeoutSeconds, String namespace, java.time.Clock clock) {
+            return source -> FleetSources.load(source, now, requestTimeoutSeconds, namespace, clock);
         }
     }
 }

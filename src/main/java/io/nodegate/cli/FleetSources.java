@@ -3,6 +3,7 @@ package io.nodegate.cli;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
+import io.nodegate.model.TombstoneBook;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.dump.TombstoneDumps;
 import io.nodegate.source.live.LiveSource;
@@ -20,24 +21,27 @@ final class FleetSources {
     }
 
     static List<FleetCommand.FleetLoader.Loaded> load(FleetCommand.FleetSource source, String now,
-                                                      int requestTimeoutSeconds, String namespace) {
+                                                      int requestTimeoutSeconds, String namespace,
+                                                      java.time.Clock clock) {
         return switch (source.kind()) {
             case CONTEXT, KUBECONFIG -> List.of(live(source, requestTimeoutSeconds, namespace));
             case DUMP -> List.of(dump(source, now, namespace));
-            case RANCHER -> rancher(source, requestTimeoutSeconds);
+            case RANCHER -> rancher(source, requestTimeoutSeconds, clock.instant());
         };
     }
 
     private static FleetCommand.FleetLoader.Loaded live(FleetCommand.FleetSource source, int timeout, String namespace) {
         try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
             ClusterState state = live.load(false);
-            Collected<Tombstone> tombstones = TombstoneReader.read(live.client(), namespace);
+            // the kinds table reads nodegate-system's tombstones with the rest; another --namespace is one more GET
+            Collected<Tombstone> tombstones = TombstoneBook.DEFAULT_NAMESPACE.equals(namespace) ? state.tombstones()
+                    : TombstoneReader.read(live.client(), namespace);
             String name = source.context() != null ? source.context()
                     : state.context() != null ? state.context() : source.fallbackName();
             List<String> notes = new ArrayList<>();
-            if (!tombstones.present()) {
-                notes.add("no ConfigMap " + namespace + "/nodegate-tombstones (NotFound): no host removed by "
-                        + "nodegate is recorded here");
+            if (tombstones.items().isEmpty()) {
+                notes.add("no tombstones in " + namespace + "/nodegate-tombstones: no host removed by nodegate is "
+                        + "recorded here");
             }
             return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
         }
@@ -45,7 +49,9 @@ final class FleetSources {
 
     private static FleetCommand.FleetLoader.Loaded dump(FleetCommand.FleetSource source, String now, String namespace) {
         ClusterState state = DumpSource.load(List.of(source.files()), now);
-        Collected<Tombstone> tombstones = TombstoneDumps.read(List.of(source.files()), namespace);
+        Collected<Tombstone> tombstones = TombstoneBook.DEFAULT_NAMESPACE.equals(namespace)
+                ? (state.tombstones().present() ? state.tombstones() : null)
+                : TombstoneDumps.read(List.of(source.files()), namespace);
         String name = state.context() != null ? state.context() : source.fallbackName();
         List<String> notes = new ArrayList<>();
         if (tombstones == null) {
@@ -54,10 +60,11 @@ final class FleetSources {
         return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
     }
 
-    private static List<FleetCommand.FleetLoader.Loaded> rancher(FleetCommand.FleetSource source, int timeout) {
+    private static List<FleetCommand.FleetLoader.Loaded> rancher(FleetCommand.FleetSource source, int timeout,
+                                                                 Instant now) {
         try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
             List<FleetCommand.FleetLoader.Loaded> out = new ArrayList<>();
-            for (RancherSource.DownstreamCluster c : RancherSource.read(live.client(), source.context(), Instant.now())) {
+            for (RancherSource.DownstreamCluster c : RancherSource.read(live.client(), source.context(), now)) {
                 List<String> notes = new ArrayList<>(c.state().notes());
                 notes.add("read through Rancher (" + source.context() + ", cluster ID " + c.id()
                         + "): no Leases, no tombstones");

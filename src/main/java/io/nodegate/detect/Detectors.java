@@ -52,6 +52,8 @@ public final class Detectors {
     /** Every detector `nodegate audit` runs (NG1xx). The control-plane codes run in etcd, views and redundancy. */
     public static List<Detector> all() {
         List<Detector> all = new ArrayList<>(nodeDetectors());
+        // NG302 also runs on one cluster: its Nodes against its own tombstones (nodegate fleet: across clusters)
+        all.add(new io.nodegate.detect.fleet.RemovedHostReturnedDetector());
         return List.copyOf(all);
     }
 }

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  * @param server        API server URL, if known
  * @param serverVersion apiserver gitVersion (e.g. v1.34.1+rke2r1), null when unknown
  * @param notes         things the reader should know: optional APIs absent, objects skipped
+ * @param tombstones    hosts `nodegate remove` deleted here (ConfigMap nodegate-system/nodegate-tombstones);
+ *                      absent when not read (offline input without them)
  */
 public record ClusterState(
         Instant now,
@@ -35,9 +37,21 @@ public record ClusterState(
         List<LeaseInfo> controlPlaneLeases,
         Collected<PodInfo> pods,
         List<EtcdEndpointReport> etcd,
-        List<String> notes) {
+        List<String> notes,
+        Collected<Tombstone> tombstones) {
+
+    /** A snapshot without tombstones read (etcd-only states, fixtures): NG302 then has nothing to compare. */
+    public ClusterState(Instant now, String source, String context, String server, String serverVersion,
+                        List<NodeInfo> nodes, List<LeaseInfo> nodeLeases, List<SecretMeta> nodePasswordSecrets,
+                        Collected<CsiNodeInfo> csiNodes, ApiEndpoints apiEndpoints, List<DaemonSetInfo> daemonSets,
+                        Collected<JobInfo> cattleJobs, List<LeaseInfo> controlPlaneLeases, Collected<PodInfo> pods,
+                        List<EtcdEndpointReport> etcd, List<String> notes) {
+        this(now, source, context, server, serverVersion, nodes, nodeLeases, nodePasswordSecrets, csiNodes,
+                apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods, etcd, notes, Collected.absent());
+    }
 
     public ClusterState {
+        tombstones = tombstones == null ? Collected.absent() : tombstones;
         nodes = List.copyOf(nodes);
         nodeLeases = List.copyOf(nodeLeases);
         nodePasswordSecrets = List.copyOf(nodePasswordSecrets);
@@ -79,12 +93,12 @@ public record ClusterState(
     public ClusterState withEtcd(List<EtcdEndpointReport> reports) {
         return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
                 nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                reports, notes);
+                reports, notes, tombstones);
     }
 
     public ClusterState withNow(Instant newNow) {
         return new ClusterState(newNow, source, context, server, serverVersion, nodes, nodeLeases,
                 nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                etcd, notes);
+                etcd, notes, tombstones);
     }
 }

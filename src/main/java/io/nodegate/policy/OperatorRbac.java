@@ -70,8 +70,9 @@ public final class OperatorRbac {
         addNamespaced(out, settings, settings.tombstonesNamespace(), List.of(
                 new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
                         .withResourceNames(TombstoneBook.CONFIGMAP).withVerbs("get", "update").build(),
-                // create cannot be limited by resourceNames (the name is not known at authorization time)
-                rule("", "configmaps", "create")));
+                // audit and fleet LIST the namespace's ConfigMaps (the kinds table); create cannot be limited by
+                // resourceNames (the name is not known at authorization time)
+                rule("", "configmaps", "create", "list")));
 
         if (settings.includeRancher()) {
             addNamespaced(out, settings, CATTLE_SYSTEM, List.of(

@@ -1,5 +1,9 @@
 package io.nodegate.source;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.nodegate.model.Tombstone;
+import io.nodegate.model.TombstoneBook;
+
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -79,9 +83,29 @@ public final class Kinds {
             Presence.ON_REQUEST, "LIST pods in all namespaces", "pods.json", null, "Pods", null,
             StateAssembler::pod);
 
+    /**
+     * Hosts `nodegate remove` deleted: the ConfigMap nodegate-tombstones in nodegate's namespace (NG302). Other
+     * ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
+     * so live this is always read; offline, input without it is "not in the input" rather than "nobody removed".
+     */
+    public static final ReadKind<ConfigMap, List<Tombstone>> TOMBSTONES = new ReadKind<>("tombstones",
+            ConfigMap.class, TombstoneBook.DEFAULT_NAMESPACE, null, null, Presence.OPTIONAL_API,
+            "LIST configmaps in " + TombstoneBook.DEFAULT_NAMESPACE, "tombstones.json",
+            "ConfigMaps are not served: tombstones cannot be read, NG302 not checked",
+            "ConfigMaps in " + TombstoneBook.DEFAULT_NAMESPACE + " (the " + TombstoneBook.CONFIGMAP + " of NG302)",
+            Kinds::onlyTombstoneData, StateAssembler::tombstones);
+
     /** Read order. */
     public static final List<ReadKind<?, ?>> ALL = List.of(NODES, NODE_LEASES, KUBE_SYSTEM_SECRETS, CSINODES,
-            API_ENDPOINT_SLICES, DAEMONSETS, CATTLE_JOBS, KUBE_SYSTEM_LEASES, PODS);
+            API_ENDPOINT_SLICES, DAEMONSETS, CATTLE_JOBS, KUBE_SYSTEM_LEASES, PODS, TOMBSTONES);
+
+    /** A ConfigMap that is not the tombstones keeps its metadata only: nodegate neither needs nor saves its data. */
+    private static ConfigMap onlyTombstoneData(ConfigMap cm) {
+        if (cm.getMetadata() != null && TombstoneBook.CONFIGMAP.equals(cm.getMetadata().getName())) {
+            return cm;
+        }
+        return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withMetadata(cm.getMetadata()).build();
+    }
 
     /** What `audit` reads (everything but the kinds read on request). */
     public static List<ReadKind<?, ?>> audited() {

@@ -1,5 +1,9 @@
 package io.nodegate.source;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.nodegate.model.Tombstone;
+import io.nodegate.model.TombstoneBook;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeStatus;
@@ -132,6 +136,7 @@ public final class StateAssembler {
         List<CsiNodeInfo> csiNodes = mapped.get(Kinds.CSINODES);
         List<JobInfo> cattleJobs = mapped.get(Kinds.CATTLE_JOBS);
         List<PodInfo> pods = mapped.get(Kinds.PODS);
+        List<List<Tombstone>> tombstones = mapped.get(Kinds.TOMBSTONES);
         return new ClusterState(origin.now(), origin.source(), origin.context(), origin.server(),
                 origin.serverVersion(),
                 sorted(mapped.get(Kinds.NODES), NodeInfo::name), sorted(mapped.get(Kinds.NODE_LEASES), LeaseInfo::name),
@@ -142,7 +147,9 @@ public final class StateAssembler {
                 cattleJobs == null ? Collected.absent() : Collected.of(sorted(cattleJobs, JobInfo::name)),
                 sorted(mapped.get(Kinds.KUBE_SYSTEM_LEASES), LeaseInfo::name),
                 pods == null ? Collected.absent() : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())),
-                List.of(), List.copyOf(new LinkedHashSet<>(allNotes)));
+                List.of(), List.copyOf(new LinkedHashSet<>(allNotes)),
+                tombstones == null ? Collected.absent() : Collected.of(tombstones.stream().flatMap(List::stream)
+                        .sorted(Comparator.comparing(Tombstone::name)).toList()));
     }
 
     private static <T> List<T> sorted(List<T> items, java.util.function.Function<T, String> key) {
@@ -150,6 +157,19 @@ public final class StateAssembler {
             return List.of();
         }
         return items.stream().filter(Objects::nonNull).sorted(Comparator.comparing(key)).toList();
+    }
+
+    /** The tombstones a ConfigMap holds: those of nodegate-tombstones, none for any other ConfigMap. */
+    public List<Tombstone> tombstones(ConfigMap cm) {
+        if (cm.getMetadata() == null || !TombstoneBook.CONFIGMAP.equals(cm.getMetadata().getName())) {
+            return List.of();
+        }
+        try {
+            return TombstoneBook.parse(cm.getData()).tombstones();
+        } catch (IllegalArgumentException e) {
+            throw new CollectionException("ConfigMap " + cm.getMetadata().getNamespace() + "/" + TombstoneBook.CONFIGMAP
+                    + ": " + e.getMessage() + " (fix or remove that key with kubectl edit)", e);
+        }
     }
 
     public NodeInfo node(Node n) {

@@ -89,8 +89,8 @@ class ExampleStoriesTest {
     void everyExampleDirectoryHasAStoryAndIsCoveredHere() throws IOException {
         try (Stream<Path> dirs = Files.list(EXAMPLES)) {
             List<String> names = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
-            assertThat(names).containsExactly("cluster-a-batch-stop", "cluster-a-renamed-rejoin", "healthy",
-                    "k3s-six-nodes", "lab-duplicate-ip", "split-brain");
+            assertThat(names).containsExactly("cluster-a-batch-stop", "cluster-a-renamed-rejoin", "fleet-departure",
+                    "healthy", "k3s-six-nodes", "lab-duplicate-ip", "split-brain");
             assertThat(names).allSatisfy(n -> assertThat(EXAMPLES.resolve(n).resolve("STORY.md")).isRegularFile());
         }
     }
@@ -122,6 +122,32 @@ class ExampleStoriesTest {
         assertThat(audit.nodes("NG150")).isEqualTo(BATCH);
         assertThat(audit.of("NG170")).hasSize(13);
         assertThat(audit.nodes("NG170")).isEqualTo(cordoned13());
+    }
+
+    @Test
+    void fleetDepartureSeenFromBothClusters() {
+        String a = dir("fleet-departure/cluster-a");
+        String b = dir("fleet-departure/cluster-b");
+
+        Outcome fleet = run("fleet", "-f", a, "-f", b);
+        assertThat(fleet.exit()).isEqualTo(1);
+        assertThat(fleet.codes()).containsExactly("NG301");
+        assertThat(fleet.of("NG301")).extracting(Finding::severity).containsOnly("critical");
+        assertThat(fleet.of("NG301")).extracting(Finding::nodes).containsExactlyInAnyOrder(
+                set("gpu-a07", "b-gpu-07"), set("gpu-a08", "b-gpu-08"), set("gpu-a09", "b-gpu-09"));
+        assertThat(fleet.json().path("hosts").size()).isEqualTo(3);
+        assertThat(fleet.json().path("findings").toString())
+                .contains("gpu-a07 in cluster-a: Unknown, Lease stopped 2026-10-22T05:23:42Z; the same host is b-gpu-07"
+                        + " in cluster-b, created 05:23:45Z (3 s later), Ready");
+        // gpu-a10 stopped in the same batch but never reached B: nothing in fleet names it
+        assertThat(fleet.json().toString()).doesNotContain("gpu-a10");
+
+        // each side alone cannot tell: A is cluster-a-batch-stop, B has three bare newcomers
+        Outcome auditA = run("audit", "-f", a);
+        assertThat(auditA.codes()).containsExactly("NG101", "NG103", "NG150", "NG170");
+        Outcome auditB = run("audit", "-f", b);
+        assertThat(auditB.codes()).containsExactly("NG111");
+        assertThat(auditB.nodes("NG111")).isEqualTo(set("b-gpu-07", "b-gpu-08", "b-gpu-09"));
     }
 
     @Test

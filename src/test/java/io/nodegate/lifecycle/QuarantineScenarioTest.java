@@ -42,7 +42,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        LifecycleSupport.pollInterval = Duration.ofSeconds(5);
+        pollInterval = Duration.ofSeconds(5);
         CliRun saved = seedAndSaveBaseline();
         assertThat(saved.exitCode()).as(saved.all()).isZero();
         clock.set(seed.gateTime);
@@ -96,7 +96,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
     @Test
     void removeTombstonesTheHostItsRenamedReturnIsNg302AndRefusedUntilReadmit() throws Exception {
         playGarbageCollector("gpu-a11");
-        CliRun removed = CliRun.run("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
         assertThat(removed.exitCode()).as(removed.all()).isZero();
         assertThat(removed.out()).contains("recorded tombstone gpu-a11 in ConfigMap nodegate-system/nodegate-tombstones");
 
@@ -142,12 +142,12 @@ class QuarantineScenarioTest extends SeededClusterTest {
         api.client().nodes().withName("new-01").delete();
         new TombstoneLedger(client, "nodegate-system").record(new Tombstone("gpu-a10", "uid-x", "uuid-a10",
                 "machine-gpu-a10", seed.gateTime, null, "other operator"));
-        CliRun plan = CliRun.run("readmit", "gpu-a11", "--baseline", baseline.toString());
+        CliRun plan = cli("readmit", "gpu-a11", "--baseline", baseline.toString());
         assertThat(plan.exitCode()).as(plan.all()).isZero();
         assertThat(plan.out()).contains("would release tombstone gpu-a11");
         assertThat(tombstones().getData()).containsKey("node.gpu-a11");
 
-        CliRun readmit = CliRun.run("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes");
+        CliRun readmit = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes");
         assertThat(readmit.exitCode()).as(readmit.all()).isZero();
         assertThat(readmit.out()).contains("released tombstone gpu-a11", "joins as a new Node");
         ConfigMap after = tombstones();
@@ -200,7 +200,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
     void aTombstoneThatCannotBeWrittenIsReportedLoudlyWithTheCommandsToRecordIt() throws Exception {
         api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 403);
         playGarbageCollector("gpu-a11");
-        CliRun removed = CliRun.run("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
 
         assertThat(removed.exitCode()).as(removed.all()).isEqualTo(3);
         assertThat(api.client().nodes().withName("gpu-a11").get()).isNull();

@@ -87,7 +87,7 @@ class PolicyBundleTest {
                 Map.entry("kube-system coordination.k8s.io/leases", "get,list"),
                 Map.entry("kube-system core/secrets", "delete,get,list"),
                 // the tombstones `remove` records and `readmit` releases: get/update by name, create unnamed
-                Map.entry("nodegate-system core/configmaps", "create"),
+                Map.entry("nodegate-system core/configmaps", "create,list"),
                 Map.entry("nodegate-system core/configmaps[nodegate-tombstones]", "get,update"))));
     }
 

@@ -43,7 +43,7 @@ class CollectEquivalenceTest {
     private static ClusterState withSource(ClusterState s, String source) {
         return new ClusterState(s.now(), source, s.context(), s.server(), s.serverVersion(), s.nodes(),
                 s.nodeLeases(), s.nodePasswordSecrets(), s.csiNodes(), s.apiEndpoints(), s.daemonSets(),
-                s.cattleJobs(), s.controlPlaneLeases(), s.pods(), s.etcd(), s.notes());
+                s.cattleJobs(), s.controlPlaneLeases(), s.pods(), s.etcd(), s.notes(), s.tombstones());
     }
 
     private void assertOfflineEqualsLive(boolean withPods) {
@@ -85,7 +85,7 @@ class CollectEquivalenceTest {
             assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder(
                     "collected.json", "nodes.json", "node-leases.json", "node-password-secrets.json", "csinodes.json",
                     "kubernetes-endpointslices.json", "daemonsets.json", "cattle-system-jobs.json",
-                    "kube-system-leases.json");
+                    "kube-system-leases.json", "tombstones.json");
         }
         String everything;
         try (Stream<Path> files = Files.list(out)) {

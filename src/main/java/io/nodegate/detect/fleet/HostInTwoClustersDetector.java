@@ -111,7 +111,8 @@ public final class HostInTwoClustersDetector implements FleetDetector {
                     .time("createdThere", departure.now().created())
                     .seconds("gapSeconds", departure.gap());
         }
-        return new Finding(code(), name(), severity, nodes, message.toString(), evidence.build(), hint);
+        return new Finding(code(), name(), severity, nodes, message.toString(), evidence.build(), hint,
+                "host " + host.displayId());
     }
 
     /** The not-Ready side and the Ready side in another cluster; null when there is no such pair. */

@@ -1,9 +1,12 @@
 package io.nodegate.detect.fleet;
 
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.detect.controlplane.NamedView;
+import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Tombstone;
@@ -18,7 +21,7 @@ import java.util.Map;
  * cluster read, under any name. Nothing upstream stops this (rke2#2144, k3s#12782): a removed host whose RKE2
  * config is still on disk registers again at its next start, and if it was renamed it arrives as a bare newcomer.
  */
-public final class RemovedHostReturnedDetector implements FleetDetector {
+public final class RemovedHostReturnedDetector implements FleetDetector, Detector {
 
     public static final String CODE = "NG302";
     public static final String NAME = "removed-host-returned";
@@ -42,6 +45,19 @@ public final class RemovedHostReturnedDetector implements FleetDetector {
                     findings.addAll(returns(book.getKey(), tombstone, cluster.name(), cluster.state().nodes()));
                 }
             }
+        }
+        return findings;
+    }
+
+    /**
+     * In one cluster (audit, watch): its Nodes against its own tombstones, names included. No tombstones read
+     * (offline input without them) means nothing to compare, never "no removed host came back".
+     */
+    @Override
+    public List<Finding> detect(ClusterState state, AuditSettings settings) {
+        List<Finding> findings = new ArrayList<>();
+        for (Tombstone tombstone : state.tombstones().items()) {
+            findings.addAll(returns(null, tombstone, null, state.nodes()));
         }
         return findings;
     }
@@ -90,7 +106,7 @@ public final class RemovedHostReturnedDetector implements FleetDetector {
                 "Cordon " + node.name() + " now (kubectl cordon " + node.name() + "). The host was removed on purpose"
                         + " and still has a cluster config on disk: clean it (rke2-uninstall.sh) or, if it is meant to"
                         + " come back, run 'nodegate readmit " + t.name() + "'. 'nodegate policy --quarantine' makes the"
-                        + " API server refuse such a registration.");
+                        + " API server refuse such a registration.", "tombstone " + t.name());
     }
 
     private static String matchedValue(Tombstone t, String match) {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.nodegate.model.ClusterState;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
+import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.StateAssembler;
 
@@ -88,10 +89,10 @@ public final class RancherSource {
         for (String id : ids) {
             List<Node> nodes = byCluster.getOrDefault(id, List.of());
             String display = displayNames.getOrDefault(id, id);
+            // Nodes only: Rancher mirrors no Leases, Secrets or tombstones of its downstream clusters
             RawSnapshot raw = new RawSnapshot(now, "rancher " + context + " (management.cattle.io/v3 Nodes in " + id
-                    + ")", id, client.getMasterUrl() == null ? null : client.getMasterUrl().toString(), null, nodes,
-                    List.of(), List.of(), null, List.of(), List.of(), null, List.of(), null,
-                    notes.stream().filter(n -> n.startsWith(id + "/")).toList());
+                    + ")", id, client.getMasterUrl() == null ? null : client.getMasterUrl().toString(), null,
+                    Map.of(Kinds.NODES, nodes), notes.stream().filter(n -> n.startsWith(id + "/")).toList());
             out.add(new DownstreamCluster(id, display, StateAssembler.assemble(raw)));
         }
         return out;

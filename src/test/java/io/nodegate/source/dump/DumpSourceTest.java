@@ -128,13 +128,13 @@ class DumpSourceTest {
     @Test
     void unknownKindsAreIgnoredWithANote() throws IOException {
         Path f = write("mixed.json", "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":["
-                + "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"}},"
+                + "{\"kind\":\"Service\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"}},"
                 + "{\"kind\":\"Widget\",\"apiVersion\":\"example.com/v1\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"x\":[1,2]}},"
-                + "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"d\",\"namespace\":\"x\"}},"
+                + "{\"kind\":\"Service\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"d\",\"namespace\":\"x\"}},"
                 + "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"}}]}");
         ClusterState s = DumpSource.load(List.of(f), NOW);
         assertThat(s.nodes()).hasSize(1);
-        assertThat(s.notes()).contains("ignored 2 object(s) of kind ConfigMap (nodegate does not read them)",
+        assertThat(s.notes()).contains("ignored 2 object(s) of kind Service (nodegate does not read them)",
                 "ignored 1 object(s) of kind Widget (nodegate does not read them)");
     }
 
