@@ -87,9 +87,10 @@ public final class FleetCommand implements Callable<Integer> {
                     + "Default: the time recorded by 'nodegate collect'.")
     String now;
 
-    @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Per-request timeout against each API server (default: ${DEFAULT-VALUE}).")
-    int requestTimeoutSeconds = 10;
+    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "10s",
+            converter = DurationConverter.Positive.class,
+            description = "Per-request timeout against each API server, as kubectl's: 30s, 1m (default: ${DEFAULT-VALUE}).")
+    java.time.Duration requestTimeout = java.time.Duration.ofSeconds(10);
 
     @Mixin
     OutputOptions output = new OutputOptions();
@@ -113,7 +114,7 @@ public final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<FleetSource> sources = sources();
-        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeoutSeconds, namespace, env.clock());
+        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeout, namespace, env.clock());
         List<FleetLoader.Loaded> loaded = new ArrayList<>();
         for (FleetSource s : sources) {
             try {
@@ -128,7 +129,7 @@ public final class FleetCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.print(output.render(() -> Structured.tree(report), style -> FleetRenderer.table(report, style)));
         out.flush();
-        return ExitCodes.of(report.findings());
+        return ReportExit.of(report.findings());
     }
 
     /** Names each loaded cluster uniquely, builds the ledger and runs the fleet detectors; pure. */
@@ -241,8 +242,8 @@ public final class FleetCommand implements Callable<Integer> {
 
         List<Loaded> load(FleetSource source);
 
-        static FleetLoader real(String now, int requestTimeoutSeconds, String namespace, java.time.Clock clock) {
-            return source -> FleetSources.load(source, now, requestTimeoutSeconds, namespace, clock);
+        static FleetLoader real(String now, java.time.Duration requestTimeout, String namespace, java.time.Clock clock) {
+            return source -> FleetSources.load(source, now, requestTimeout, namespace, clock);
         }
     }
 }

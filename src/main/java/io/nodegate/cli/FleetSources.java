@@ -21,7 +21,7 @@ final class FleetSources {
     }
 
     static List<FleetCommand.FleetLoader.Loaded> load(FleetCommand.FleetSource source, String now,
-                                                      int requestTimeoutSeconds, String namespace,
+                                                      java.time.Duration requestTimeoutSeconds, String namespace,
                                                       java.time.Clock clock) {
         return switch (source.kind()) {
             case CONTEXT, KUBECONFIG -> List.of(live(source, requestTimeoutSeconds, namespace));
@@ -30,7 +30,7 @@ final class FleetSources {
         };
     }
 
-    private static FleetCommand.FleetLoader.Loaded live(FleetCommand.FleetSource source, int timeout, String namespace) {
+    private static FleetCommand.FleetLoader.Loaded live(FleetCommand.FleetSource source, java.time.Duration timeout, String namespace) {
         try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
             ClusterState state = live.load(false);
             // the kinds table reads nodegate-system's tombstones with the rest; another --namespace is one more GET
@@ -60,7 +60,7 @@ final class FleetSources {
         return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
     }
 
-    private static List<FleetCommand.FleetLoader.Loaded> rancher(FleetCommand.FleetSource source, int timeout,
+    private static List<FleetCommand.FleetLoader.Loaded> rancher(FleetCommand.FleetSource source, java.time.Duration timeout,
                                                                  Instant now) {
         try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
             List<FleetCommand.FleetLoader.Loaded> out = new ArrayList<>();

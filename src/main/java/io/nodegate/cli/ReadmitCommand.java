@@ -128,7 +128,7 @@ public final class ReadmitCommand implements Callable<Integer> {
                 w.print(Json.write(release));
             }
             w.flush();
-            return;
+            return ExitCode.OK;
         }
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
         if (output.isTable()) {

@@ -99,7 +99,7 @@ public final class RemoveCommand implements Callable<Integer> {
         }
         w.flush();
         if (r.tombstoneError() != null) {
-            throw new NodegateException(ExitCodes.COLLECTION, "Node " + node + " was deleted, but its tombstone was not"
+            throw new NodegateException(ExitCode.COLLECTION, "Node " + node + " was deleted, but its tombstone was not"
                     + " recorded (" + r.tombstoneError() + "): record it by hand with the commands printed above");
         }
         if (r.error() != null) {

@@ -62,7 +62,7 @@ public final class FleetRenderer {
             case "False" -> "NotReady";
             default -> a.ready();
         };
-        String age = now == null || a.created() == null ? "?" : Durations.human(Duration.between(a.created(), now));
+        String age = now == null || a.created() == null ? "?" : io.nodegate.time.Durations.format(Duration.between(a.created(), now));
         return a.node() + " " + ready + " " + age;
     }
 

@@ -1,6 +1,7 @@
 package io.nodegate.source;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.nodegate.CollectionException;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 
