@@ -761,6 +761,8 @@ def write_cluster(dirname, c, jobs, daemonsets, context=None, apiservers=None, p
     holders = {"kube-controller-manager": pick(1), "kube-scheduler": pick(0), "cloud-controller-manager": pick(2),
                c.distro: pick(0), c.distro + "-etcd": pick(1)}
     write(dirname, "kube-system-leases.json", control_plane_leases(c, servers, holders))
+    # ConfigMaps in nodegate-system, as `collect` saves them: no host was removed with `nodegate remove` here
+    write(dirname, "tombstones.json", kube_list([]))
     collected = {"absent": [] if jobs is not None else ["cattle-system-jobs"], "collectedAt": ts(c.now),
                  "context": context or c.name, "kind": "NodegateCollection", "server": c.server,
                  "serverVersion": c.server_version}
