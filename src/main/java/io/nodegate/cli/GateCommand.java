@@ -37,14 +37,17 @@ import java.util.TreeSet;
                 + "time; (c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster "
                 + "equals the baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet "
                 + "desired, GPU totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role "
-                + "labels); the control node, its pods and node-password Secret found. Host evidence: --host-report "
+                + "labels); (fleet) with --fleet-context/--fleet-kubeconfig, the host (by machineID/systemUUID) is "
+                + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
+                + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
                 + "kubelet port); without them the run says \"host evidence: none (reply text only)\". Every run is "
                 + "recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
-                "  nodegate gate gpu-a11 --baseline base.json --host-report gpu-a11-host-report.json --probe-kubelet"})
+                "  nodegate gate gpu-a11 --baseline base.json --host-report gpu-a11-host-report.json --probe-kubelet",
+                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b"})
 public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -103,6 +106,9 @@ public final class GateCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Duration batchWindow;
 
+    @Mixin
+    FleetFlags fleet = new FleetFlags();
+
     @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
     boolean annotate;
 
@@ -141,17 +147,20 @@ public final class GateCommand implements Callable<Integer> {
                 batchWindow);
         HostInputs host = hostInputs();
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        FleetFlags.Views fleetViews = fleet.read(source, env.clock());
         GateService.Run run = new GateService(session.client(), session.store(), env.clock())
-                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host);
+                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
+                        fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
             w.printf("gate %s: %s%n", node, run.result().verdict());
             for (Check c : run.result().checks()) {
-                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", c.outcome(), c.title());
+                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]",
+                        c.outcome() == Verdict.NOT_CHECKED ? "not checked" : c.outcome(), c.title());
                 for (String r : c.reasons()) {
                     w.printf("      - %s%n", r);
                 }
-                if (c.outcome() != Verdict.PASS || "c".equals(c.id())
+                if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
                         || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());

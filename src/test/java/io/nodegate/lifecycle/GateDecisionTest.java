@@ -113,9 +113,10 @@ class GateDecisionTest {
     void seedGpuA11Passes() {
         GateResult r = GateDecision.decide(BASE, GOOD, REQ);
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
-        // without --host-report/--probe-kubelet the run says that step (b) rests on the reply's text alone
+        // without --host-report/--probe-kubelet the run says that step (b) rests on the reply's text alone; without
+        // --fleet-context the fleet check says "not checked", never a pass
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e",
-                "host");
+                "host", "fleet");
         assertThat(check(r, "host").title()).isEqualTo("host evidence: none (reply text only)");
         assertThat(check(r, "c").evidence()).containsEntry("leaseRenewTime", "2026-10-19T06:07:56Z")
                 .containsEntry("leaseStoppedBeforeRemovedAt", "1m4s");

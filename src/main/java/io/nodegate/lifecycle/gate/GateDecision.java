@@ -28,7 +28,8 @@ public final class GateDecision {
             new BatchStopCheck(),
             new HostReportCheck(),
             new KubeletPortCheck(),
-            new NoHostEvidenceCheck());
+            new NoHostEvidenceCheck(),
+            new FleetCheck());
 
     private GateDecision() {
     }

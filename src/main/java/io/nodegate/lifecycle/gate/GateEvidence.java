@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.detect.controlplane.NamedView;
+
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.LeaseInfo;
@@ -16,6 +18,8 @@ import java.util.List;
  * @param metallbAnnouncers null when the MetalLB API is not served
  * @param etcd              per-endpoint answers; empty when no etcd source was given
  * @param nodeLeases        every Lease in kube-node-lease; null when not collected
+ * @param fleet             the Nodes of the other clusters given with --fleet-context/--fleet-kubeconfig; null
+ *                          when none was given (the fleet check then says "not checked")
  */
 public record GateEvidence(
         Instant observedAt,
@@ -29,14 +33,31 @@ public record GateEvidence(
         Integer controlPods,
         SecretMeta controlNodePassword,
         String collectionError,
-        List<LeaseInfo> nodeLeases) {
+        List<LeaseInfo> nodeLeases,
+        List<NamedView> fleet) {
 
     /** Evidence without the other node Leases: the batch check does not apply (tests of the other checks). */
     public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
                         List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
                         NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError) {
         this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
-                controlNodePassword, collectionError, null);
+                controlNodePassword, collectionError, null, null);
+    }
+
+    /** Evidence without a fleet: the fleet check says "not checked". */
+    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
+                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
+                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError,
+                        List<LeaseInfo> nodeLeases) {
+        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
+                controlNodePassword, collectionError, nodeLeases, null);
+    }
+
+    /** This evidence with the other clusters' Nodes (or, when reading one failed, that failure). */
+    public GateEvidence withFleet(List<NamedView> views, String error) {
+        return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
+                controlPods, controlNodePassword, collectionError != null ? collectionError : error, nodeLeases,
+                views == null ? null : List.copyOf(views));
     }
 
     public GateEvidence {

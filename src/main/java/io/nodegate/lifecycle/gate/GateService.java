@@ -45,10 +45,23 @@ public final class GateService {
 
     public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
                    boolean annotate, HostInputs host) {
+        return run(baseline, baselineFile, request, etcd, annotate, host, null, null);
+    }
+
+    /**
+     * @param fleet      the other clusters' Nodes (--fleet-context); null when none was given
+     * @param fleetError why reading one of them failed: the run is then INVALID
+     */
+    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
+                   boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
+                   String fleetError) {
         store.ensureWritable();
         ApiReader api = new ApiReader(client);
         request = HostEvidenceStep.withReportedRemoval(request, host);
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
+        if (fleet != null || fleetError != null) {
+            evidence = evidence.withFleet(fleet, fleetError == null ? null : "fleet cluster " + fleetError);
+        }
         HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, client.getConfiguration(), host, evidence);
         evidence = hostStep.evidence();
         GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());

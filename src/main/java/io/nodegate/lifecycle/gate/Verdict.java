@@ -4,6 +4,11 @@ import io.nodegate.ExitCode;
 
 /** Gate outcome, ordered by precedence: evidence that cannot be trusted outranks everything. */
 public enum Verdict {
+    /**
+     * A check that could not run because its input was not given (the fleet check without --fleet-context): shown
+     * as "not checked", never counted as a pass, and never the verdict of a run (it ranks below PASS).
+     */
+    NOT_CHECKED(ExitCode.OK),
     PASS(ExitCode.OK), HOLD(ExitCode.HOLD), FAIL(ExitCode.FAIL), INVALID(ExitCode.COLLECTION);
 
     private final int exitCode;
@@ -18,6 +23,7 @@ public enum Verdict {
 
     int rank() {
         return switch (this) {
+            case NOT_CHECKED -> -1;
             case PASS -> 0;
             case HOLD -> 1;
             case FAIL -> 2;
