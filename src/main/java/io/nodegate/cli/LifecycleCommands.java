@@ -21,7 +21,8 @@ final class LifecycleCommands {
     /** One line per check (outcome, title), then its reasons and all its evidence. */
     static void printChecks(PrintWriter w, List<Check> checks) {
         for (Check c : checks) {
-            w.printf("  %-8s %s%n", c.outcome(), c.title());
+            w.printf("  %-8s %s%n", c.outcome() == io.nodegate.lifecycle.gate.Verdict.NOT_CHECKED ? "not checked"
+                    : c.outcome(), c.title());
             c.reasons().forEach(r -> w.printf("      - %s%n", r));
             c.evidence().forEach((k, v) -> w.printf("        %s: %s%n", k, v));
         }

@@ -31,10 +31,12 @@ import java.util.regex.PatternSyntaxException;
                 + "--name-pattern; etcd members unchanged; targets not yet removed still silent (heartbeat, "
                 + "bootID, Lease unchanged). Each query is first shown to find something (the control node's IP "
                 + "and UUID, a time before the oldest node); a self-test that finds nothing makes the run INVALID. "
-                + "Run it twice: the next day, and after the receiving side admitted the hosts. Exit 0 PASS, 5 "
-                + "FAIL (something came back), 3 INVALID.",
+                + "Run it twice: the next day, and after the receiving side admitted the hosts. With "
+                + "--fleet-context/--fleet-kubeconfig it also says where each removed host is now (by machineID/"
+                + "systemUUID in those clusters; informational). Exit 0 PASS, 5 FAIL (something came back), 3 INVALID.",
         footer = {"", "Example:",
-                "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22"})
+                "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22",
+                "  nodegate verify-gone --baseline base.json --fleet-context cluster-b   # where did the hosts go?"})
 public final class VerifyGoneCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -53,6 +55,9 @@ public final class VerifyGoneCommand implements Callable<Integer> {
 
     @Mixin
     LiveOptions source = new LiveOptions();
+
+    @Mixin
+    FleetFlags fleet = new FleetFlags();
     @Mixin
     OutputOptions output;
 
@@ -98,8 +103,10 @@ public final class VerifyGoneCommand implements Callable<Integer> {
             probe = new HostInputs.Probe(kubeletPort, probeTimeout);
         }
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        FleetFlags.Views fleetViews = fleet.read(source, env.clock());
         GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock())
-                .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe);
+                .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
+                        fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
             w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());

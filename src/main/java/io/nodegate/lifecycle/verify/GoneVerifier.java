@@ -53,11 +53,31 @@ public final class GoneVerifier {
     /** @param probe with --probe-kubelets: the kubelet port and timeout; null = no probe */
     public Run verify(Baseline baseline, Path baselineFile, Pattern namePattern, List<String> ips,
                       List<EtcdEndpointReport> etcd, HostInputs.Probe probe) {
+        return verify(baseline, baselineFile, namePattern, ips, etcd, probe, null, null);
+    }
+
+    /**
+     * @param fleet      the other clusters' Nodes (--fleet-context); null when none was given
+     * @param fleetError why reading one of them failed: the run is then INVALID
+     */
+    public Run verify(Baseline baseline, Path baselineFile, Pattern namePattern, List<String> ips,
+                      List<EtcdEndpointReport> etcd, HostInputs.Probe probe,
+                      List<io.nodegate.detect.controlplane.NamedView> fleet, String fleetError) {
         store.ensureWritable();
         GoneDecision.Evidence ev = collect(baseline, etcd);
+        if (fleetError != null && ev.collectionError() == null) {
+            ev = new GoneDecision.Evidence(ev.observedAt(), null, null, null, etcd, "fleet cluster " + fleetError);
+        }
         GoneDecision.Result result = GoneDecision.decide(baseline, ev, namePattern, ips);
         if (probe != null && result.verdict() != Verdict.INVALID) {
             result = withKubeletCheck(result, probeRemovedTargets(baseline, ev, probe));
+        }
+        if (ev.collectionError() == null) {
+            io.nodegate.lifecycle.gate.Check where = WhereRemovedHostsWent.check(baseline, ev.nodes(), fleet);
+            List<io.nodegate.lifecycle.gate.Check> checks = new java.util.ArrayList<>(result.checks());
+            checks.add(where);
+            result = new GoneDecision.Result(io.nodegate.lifecycle.gate.Verdict.worst(result.verdict(), where.outcome()),
+                    checks);
         }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baseline.baselineTs(), namePattern == null ? null : namePattern.pattern(), ips, result);
