@@ -30,6 +30,7 @@ class FindingCatalogueTest {
         EtcdDetectors.all().forEach(d -> codes.put(d.code(), d.name()));
         ControlPlaneDetectors.redundancy().forEach(d -> codes.put(d.code(), d.name()));
         ControlPlaneDetectors.views().forEach(d -> codes.put(d.code(), d.name()));
+        io.nodegate.detect.fleet.FleetDetectors.all().forEach(d -> codes.put(d.code(), d.name()));
         LeaderElectionLostDetector lost = new LeaderElectionLostDetector();
         codes.put(lost.code(), lost.name());
         codes.put(SlowApiserverCheck.CODE, SlowApiserverCheck.NAME);
