@@ -107,7 +107,7 @@ class GateFleetScenarioTest extends SeededClusterTest {
 
         assertThat(v.out()).contains("where removed hosts went", "gpu-a11: now b-gpu-11 in cluster-b (Ready=True");
         CliRun without = cli("verify-gone", "--baseline", baseline.toString());
-        assertThat(without.out()).contains("not checked where removed hosts went");
+        assertThat(without.out()).contains("not checked: where removed hosts went (no --fleet-context");
         assertThat(without.exitCode()).isEqualTo(v.exitCode());
     }
 }

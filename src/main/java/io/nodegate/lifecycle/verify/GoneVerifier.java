@@ -72,12 +72,16 @@ public final class GoneVerifier {
         if (probe != null && result.verdict() != Verdict.INVALID) {
             result = withKubeletCheck(result, probeRemovedTargets(baseline, ev, probe));
         }
-        if (ev.collectionError() == null) {
-            io.nodegate.lifecycle.gate.Check where = WhereRemovedHostsWent.check(baseline, ev.nodes(), fleet);
-            List<io.nodegate.lifecycle.gate.Check> checks = new java.util.ArrayList<>(result.checks());
+        if (ev.collectionError() == null && fleet == null) {
+            List<String> notChecked = new ArrayList<>(result.notChecked());
+            notChecked.add("where removed hosts went (no --fleet-context or --fleet-kubeconfig)");
+            result = new GoneDecision.Result(result.verdict(), result.checks(), notChecked);
+        } else if (ev.collectionError() == null) {
+            Check where = WhereRemovedHostsWent.check(baseline, ev.nodes(), fleet);
+            List<Check> checks = new ArrayList<>(result.checks());
             checks.add(where);
-            result = new GoneDecision.Result(io.nodegate.lifecycle.gate.Verdict.worst(result.verdict(), where.outcome()),
-                    checks);
+            result = new GoneDecision.Result(Verdict.worst(result.verdict(), where.outcome()), checks,
+                    result.notChecked());
         }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baseline.baselineTs(), namePattern == null ? null : namePattern.pattern(), ips, result);
@@ -123,6 +127,6 @@ public final class GoneVerifier {
     private static GoneDecision.Result withKubeletCheck(GoneDecision.Result result, Check kubelet) {
         List<Check> checks = new ArrayList<>(result.checks());
         checks.add(kubelet);
-        return new GoneDecision.Result(Verdict.worst(result.verdict(), kubelet.outcome()), checks);
+        return new GoneDecision.Result(Verdict.worst(result.verdict(), kubelet.outcome()), checks, result.notChecked());
     }
 }
