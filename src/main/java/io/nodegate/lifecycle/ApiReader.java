@@ -187,7 +187,16 @@ public final class ApiReader {
                 () -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(), name);
     }
 
+    /**
+     * Jobs in a namespace that exists only on some clusters (cattle-system, under Rancher). The namespace is read
+     * first, by name: a cluster without Rancher answers NotFound there (absent), and the emitted RBAC for such a
+     * cluster (policy --no-rancher) grants that GET but no Role in the missing namespace, so listing its Jobs
+     * would be a 403. A real apiserver answers a LIST in a missing namespace with an empty list, never 404.
+     */
     public Collected<JobInfo> jobs(String namespace) {
+        if (get("Namespace " + namespace, () -> client.namespaces().withName(namespace).get(), namespace).isEmpty()) {
+            return Collected.absent();
+        }
         try {
             List<Job> jobs = api.listAll("LIST jobs in " + namespace,
                     o -> client.batch().v1().jobs().inNamespace(namespace).list(o), Function.identity());

@@ -50,7 +50,8 @@ public final class OperatorRbac {
                 rule("coordination.k8s.io", "leases", "get", "list")));
 
         List<PolicyRule> kubeSystem = new ArrayList<>();
-        kubeSystem.add(rule("coordination.k8s.io", "leases", "get", "list"));
+        // audit lists kube-system Leases (scheduler/controller-manager leaders); nothing gets one by name
+        kubeSystem.add(rule("coordination.k8s.io", "leases", "list"));
         if (settings.nodePasswordSecrets().isEmpty()) {
             kubeSystem.add(rule("", "secrets", "get", "list", "delete"));
         } else {
@@ -89,6 +90,9 @@ public final class OperatorRbac {
                         rule("", "pods", "list"),
                         rule("storage.k8s.io", "csinodes", "get", "list"),
                         rule("apps", "daemonsets", "list"),
+                        // baseline and gate read MetalLB's L2 announcers. A real apiserver authorizes before it
+                        // routes, so without this rule the call is a 403 even where MetalLB is not installed.
+                        rule("metallb.io", "servicel2statuses", "list"),
                         // Only to tell "Rancher absent" (NotFound) from "cannot see": get by exact name works.
                         new PolicyRuleBuilder().withApiGroups("").withResources("namespaces")
                                 .withResourceNames(CATTLE_SYSTEM).withVerbs("get").build(),

@@ -192,7 +192,7 @@ class FaultMatrixTest {
     void readmitVerifyDeletesNoJobOnAFault() throws IOException {
         List<Cell> cells = matrix(() -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
                 false, "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee",
-                5, () -> api.create(ReadmitScenarioTest.failedUpgraderJob()));
+                5, () -> api.create(ReadmitScenarioTest.cattleSystem(), ReadmitScenarioTest.failedUpgraderJob()));
         assertThat(cells).extracting(Cell::call).contains(
                 "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));

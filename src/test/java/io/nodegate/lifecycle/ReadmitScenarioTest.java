@@ -50,6 +50,12 @@ class ReadmitScenarioTest extends SeededClusterTest {
         api.create(SeedCluster.secret("gpu-a10"));
     }
 
+    /** Rancher's namespace: Jobs are looked for only when it exists (a NotFound there means no Rancher). */
+    static io.fabric8.kubernetes.api.model.Namespace cattleSystem() {
+        return new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("cattle-system")
+                .endMetadata().build();
+    }
+
     static Job failedUpgraderJob() {
         return new JobBuilder().withNewMetadata().withName("apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")
                 .withNamespace("cattle-system").endMetadata().withNewSpec().withNewTemplate().withNewSpec()
@@ -80,7 +86,7 @@ class ReadmitScenarioTest extends SeededClusterTest {
         assertThat(early.out()).contains("Ready is Unknown", "bootID unchanged", "no node-password Secret for gpu-a10");
 
         hostRejoins("uuid-a10");
-        api.create(failedUpgraderJob());
+        api.create(cattleSystem(), failedUpgraderJob());
         CliRun blocked = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify");
         assertThat(blocked.exitCode()).as(blocked.all()).isEqualTo(5);
         assertThat(blocked.out()).contains("Failed Job cattle-system/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")

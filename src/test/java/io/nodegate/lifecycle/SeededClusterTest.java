@@ -49,7 +49,9 @@ abstract class SeededClusterTest {
 
     @AfterEach
     void tearDown() {
-        client.close();
-        api.close();
+        if (client != null) {
+            client.close();
+            api.close();
+        }
     }
 }

@@ -80,11 +80,12 @@ class PolicyBundleTest {
                 Map.entry("* core/namespaces[cattle-system]", "get"),
                 Map.entry("* core/nodes", "delete,get,list,patch"),
                 Map.entry("* core/pods", "list"),
+                Map.entry("* metallb.io/servicel2statuses", "list"),
                 Map.entry("* storage.k8s.io/csinodes", "get,list"),
                 Map.entry("cattle-system batch/jobs", "delete,get,list"),
                 Map.entry("default discovery.k8s.io/endpointslices", "list"),
                 Map.entry("kube-node-lease coordination.k8s.io/leases", "get,list"),
-                Map.entry("kube-system coordination.k8s.io/leases", "get,list"),
+                Map.entry("kube-system coordination.k8s.io/leases", "list"),
                 Map.entry("kube-system core/secrets", "delete,get,list"),
                 // the tombstones `remove` records and `readmit` releases: get/update by name, create unnamed
                 Map.entry("nodegate-system core/configmaps", "create,list"),
