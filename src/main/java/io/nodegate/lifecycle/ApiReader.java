@@ -76,7 +76,7 @@ public final class ApiReader {
     }
 
     public Optional<Node> rawNode(String name) {
-        return get("Node " + name, () -> client.nodes().withName(name).get(), name);
+        return get("Node " + name, "/api/v1/nodes/" + name, Node.class, name);
     }
 
     public Optional<NodeInfo> node(String name) {
@@ -89,7 +89,7 @@ public final class ApiReader {
 
     public Optional<Lease> rawLease(String node) {
         return get("Lease " + NODE_LEASE_NS + "/" + node,
-                () -> client.leases().inNamespace(NODE_LEASE_NS).withName(node).get(), node);
+                "/apis/coordination.k8s.io/v1/namespaces/" + NODE_LEASE_NS + "/leases/" + node, Lease.class, node);
     }
 
     public Optional<LeaseInfo> lease(String node) {
@@ -103,7 +103,7 @@ public final class ApiReader {
     }
 
     public Optional<CSINode> rawCsiNode(String node) {
-        return get("CSINode " + node, () -> client.storage().v1().csiNodes().withName(node).get(), node);
+        return get("CSINode " + node, "/apis/storage.k8s.io/v1/csinodes/" + node, CSINode.class, node);
     }
 
     public Optional<CsiNodeInfo> csiNode(String node) {
@@ -113,7 +113,7 @@ public final class ApiReader {
     /** Metadata only: the Secret's data is dropped before this returns. */
     public Optional<SecretMeta> secretMeta(String name) {
         return get("Secret " + KUBE_SYSTEM + "/" + name,
-                () -> client.secrets().inNamespace(KUBE_SYSTEM).withName(name).get(), name)
+                "/api/v1/namespaces/" + KUBE_SYSTEM + "/secrets/" + name, Secret.class, name)
                 .map(ApiReader::toMeta);
     }
 
@@ -184,7 +184,7 @@ public final class ApiReader {
 
     public Optional<Job> rawJob(String namespace, String name) {
         return get("Job " + namespace + "/" + name,
-                () -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(), name);
+                "/apis/batch/v1/namespaces/" + namespace + "/jobs/" + name, Job.class, name);
     }
 
     /**
@@ -194,7 +194,7 @@ public final class ApiReader {
      * would be a 403. A real apiserver answers a LIST in a missing namespace with an empty list, never 404.
      */
     public Collected<JobInfo> jobs(String namespace) {
-        if (get("Namespace " + namespace, () -> client.namespaces().withName(namespace).get(), namespace).isEmpty()) {
+        if (get("Namespace " + namespace, "/api/v1/namespaces/" + namespace, io.fabric8.kubernetes.api.model.Namespace.class, namespace).isEmpty()) {
             return Collected.absent();
         }
         try {
@@ -249,24 +249,58 @@ public final class ApiReader {
                 .delete("application/json", Json.MAPPER.writeValueAsString(deleteOptions)).build();
     }
 
+    /** A JSON merge patch of one object, for {@link #send}: the caller checks the answer itself. */
+    public HttpRequest mergePatchRequest(String path, Map<String, Object> patch) {
+        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
+        return client.getHttpClient().newHttpRequestBuilder().uri(url)
+                .patch("application/merge-patch+json", Json.MAPPER.writeValueAsString(patch)).build();
+    }
+
+    /**
+     * Reads one object again after a write whose answer was not a clean confirmation (a timeout, a 5xx, an empty
+     * or foreign 200): what is really there decides what the write did. Empty only on a 404; the object's JSON
+     * (kind, metadata.name and metadata.uid present) otherwise. Any other answer throws
+     * {@link CollectionException}: then the outcome of the write is unknown, and the caller must say so.
+     */
+    public Optional<tools.jackson.databind.JsonNode> reread(String what, String path) {
+        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
+        HttpResponse<String> response;
+        try {
+            response = send(client.getHttpClient().newHttpRequestBuilder().uri(url).build());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("re-reading " + what + " at " + url + " was interrupted");
+        } catch (Exception e) {
+            throw new CollectionException("re-reading " + what + " at " + url + " failed: " + describe(e), e);
+        }
+        if (response.code() == 404) {
+            return Optional.empty();
+        }
+        if (response.code() != 200) {
+            throw new CollectionException("re-reading " + what + " at " + url + " answered HTTP " + response.code());
+        }
+        try {
+            var node = Json.MAPPER.readTree(response.body());
+            if (node == null || !node.isObject() || !node.path("metadata").path("uid").isString()
+                    || !node.path("metadata").path("name").isString()) {
+                throw new IllegalArgumentException("no metadata.name/uid");
+            }
+            return Optional.of(node);
+        } catch (RuntimeException e) {
+            throw new CollectionException("re-reading " + what + " at " + url + ": unparsable answer");
+        }
+    }
+
     /** Sends within the client's request timeout; the caller says what a failure means for its write. */
     public HttpResponse<String> send(HttpRequest request) throws Exception {
         long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
         return client.getHttpClient().sendAsync(request, String.class).get(timeout, TimeUnit.MILLISECONDS);
     }
 
-    /** A 2xx answer to a write must be a Kubernetes object (the object or a Status), not some other body. */
-    public static void requireObject(String body) {
-        var answer = Json.MAPPER.readTree(body);
-        if (answer == null || !answer.isObject() || !answer.has("kind")) {
-            throw new IllegalArgumentException("no kind");
-        }
-    }
-
     // ---------------------------------------------------------------------------------------------------------
 
-    private <T extends HasMetadata> Optional<T> get(String what, Supplier<T> call, String expectedName) {
-        return api.get("GET " + what, call, expectedName);
+    private <T extends HasMetadata> Optional<T> get(String what, String path, Class<T> type, String expectedName) {
+        return api.getObject("GET " + what, path, type, expectedName);
     }
 
     /** One line saying what went wrong: the HTTP status and the server's message, or the root cause. */

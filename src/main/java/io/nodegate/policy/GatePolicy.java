@@ -31,6 +31,14 @@ public final class GatePolicy {
     public static final String NAME = "nodegate-node-gate";
     public static final String ANNOTATION_PREFIX = "nodegate.io/";
     public static final String VERDICT_ANNOTATION = ANNOTATION_PREFIX + "gate-verdict";
+    /** When the gate judged (RFC 3339, UTC), written with the verdict. */
+    public static final String GATE_AT_ANNOTATION = ANNOTATION_PREFIX + "gate-at";
+    /** The uid of the Node object the gate judged. */
+    public static final String GATE_UID_ANNOTATION = ANNOTATION_PREFIX + "gate-uid";
+    /** The bootID the judged Node reported (absent when it reported none). */
+    public static final String GATE_BOOT_ID_ANNOTATION = ANNOTATION_PREFIX + "gate-boot-id";
+    /** RFC 3339 in UTC as Instant.toString() writes it, checked before CEL's timestamp() is asked to parse it. */
+    static final String RFC3339_UTC = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$";
     public static final String PASS = "PASS";
 
     static final Map<String, String> LABELS = new TreeMap<>(Map.of(
@@ -45,6 +53,11 @@ public final class GatePolicy {
         String breakGlass = CelLiteral.quote(settings.breakGlassGroup());
         String prefix = CelLiteral.quote(ANNOTATION_PREFIX);
         String verdictKey = CelLiteral.quote(VERDICT_ANNOTATION);
+        String atKey = CelLiteral.quote(GATE_AT_ANNOTATION);
+        String uidKey = CelLiteral.quote(GATE_UID_ANNOTATION);
+        String bootKey = CelLiteral.quote(GATE_BOOT_ID_ANNOTATION);
+        String oldAnn = "oldObject.metadata.annotations";
+        String onDeleteWithAnnotations = "request.operation == 'DELETE' && has(oldObject.metadata.annotations)";
 
         return new ValidatingAdmissionPolicyBuilder()
                 .withNewMetadata().withName(NAME).withLabels(LABELS).endMetadata()
@@ -77,6 +90,55 @@ public final class GatePolicy {
                                         + " && has(oldObject.status.conditions)"
                                         + " && oldObject.status.conditions.exists(c, c.type == 'Ready'"
                                         + " && c.status == 'True')"),
+                        // The PASS is bound to what the gate judged: this Node object (uid), this boot (bootID),
+                        // and no kubelet report after the gate. Without it a PASS would be a bearer token: a host
+                        // that comes back and reports Ready=False at boot, or anyone who writes Ready=False through
+                        // nodes/status, would leave a Node that anyone with `delete nodes` may delete.
+                        variable("gateUidMatches",
+                                onDeleteWithAnnotations + " && " + uidKey + " in " + oldAnn
+                                        + " && " + oldAnn + "[" + uidKey + "] == oldObject.metadata.uid"),
+                        variable("reportedBootId",
+                                "request.operation == 'DELETE' && has(oldObject.status)"
+                                        + " && has(oldObject.status.nodeInfo) && has(oldObject.status.nodeInfo.bootID)"
+                                        + " ? oldObject.status.nodeInfo.bootID : ''"),
+                        variable("gateBootMatches",
+                                "variables.reportedBootId == '' || (" + onDeleteWithAnnotations + " && " + bootKey
+                                        + " in " + oldAnn + " && " + oldAnn + "[" + bootKey
+                                        + "] == variables.reportedBootId)"),
+                        variable("gateAt",
+                                onDeleteWithAnnotations + " && " + atKey + " in " + oldAnn + " && " + oldAnn + "["
+                                        + atKey + "].matches(" + CelLiteral.quote(RFC3339_UTC) + ") ? " + oldAnn
+                                        + "[" + atKey + "] : ''"),
+                        variable("heartbeatAfterGate",
+                                "variables.gateAt != '' && has(oldObject.status) && has(oldObject.status.conditions)"
+                                        + " && oldObject.status.conditions.exists(c, c.type == 'Ready'"
+                                        + " && has(c.lastHeartbeatTime)"
+                                        + " && string(c.lastHeartbeatTime).matches(" + CelLiteral.quote(RFC3339_UTC) + ")"
+                                        + " && timestamp(string(c.lastHeartbeatTime)) > timestamp(variables.gateAt))"),
+                        // Why a DELETE is denied, in words; '' when the gate allows it. The validation and its
+                        // message read the same variable, so they cannot disagree.
+                        variable("deleteDenial",
+                                "request.operation != 'DELETE' || variables.isBreakGlass ? ''"
+                                        + " : variables.verdict != " + CelLiteral.quote(PASS)
+                                        + " ? 'annotation " + VERDICT_ANNOTATION + " is '"
+                                        + " + (variables.verdict == '' ? 'missing' : '\"' + variables.verdict + '\"')"
+                                        + " + ', it must be " + PASS + ". Run nodegate gate for this node.'"
+                                        + " : variables.reportsReady ? 'its verdict is " + PASS + " but it reports"
+                                        + " Ready=True again (the host is back, perhaps re-registered under the same"
+                                        + " name); run nodegate gate again.'"
+                                        + " : !variables.gateUidMatches ? 'its " + PASS + " is not bound to this Node"
+                                        + " object (" + GATE_UID_ANNOTATION + " is missing or is not its uid ' +"
+                                        + " oldObject.metadata.uid + '): the Node was recreated, or the verdict was"
+                                        + " written by an older nodegate; run nodegate gate again.'"
+                                        + " : !variables.gateBootMatches ? 'its " + PASS + " was given to another boot"
+                                        + " of the host (it now reports bootID ' + variables.reportedBootId + '): the"
+                                        + " host rebooted and reported since the gate; run nodegate gate again.'"
+                                        + " : variables.gateAt == '' ? 'annotation " + GATE_AT_ANNOTATION + " is missing"
+                                        + " or not an RFC 3339 UTC time; run nodegate gate again.'"
+                                        + " : variables.heartbeatAfterGate ? 'its kubelet reported after the gate"
+                                        + " (Ready lastHeartbeatTime is newer than " + GATE_AT_ANNOTATION + " ' +"
+                                        + " variables.gateAt + '): the host is back; run nodegate gate again.'"
+                                        + " : ''"),
                         variable("oldGateKeys",
                                 "request.operation != 'CREATE' && has(oldObject.metadata.annotations)"
                                         + " ? oldObject.metadata.annotations.filter(k, k.startsWith(" + prefix + "))"
@@ -92,21 +154,14 @@ public final class GatePolicy {
                                         + " + variables.oldGateKeys.filter(k, !(k in variables.newGateKeys))"))
                 .withValidations(
                         new ValidationBuilder()
-                                .withExpression("request.operation != 'DELETE' || variables.isBreakGlass"
-                                        + " || (variables.verdict == " + CelLiteral.quote(PASS)
-                                        + " && !variables.reportsReady)")
+                                .withExpression("variables.deleteDenial == ''")
                                 .withMessage("nodegate: a Node may be deleted only when its annotation "
                                         + VERDICT_ANNOTATION + " is " + PASS + " (written by 'nodegate gate' as a"
-                                        + " member of " + settings.operatorsGroup() + ") and it does not report"
-                                        + " Ready=True, or by a member of " + settings.breakGlassGroup())
+                                        + " member of " + settings.operatorsGroup() + ") for this Node object and"
+                                        + " boot, it does not report Ready=True, and its kubelet has not reported"
+                                        + " since the gate; or by a member of " + settings.breakGlassGroup())
                                 .withMessageExpression("'nodegate: node ' + oldObject.metadata.name"
-                                        + " + ' may not be deleted: ' + (variables.verdict == " + CelLiteral.quote(PASS)
-                                        + " ? 'its verdict is " + PASS + " but it reports Ready=True again (the host"
-                                        + " is back, perhaps re-registered under the same name); run nodegate gate"
-                                        + " again.'"
-                                        + " : 'annotation " + VERDICT_ANNOTATION + " is '"
-                                        + " + (variables.verdict == '' ? 'missing' : '\"' + variables.verdict + '\"')"
-                                        + " + ', it must be " + PASS + ". Run nodegate gate for this node.')"
+                                        + " + ' may not be deleted: ' + variables.deleteDenial"
                                         + " + ' In an emergency a member of ' + " + breakGlass + " + ' can delete it.'")
                                 .withReason("Forbidden")
                                 .build(),

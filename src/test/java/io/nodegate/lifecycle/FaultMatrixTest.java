@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,7 +130,7 @@ class FaultMatrixTest {
         List<Cell> cells = new ArrayList<>();
         newWorld(gatePassed);
         for (int i = 0; i < calls.size(); i++) {
-            for (FaultProxy.Fault f : FaultProxy.Fault.values()) {
+            for (FaultProxy.Fault f : FaultProxy.Fault.NOT_FORWARDED) {
                 String before10 = nodeState("gpu-a10") + otherState();
                 String before11 = nodeState("gpu-a11");
                 proxy.breakCall(i, f);
@@ -153,7 +154,7 @@ class FaultMatrixTest {
     @Test
     void gateEndsInvalidOnEveryFaultAndAnnotatesNothing() throws IOException {
         List<Cell> cells = matrix(() -> cli("gate", "gpu-a11", "--baseline", baseline.toString(),
-                "--removed-at", seed.a11Reply, "--annotate"), false, null);
+                "--removed-at", seed.a11Reply, "--annotate"), false, "PATCH /api/v1/nodes/gpu-a11");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells).extracting(Cell::call).anySatisfy(c -> assertThat(c).startsWith("PATCH /api/v1/nodes/gpu-a11"))
                 .anySatisfy(c -> assertThat(c).contains("fieldSelector=spec.nodeName"));
@@ -169,8 +170,9 @@ class FaultMatrixTest {
                 "DELETE /api/v1/nodes/gpu-a11");
         assertThat(cells).extracting(Cell::call).contains("DELETE /api/v1/nodes/gpu-a11");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
+        // the broken DELETE never reached the server, and a re-read (or a clean refusal) says so
         assertThat(cells.stream().filter(c -> c.call().startsWith("DELETE")))
-                .allSatisfy(c -> assertThat(c.run().err()).contains("whether it was deleted is unknown"));
+                .allSatisfy(c -> assertThat(c.run().err()).as(c.toString()).contains("was not deleted"));
     }
 
     @Test
@@ -197,4 +199,112 @@ class FaultMatrixTest {
                 "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
     }
+
+    // ---- writes whose answer is lost or garbled: the report must match what the server really has ----------
+
+    /** Faults on one write call: some reach the server and lose the answer, some never reach it. */
+    static final List<FaultProxy.Fault> WRITE_FAULTS = List.of(FaultProxy.Fault.LANDS_THEN_TIMEOUT,
+            FaultProxy.Fault.LANDS_EMPTY_200, FaultProxy.Fault.LANDS_FOREIGN_200, FaultProxy.Fault.LANDS_HTTP_500,
+            FaultProxy.Fault.EMPTY_200, FaultProxy.Fault.TIMEOUT, FaultProxy.Fault.HTTP_500);
+
+    /** Index of the first call starting with {@code prefix} in a clean run of the command. */
+    int indexOf(Supplier<CliRun> command, boolean gatePassed, String prefix) throws IOException {
+        newWorld(gatePassed);
+        CliRun clean = command.get();
+        assertThat(clean.exitCode()).as("clean run: " + clean.all()).isZero();
+        List<String> calls = proxy.log();
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no call " + prefix + " in " + calls);
+    }
+
+    @Test
+    void gateAnnotateReportsTheVerdictTheNodeReallyCarries() throws IOException {
+        Supplier<CliRun> gate = () -> cli("gate", "gpu-a11", "--baseline", baseline.toString(),
+                "--removed-at", seed.a11Reply, "--annotate");
+        int patch = indexOf(gate, false, "PATCH /api/v1/nodes/gpu-a11");
+        for (FaultProxy.Fault f : WRITE_FAULTS) {
+            newWorld(false);
+            proxy.breakCall(patch, f);
+            CliRun run = gate.get();
+            Node n = api.client().nodes().withName("gpu-a11").get();
+            String verdict = n.getMetadata().getAnnotations().get("nodegate.io/gate-verdict");
+            String what = f + " -> exit " + run.exitCode() + ": " + run.all();
+            assertThat(run.exitCode()).as(what).isNotEqualTo(70);
+            if (f.forwards()) {
+                assertThat(verdict).as(what).isEqualTo("PASS");
+                assertThat(run.exitCode()).as(what).isZero();
+                assertThat(run.out()).as(what).contains("annotated nodegate.io/gate-verdict=PASS", "landed");
+                // remove accepts the Node as the annotation left it
+                assertThat(Files.list(tmp.resolve("evidence-" + worlds)).map(p -> p.getFileName().toString()))
+                        .as(what).anyMatch(name -> name.endsWith(".annotation.json"));
+            } else {
+                assertThat(verdict).as(what).isNull();
+                assertThat(run.exitCode()).as(what).isEqualTo(3);
+                assertThat(run.err()).as(what).contains("re-reading the Node shows it does not carry this run's verdict");
+            }
+        }
+    }
+
+    @Test
+    void removeReportsADeletionThatLandedAndNeverClaimsOneThatDidNot() throws IOException {
+        Supplier<CliRun> remove = () -> cli("remove", "gpu-a11", "--baseline", baseline.toString());
+        int delete = indexOf(remove, true, "DELETE /api/v1/nodes/gpu-a11");
+        for (FaultProxy.Fault f : WRITE_FAULTS) {
+            newWorld(true);
+            proxy.breakCall(delete, f);
+            CliRun run = remove.get();
+            boolean gone = api.client().nodes().withName("gpu-a11").get() == null;
+            String what = f + " -> exit " + run.exitCode() + ": " + run.all();
+            String record = removalRecord();
+            assertThat(gone).as(what).isEqualTo(f.forwards());
+            if (gone) {
+                assertThat(run.exitCode()).as(what).isZero();
+                assertThat(run.out()).as(what).contains("deleted Node gpu-a11", "re-read");
+                assertThat(record).as(what).contains("\"state\" : \"complete\"", "\"deleted\" : true");
+            } else {
+                assertThat(run.exitCode()).as(what).isEqualTo(3);
+                assertThat(run.err()).as(what).contains("was not deleted");
+                assertThat(record).as(what).contains("\"state\" : \"not-deleted\"", "\"deleted\" : false");
+            }
+        }
+    }
+
+    @Test
+    void readmitReportsTheSecretDeletionTheServerHas() throws IOException {
+        Supplier<CliRun> readmit = () -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        int delete = indexOf(readmit, false, "DELETE /api/v1/namespaces/kube-system/secrets/gpu-a10.node-password.rke2");
+        for (FaultProxy.Fault f : WRITE_FAULTS) {
+            newWorld(false);
+            proxy.breakCall(delete, f);
+            CliRun run = readmit.get();
+            boolean gone = api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2")
+                    .get() == null;
+            String what = f + " -> exit " + run.exitCode() + ": " + run.all();
+            assertThat(gone).as(what).isEqualTo(f.forwards());
+            assertThat(run.exitCode()).as(what).isEqualTo(gone ? 0 : 3);
+            if (!gone) {
+                assertThat(run.err()).as(what).contains("not deleted");
+            }
+        }
+    }
+
+    /** The newest removal.json of the current world, or "" when none was written. */
+    String removalRecord() throws IOException {
+        Path dir = tmp.resolve("evidence-" + worlds);
+        try (var files = Files.walk(dir)) {
+            return files.filter(p -> p.getFileName().toString().equals("removal.json")).sorted().reduce((a, b) -> b)
+                    .map(p -> {
+                        try {
+                            return Files.readString(p);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }).orElse("");
+        }
+    }
+
 }

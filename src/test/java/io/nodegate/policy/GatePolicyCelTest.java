@@ -80,13 +80,13 @@ class GatePolicyCelTest {
 
         @Test
         void deleteWithPassVerdictIsAllowedForAnyone() {
-            Map<String, Object> passed = withAnnotation(worker7(), VERDICT, "PASS");
+            Map<String, Object> passed = NodeFixtures.gatedPass(worker7());
             assertThat(simulator.review(delete(passed, "alice", PLAIN_USER)).allowed()).isTrue();
         }
 
         @Test
         void passOnANodeThatReportsReadyAgainIsDenied() {
-            Map<String, Object> back = NodeFixtures.withReady(withAnnotation(worker7(), VERDICT, "PASS"), "True");
+            Map<String, Object> back = NodeFixtures.withReady(NodeFixtures.gatedPass(worker7()), "True");
             Decision d = simulator.review(delete(back, "alice", PLAIN_USER));
             assertThat(d.allowed()).isFalse();
             assertThat(d.message()).contains("node worker-7 may not be deleted")
@@ -95,11 +95,71 @@ class GatePolicyCelTest {
 
         @Test
         void passWithReadyFalseOrWithoutStatusIsAllowed() {
-            Map<String, Object> passed = withAnnotation(worker7(), VERDICT, "PASS");
+            Map<String, Object> passed = NodeFixtures.gatedPass(worker7());
             assertThat(simulator.review(delete(NodeFixtures.withReady(passed, "False"), "alice", PLAIN_USER))
                     .allowed()).isTrue();
             assertThat(simulator.review(delete(NodeFixtures.withoutStatus(passed), "alice", PLAIN_USER))
                     .allowed()).isTrue();
+        }
+
+        @Test
+        void aPassWithoutUidAndBootIdIsNotABearerToken() {
+            // a verdict written by hand (or by an older nodegate) binds to nothing: denied
+            Decision d = simulator.review(delete(withAnnotation(worker7(), VERDICT, "PASS"), "alice", PLAIN_USER));
+            assertThat(d.allowed()).isFalse();
+            assertThat(d.message()).contains("is not bound to this Node object");
+        }
+
+        @Test
+        void aPassForAnotherNodeObjectIsDenied() {
+            // the host came back under the same name: a new object (new uid) carrying the old annotations
+            Map<String, Object> recreated = withAnnotation(NodeFixtures.gatedPass(worker7()),
+                    GatePolicy.GATE_UID_ANNOTATION, "11111111-2222-3333-4444-555555555555");
+            Decision d = simulator.review(delete(recreated, "alice", PLAIN_USER));
+            assertThat(d.allowed()).isFalse();
+            assertThat(d.message()).contains("not bound to this Node object", "4b1c2f7e-2a57-4c0e-9d55-8c1f0f3e7a11");
+        }
+
+        @Test
+        void aPassGivenToAnotherBootIsDenied() {
+            // the host rebooted and reported Ready=False at boot: a new bootID, heartbeat before gate-at (clock skew)
+            Map<String, Object> rebooted = NodeFixtures.withBootId(NodeFixtures.gatedPass(worker7()), "boot-after-reinstall");
+            Decision d = simulator.review(delete(NodeFixtures.withReady(rebooted, "False"), "alice", PLAIN_USER));
+            assertThat(d.allowed()).isFalse();
+            assertThat(d.message()).contains("another boot", "boot-after-reinstall");
+            Map<String, Object> noBootAnnotation = withoutAnnotation(NodeFixtures.gatedPass(worker7()),
+                    GatePolicy.GATE_BOOT_ID_ANNOTATION);
+            assertThat(simulator.review(delete(noBootAnnotation, "alice", PLAIN_USER)).allowed()).isFalse();
+        }
+
+        @Test
+        void aHeartbeatAfterTheGateIsDenied() {
+            // anyone who may write nodes/status sets Ready=False with a fresh heartbeat; or the kubelet is back
+            Map<String, Object> reported = NodeFixtures.withReadyHeartbeat(
+                    NodeFixtures.withReady(NodeFixtures.gatedPass(worker7()), "False"), "2026-10-19T06:10:01Z");
+            Decision d = simulator.review(delete(reported, "alice", PLAIN_USER));
+            assertThat(d.allowed()).isFalse();
+            assertThat(d.message()).contains("reported after the gate", NodeFixtures.GATE_AT);
+            Map<String, Object> sameSecond = NodeFixtures.withReadyHeartbeat(NodeFixtures.gatedPass(worker7()),
+                    NodeFixtures.GATE_AT);
+            assertThat(simulator.review(delete(sameSecond, "alice", PLAIN_USER)).allowed()).isTrue();
+        }
+
+        @Test
+        void aMissingOrMalformedGateAtIsDeniedWithoutAnEvaluationError() {
+            for (String at : List.of("", "yesterday", "2026-10-19 06:10:00", "2026-10-19T06:10:00+09:00")) {
+                Map<String, Object> node = withAnnotation(NodeFixtures.gatedPass(worker7()),
+                        GatePolicy.GATE_AT_ANNOTATION, at);
+                Decision d = simulator.review(delete(node, "alice", PLAIN_USER));
+                assertThat(d.allowed()).as(at).isFalse();
+                assertThat(d.message()).as(at).contains("gate-at is missing or not an RFC 3339 UTC time");
+            }
+            Decision missing = simulator.review(delete(withoutAnnotation(NodeFixtures.gatedPass(worker7()),
+                    GatePolicy.GATE_AT_ANNOTATION), "alice", PLAIN_USER));
+            assertThat(missing.message()).contains("gate-at is missing");
+            Map<String, Object> fractional = withAnnotation(NodeFixtures.gatedPass(worker7()),
+                    GatePolicy.GATE_AT_ANNOTATION, "2026-10-19T06:10:00.123456789Z");
+            assertThat(simulator.review(delete(fractional, "alice", PLAIN_USER)).allowed()).isTrue();
         }
 
         @Test

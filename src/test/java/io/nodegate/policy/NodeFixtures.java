@@ -87,6 +87,40 @@ final class NodeFixtures {
         return copy;
     }
 
+    /** After worker-7's last heartbeat (05:23:43Z) and before anything it reports later. */
+    static final String GATE_AT = "2026-10-19T06:10:00Z";
+
+    /** What `nodegate gate --annotate` writes for a PASS on this Node: verdict, time, uid and bootID judged. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> gatedPass(Map<String, Object> node) {
+        Map<String, Object> copy = withAnnotation(node, GatePolicy.VERDICT_ANNOTATION, GatePolicy.PASS);
+        annotations(copy).put(GatePolicy.GATE_AT_ANNOTATION, GATE_AT);
+        annotations(copy).put(GatePolicy.GATE_UID_ANNOTATION, (String) metadata(copy).get("uid"));
+        Map<String, Object> status = (Map<String, Object>) copy.get("status");
+        annotations(copy).put(GatePolicy.GATE_BOOT_ID_ANNOTATION,
+                (String) ((Map<String, Object>) status.get("nodeInfo")).get("bootID"));
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withBootId(Map<String, Object> node, String bootId) {
+        Map<String, Object> copy = deepCopy(node);
+        ((Map<String, Object>) ((Map<String, Object>) copy.get("status")).get("nodeInfo")).put("bootID", bootId);
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withReadyHeartbeat(Map<String, Object> node, String time) {
+        Map<String, Object> copy = deepCopy(node);
+        for (Object c : (List<Object>) ((Map<String, Object>) copy.get("status")).get("conditions")) {
+            Map<String, Object> condition = (Map<String, Object>) c;
+            if ("Ready".equals(condition.get("type"))) {
+                condition.put("lastHeartbeatTime", time);
+            }
+        }
+        return copy;
+    }
+
     static Map<String, Object> withoutStatus(Map<String, Object> node) {
         Map<String, Object> copy = deepCopy(node);
         copy.remove("status");

@@ -57,6 +57,7 @@ import java.util.function.Predicate;
  *       supported", as the real server does. The mock alone silently ignores {@code spec.nodeName}.</li>
  *   <li><b>Label selectors</b>: the full set-based syntax ({@code k=v}, {@code k!=v}, {@code k},
  *       {@code !k}, {@code k in (a,b)}, {@code k notin (a,b)}); the mock alone ignores {@code in}/{@code notin}.</li>
+ *   <li><b>PATCH</b> answers 200 with the patched object, as kube-apiserver does (the mock alone says 202).</li>
  *   <li><b>/version</b> answers the gitVersion set with {@link #setGitVersion(String)}.</li>
  *   <li><b>Unserved APIs</b>: {@link #unserve(String)} makes a resource path answer 404 "the server could not
  *       find the requested resource", as for an API group/resource the cluster does not have (e.g. CSINode).
@@ -516,6 +517,10 @@ public final class ApiTestServer implements AutoCloseable {
                 return watch(request, path, query, setup);
             }
             MockResponse answer = crud.dispatch(request);
+            if ("PATCH".equals(method) && answer.code() == 202) {
+                // the CRUD mock answers 202 Accepted; kube-apiserver answers a PATCH with 200 and the object
+                answer.setResponseCode(200);
+            }
             noteResourceVersion(answer);
             return answer;
         }

@@ -28,7 +28,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class FaultProxy implements AutoCloseable {
 
-    public enum Fault { HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET, TIMEOUT, MALFORMED_JSON }
+    public enum Fault {
+        HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET, TIMEOUT, MALFORMED_JSON,
+        /** Not forwarded; answers 200 with an empty body. */
+        EMPTY_200,
+        /** Forwarded (the write lands on the server), then no answer until the client gives up. */
+        LANDS_THEN_TIMEOUT,
+        /** Forwarded (the write lands), then 200 with an empty body instead of the server's answer. */
+        LANDS_EMPTY_200,
+        /** Forwarded (the write lands), then 200 with some other object instead of the server's answer. */
+        LANDS_FOREIGN_200,
+        /** Forwarded, then 500 instead of the server's answer (a proxy that lost the upstream's reply). */
+        LANDS_HTTP_500;
+
+        /** The faults every call of the fault matrix gets: none of them lets the request reach the server. */
+        public static final List<Fault> NOT_FORWARDED = List.of(HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET,
+                TIMEOUT, MALFORMED_JSON, EMPTY_200);
+        /** Faults for writes whose answer is lost or garbled after the server applied them. */
+        public static final List<Fault> LANDED = List.of(LANDS_THEN_TIMEOUT, LANDS_EMPTY_200, LANDS_FOREIGN_200,
+                LANDS_HTTP_500);
+
+        public boolean forwards() {
+            return LANDED.contains(this);
+        }
+    }
 
     private final ServerSocket server;
     private final String upstream;
@@ -128,7 +151,7 @@ public final class FaultProxy implements AutoCloseable {
                 }
             }
             OutputStream out = socket.getOutputStream();
-            if (f != null) {
+            if (f != null && !f.forwards()) {
                 inject(f, socket, out);
                 return;
             }
@@ -139,6 +162,10 @@ public final class FaultProxy implements AutoCloseable {
                 req.header("Content-Type", contentType);
             }
             HttpResponse<byte[]> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (f != null) {
+                inject(f, socket, out);
+                return;
+            }
             write(out, resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"), resp.body());
         } catch (IOException e) {
             // the client went away; nothing to do
@@ -156,7 +183,7 @@ public final class FaultProxy implements AutoCloseable {
                 socket.setSoLinger(true, 0);
                 socket.close();
             }
-            case TIMEOUT -> {
+            case TIMEOUT, LANDS_THEN_TIMEOUT -> {
                 // Answer nothing until the client gives up and closes the connection (or `hang` passes): the
                 // client sees its own request timeout, and no cell waits longer than that timeout
                 socket.setSoTimeout((int) Math.max(1, hang.toMillis()));
@@ -168,6 +195,11 @@ public final class FaultProxy implements AutoCloseable {
                     // hang elapsed, or the client reset the connection
                 }
             }
+            case EMPTY_200, LANDS_EMPTY_200 -> write(out, 200, "application/json", new byte[0]);
+            case LANDS_HTTP_500 -> write(out, 500, "application/json", status(500, "InternalError", "injected"));
+            case LANDS_FOREIGN_200 -> write(out, 200, "application/json", ("{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\","
+                    + "\"metadata\":{\"name\":\"foreign\",\"namespace\":\"default\",\"uid\":\"uid-foreign\"}}")
+                    .getBytes(StandardCharsets.UTF_8));
             case MALFORMED_JSON -> write(out, 200, "application/json",
                     "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":".getBytes(StandardCharsets.UTF_8));
         }

@@ -30,10 +30,31 @@ public final class EvidenceStore {
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+    /**
+     * Where the bytes of an evidence file go. The real one writes them all; tests pass one that fills up after a
+     * number of writes, to check what every step says when the disk is full at exactly that write.
+     */
+    @FunctionalInterface
+    public interface Disk {
+        void write(FileChannel channel, ByteBuffer bytes) throws IOException;
+
+        Disk REAL = (channel, bytes) -> {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+        };
+    }
+
     private final Path dir;
+    private final Disk disk;
 
     public EvidenceStore(Path dir) {
+        this(dir, Disk.REAL);
+    }
+
+    public EvidenceStore(Path dir, Disk disk) {
         this.dir = dir.toAbsolutePath().normalize();
+        this.disk = disk;
     }
 
     public Path dir() {
@@ -96,10 +117,7 @@ public final class EvidenceStore {
             Files.createDirectories(target.getParent());
             tmp = Files.createTempFile(target.getParent(), ".tmp-", ".json");
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
+                disk.write(ch, ByteBuffer.wrap(bytes));
                 ch.force(true);
             }
             Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,

@@ -226,7 +226,11 @@ public final class Readmitter {
         delete("/api/v1/namespaces/" + s.namespace() + "/secrets/" + s.name(), s.uid(), "Secret " + s.namespace() + "/" + s.name(), null);
     }
 
-    /** DELETE with a uid precondition; 404 means someone else already deleted it, which is what we wanted. */
+    /**
+     * DELETE with a uid precondition; 404 means someone else already deleted it, which is what we wanted. An
+     * answer that is not a clean confirmation (timeout, 5xx, an empty or foreign 200) is checked by reading the
+     * object again: NotFound or another uid means it was deleted, the same object means it was not.
+     */
     private void delete(String path, String uid, String what, String propagation) {
         Map<String, Object> options = new java.util.LinkedHashMap<>();
         options.put("kind", "DeleteOptions");
@@ -236,27 +240,54 @@ public final class Readmitter {
             options.put("propagationPolicy", propagation);
         }
         HttpRequest req = api.deleteRequest(path, options);
-        HttpResponse<String> resp;
+        String unclear;
         try {
-            resp = api.send(req);
+            HttpResponse<String> resp = api.send(req);
+            if (resp.code() == 404) {
+                return;
+            }
+            if (resp.code() >= 400 && resp.code() < 500 && resp.code() != 408) {
+                throw new CollectionException("deleting " + what + " was refused with HTTP " + resp.code()
+                        + ": it was not deleted");
+            }
+            if ((resp.code() == 200 || resp.code() == 202) && confirmsDelete(resp.body(), uid)) {
+                return;
+            }
+            unclear = "the DELETE answered HTTP " + resp.code();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CollectionException("deleting " + what + " interrupted; whether it was deleted is unknown");
+            unclear = "the DELETE was interrupted";
+        } catch (CollectionException e) {
+            throw e;
         } catch (Exception e) {
-            throw new CollectionException("deleting " + what + " failed (" + ApiReader.describe(e)
-                    + "); whether it was deleted is unknown", e);
+            unclear = "the DELETE failed (" + ApiReader.describe(e) + ")";
         }
-        if (resp.code() == 404) {
-            return;
-        }
-        if (resp.code() < 200 || resp.code() >= 300) {
-            throw new CollectionException("deleting " + what + " answered HTTP " + resp.code()
-                    + "; whether it was deleted is unknown");
-        }
+        java.util.Optional<tools.jackson.databind.JsonNode> now;
         try {
-            ApiReader.requireObject(resp.body());
+            now = api.reread(what, path);
+        } catch (CollectionException e) {
+            throw new CollectionException("deleting " + what + ": " + unclear + ", and " + e.getMessage()
+                    + "; whether it was deleted is unknown", e);
+        }
+        if (now.isPresent() && uid.equals(now.get().path("metadata").path("uid").asString())
+                && !now.get().path("metadata").hasNonNull("deletionTimestamp")) {
+            throw new CollectionException("deleting " + what + ": " + unclear + "; re-read: it is still there, "
+                    + "not deleted");
+        }
+    }
+
+    private static boolean confirmsDelete(String body, String uid) {
+        try {
+            var answer = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
+            if (answer == null || !answer.isObject()) {
+                return false;
+            }
+            if ("Status".equals(answer.path("kind").asString())) {
+                return "Success".equals(answer.path("status").asString());
+            }
+            return uid.equals(answer.path("metadata").path("uid").asString());
         } catch (RuntimeException e) {
-            throw new CollectionException("deleting " + what + ": unparsable answer; whether it was deleted is unknown", e);
+            return false;
         }
     }
 

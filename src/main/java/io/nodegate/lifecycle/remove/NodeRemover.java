@@ -39,12 +39,34 @@ public final class NodeRemover {
     public record Options(Duration maxGateAge, String override, Duration timeout, Duration pollInterval) {
     }
 
-    /** The removal record written to the evidence directory. */
-    public record Record(String kind, String node, Instant startedAt, String decision, String gateRecord,
-                         String override, String nodeUid, String nodeResourceVersion, Map<String, String> backups,
-                         boolean deleted, Instant deletedAt, List<String> left, boolean cascadeComplete,
-                         Instant finishedAt, String error, Tombstone tombstone, String tombstoneError) {
+    /**
+     * The removal record written to the evidence directory: first as {@link #PENDING} just before the DELETE is
+     * sent, then completed. A record still saying pending means the DELETE may have been sent and its outcome was
+     * never written down (the process died, the disk filled up): check the Node before trusting anything else.
+     *
+     * @param state   {@link #PENDING}, {@link #NOT_DELETED}, {@link #DELETED}, {@link #COMPLETE} or {@link #UNKNOWN}
+     * @param deleted true once the DELETE is known to have taken effect
+     */
+    public record Record(String kind, String node, String state, Instant startedAt, String decision,
+                         String gateRecord, String override, String nodeUid, String nodeResourceVersion,
+                         Map<String, String> backups, boolean deleted, Instant deletedAt, List<String> left,
+                         boolean cascadeComplete, Instant finishedAt, String error, Tombstone tombstone,
+                         String tombstoneError) {
         public static final String KIND = "nodegate.io/removal-record";
+        /** Written before the DELETE is sent; the outcome is not known yet. */
+        public static final String PENDING = "pending";
+        /** The API server refused the DELETE (NotFound, precondition) or a re-read shows the Node untouched. */
+        public static final String NOT_DELETED = "not-deleted";
+        /** The Node was deleted; the cascade was not seen complete (timeout or a failed read). */
+        public static final String DELETED = "deleted";
+        /** The Node was deleted and Lease, CSINode, node-password Secret and pods were seen NotFound. */
+        public static final String COMPLETE = "complete";
+        /** The DELETE was sent, its answer was unclear, and re-reading the Node failed too. */
+        public static final String UNKNOWN = "unknown";
+    }
+
+    /** How the DELETE ended, decided by its answer or, when that was unclear, by re-reading the Node. */
+    private record DeleteOutcome(String state, String detail, int exitCode) {
     }
 
     private final KubernetesClient client;
@@ -149,16 +171,39 @@ public final class NodeRemover {
         backups.put("csinode", backup(dirName + "/csinode.json", api.rawCsiNode(node).orElse(null)));
         Secret secret = api.nodePasswordSecret(node).map(NodeRemover::metadataOnly).orElse(null);
         backups.put("nodePasswordSecret", backup(dirName + "/node-password-secret.json", secret));
-        Record pending = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
-                false, null, List.of(), false, null, null, null, null);
-        store.writeJson(dirName + "/removal.json", pending);
+        String removalRecord = dirName + "/removal.json";
+        Record pending = new Record(Record.KIND, node, Record.PENDING, started, decision, gateFile, opt.override(),
+                uid, rv, backups, false, null, List.of(), false, null, null, null, null);
+        store.writeJson(removalRecord, pending);
         progress.println("saved Node, Lease, CSINode and node-password Secret metadata to " + store.dir().resolve(dirName));
 
-        deleteWithPreconditions(api, node, uid, rv);
+        // From here on the DELETE may have been sent: every message and exit code says whether the Node was
+        // deleted, or that it is unknown and what to check. Nothing below may end as "nothing was deleted".
+        DeleteOutcome outcome = deleteWithPreconditions(api, node, uid, rv);
         Instant deletedAt = clock.instant();
-        progress.println("deleted Node " + node + " (uid " + uid + ")");
+        if (!Record.DELETED.equals(outcome.state())) {
+            Record after = new Record(Record.KIND, node, outcome.state(), started, decision, gateFile, opt.override(),
+                    uid, rv, backups, false, null, List.of(), false, clock.instant(), outcome.detail(), null, null);
+            String recorded = tryWrite(removalRecord, after);
+            if (Record.NOT_DELETED.equals(outcome.state())) {
+                throw new io.nodegate.NodegateException(outcome.exitCode(),
+                        outcome.detail() + (recorded == null ? "" : " (" + recorded + ")"));
+            }
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "whether Node " + node + " was deleted is UNKNOWN: " + outcome.detail()
+                    + ". Check 'kubectl get node " + node + " -o jsonpath={.metadata.uid}' (deleted if NotFound or"
+                    + " the uid is not " + uid + "); the removal record " + store.dir().resolve(removalRecord)
+                    + (recorded == null ? " says unknown" : " still says pending: " + recorded));
+        }
+        progress.println("deleted Node " + node + " (uid " + uid + ")" + (outcome.detail() == null ? ""
+                : " [" + outcome.detail() + "]"));
         Tombstone tombstone = tombstoneOf(nodeObj, deletedAt, gateFile);
-        String tombstoneError = recordTombstone(dirName, tombstone);
+        String tombstoneError;
+        try {
+            tombstoneError = recordTombstone(dirName, tombstone);
+        } catch (RuntimeException e) {
+            // the Node is deleted: a failure here (a full disk) must not read as "nothing happened"
+            tombstoneError = e.getMessage();
+        }
         progress.println("following the cascade (timeout " + io.nodegate.time.Durations.format(opt.timeout()) + ")");
         progress.flush();
 
@@ -166,13 +211,22 @@ public final class NodeRemover {
         String error = null;
         try {
             left = follow(api, node, deletedAt, opt);
-        } catch (CollectionException e) {
-            left = List.of("unknown: " + e.getMessage());
-            error = e.getMessage();
+        } catch (RuntimeException e) {
+            // any failure here (a failed read, an unexpected answer) leaves the deletion itself certain
+            String why = e instanceof CollectionException ? e.getMessage() : ApiReader.describe(e);
+            left = List.of("unknown: " + why);
+            error = why;
         }
-        Record done = new Record(Record.KIND, node, started, decision, gateFile, opt.override(), uid, rv, backups,
-                true, deletedAt, left, left.isEmpty(), clock.instant(), error, tombstone, tombstoneError);
-        store.writeJson(dirName + "/removal.json", done);
+        Record done = new Record(Record.KIND, node, left.isEmpty() ? Record.COMPLETE : Record.DELETED, started,
+                decision, gateFile, opt.override(), uid, rv, backups, true, deletedAt, left, left.isEmpty(),
+                clock.instant(), error, tombstone, tombstoneError);
+        String notRecorded = tryWrite(removalRecord, done);
+        if (notRecorded != null) {
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "Node " + node + " WAS DELETED at " + deletedAt + " (uid " + uid + "), but the removal "
+                    + "record " + store.dir().resolve(removalRecord) + " could not be completed and still says pending: "
+                    + notRecorded + ". Backups were saved before the delete in " + store.dir().resolve(dirName)
+                    + (left.isEmpty() ? "; the cascade was complete." : "; still left: " + String.join("; ", left)));
+        }
         return done;
     }
 
@@ -208,6 +262,16 @@ public final class NodeRemover {
                     + " host as removed: if it boots with its RKE2 config it rejoins unnoticed. Record it by hand:");
             tombstones.manualCommands(tombstone).lines().forEach(l -> progress.println("    " + l));
             progress.flush();
+            return e.getMessage();
+        }
+    }
+
+    /** Writes the record; on failure returns why (the deletion already happened, so this must not throw). */
+    private String tryWrite(String name, Record record) {
+        try {
+            store.writeJson(name, record);
+            return null;
+        } catch (RuntimeException e) {
             return e.getMessage();
         }
     }
@@ -284,37 +348,93 @@ public final class NodeRemover {
         return s;
     }
 
-    /** DELETE with uid and resourceVersion preconditions: the API server refuses (409) if the object is another. */
-    private static void deleteWithPreconditions(ApiReader api, String node, String uid, String rv) {
+    /**
+     * DELETE with uid and resourceVersion preconditions: the API server refuses (409) if the object is another.
+     * A clean answer decides at once: 200/202 with the deleted Node or a Success Status is DELETED, 404 and 409
+     * are NOT_DELETED. Anything else (a timeout, a 5xx, an empty or foreign 200) may or may not have landed, so
+     * the Node is read again: NotFound, another uid, or a deletionTimestamp means it was deleted; the same
+     * object untouched means it was not; a failed re-read leaves the outcome UNKNOWN.
+     */
+    private static DeleteOutcome deleteWithPreconditions(ApiReader api, String node, String uid, String rv) {
         HttpRequest request = api.deleteRequest("/api/v1/nodes/" + node, Map.of("kind", "DeleteOptions",
                 "apiVersion", "v1", "preconditions", Map.of("uid", uid, "resourceVersion", rv)));
-        HttpResponse<String> response;
+        String unclear;
         try {
-            response = api.send(request);
+            HttpResponse<String> response = api.send(request);
+            int code = response.code();
+            if (code == 404) {
+                return new DeleteOutcome(Record.NOT_DELETED, "Node " + node
+                        + " is already gone (NotFound at delete): another operator removed it", 5);
+            }
+            if (code == 409) {
+                return new DeleteOutcome(Record.NOT_DELETED, "Node " + node + " was not deleted: the API server "
+                        + "refused the uid/resourceVersion precondition (the Node changed or was recreated since it"
+                        + " was checked)", 5);
+            }
+            if (code >= 400 && code < 500 && code != 408) {
+                return new DeleteOutcome(Record.NOT_DELETED, "Node " + node + " was not deleted: the API server "
+                        + "refused the DELETE with HTTP " + code + firstLine(response.body()), 3);
+            }
+            if ((code == 200 || code == 202) && confirmsDelete(response.body(), node, uid)) {
+                return new DeleteOutcome(Record.DELETED, null, 0);
+            }
+            unclear = "the DELETE answered HTTP " + code + (code >= 200 && code < 300
+                    ? " without the deleted Node or a Success status" : "");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CollectionException("deleting Node " + node + " interrupted; state unknown: check 'kubectl get node " + node + "'");
+            unclear = "the DELETE was interrupted";
         } catch (Exception e) {
-            throw new CollectionException("deleting Node " + node + " failed (" + e.getMessage()
-                    + "); whether it was deleted is unknown: check 'kubectl get node " + node + "'", e);
-        }
-        int code = response.code();
-        if (code == 404) {
-            throw new RefusedException("Node " + node + " is already gone (NotFound at delete): another operator removed it");
-        }
-        if (code == 409) {
-            throw new RefusedException("Node " + node + " was not deleted: the API server refused the uid/resourceVersion "
-                    + "precondition (the Node changed or was recreated since it was checked)");
-        }
-        if (code < 200 || code >= 300) {
-            throw new CollectionException("deleting Node " + node + " answered HTTP " + code
-                    + "; whether it was deleted is unknown: check 'kubectl get node " + node + "'");
+            unclear = "the DELETE failed (" + ApiReader.describe(e) + ")";
         }
         try {
-            ApiReader.requireObject(response.body());
+            var now = api.reread("Node " + node, "/api/v1/nodes/" + node);
+            if (now.isEmpty()) {
+                return new DeleteOutcome(Record.DELETED, unclear + "; re-read: NotFound, so it was deleted", 0);
+            }
+            var meta = now.get().path("metadata");
+            if (!uid.equals(meta.path("uid").asString())) {
+                return new DeleteOutcome(Record.DELETED, unclear + "; re-read: a Node of that name with another uid ("
+                        + meta.path("uid").asString() + "): ours was deleted and the host registered again", 0);
+            }
+            if (meta.hasNonNull("deletionTimestamp")) {
+                return new DeleteOutcome(Record.DELETED, unclear + "; re-read: deletionTimestamp "
+                        + meta.path("deletionTimestamp").asString() + " is set (finalizers are running)", 0);
+            }
+            return new DeleteOutcome(Record.NOT_DELETED, "Node " + node + " was not deleted: " + unclear
+                    + "; re-read: the same Node (uid " + uid + ") is still there and not being deleted", 3);
+        } catch (CollectionException e) {
+            return new DeleteOutcome(Record.UNKNOWN, unclear + "; " + e.getMessage(), 3);
+        }
+    }
+
+    /** A 200/202 to a DELETE is the deleted object (our uid) or a Status with status Success. */
+    private static boolean confirmsDelete(String body, String node, String uid) {
+        try {
+            var answer = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
+            if (answer == null || !answer.isObject()) {
+                return false;
+            }
+            if ("Status".equals(answer.path("kind").asString())) {
+                return "Success".equals(answer.path("status").asString());
+            }
+            return "Node".equals(answer.path("kind").asString())
+                    && node.equals(answer.path("metadata").path("name").asString())
+                    && uid.equals(answer.path("metadata").path("uid").asString());
         } catch (RuntimeException e) {
-            throw new CollectionException("deleting Node " + node + ": unparsable answer (HTTP " + code
-                    + "); whether it was deleted is unknown: check 'kubectl get node " + node + "'", e);
+            return false;
+        }
+    }
+
+    private static String firstLine(String body) {
+        if (body == null || body.isBlank()) {
+            return "";
+        }
+        try {
+            var status = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
+            String msg = status.path("message").asString();
+            return msg == null || msg.isEmpty() ? "" : " (" + msg.lines().findFirst().orElse("") + ")";
+        } catch (RuntimeException e) {
+            return "";
         }
     }
 }

@@ -149,6 +149,55 @@ public final class ApiCalls {
         return Optional.of(obj);
     }
 
+    /**
+     * A named object by its API path, over the client's own HTTP client (its credentials and TLS): empty only when
+     * the status code is 404. fabric8's {@code get()} also returns null for a 200 with an empty body (a proxy, a
+     * cut connection), which would read as NotFound and "prove" an absence; here that is a broken answer.
+     */
+    public <T extends HasMetadata> Optional<T> getObject(String what, String path, Class<T> type, String expectedName) {
+        String url = server + path;
+        io.fabric8.kubernetes.client.http.HttpResponse<String> response;
+        try {
+            long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
+            response = client.getHttpClient().sendAsync(client.getHttpClient().newHttpRequestBuilder().uri(url).build(),
+                    String.class).get(timeout, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException(what + " at " + server + ": interrupted");
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new CollectionException(what + ": no answer from API server " + server + " within "
+                    + client.getConfiguration().getRequestTimeout() / 1000 + " s (--request-timeout)", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new CollectionException(what + ": " + describe(e), e);
+        }
+        if (response.code() == 404) {
+            return Optional.empty();
+        }
+        if (response.code() != 200) {
+            String message = "";
+            try {
+                Status status = client.getKubernetesSerialization().unmarshal(response.body(), Status.class);
+                message = status == null || status.getMessage() == null ? "" : ": " + status.getMessage();
+            } catch (RuntimeException notAStatus) {
+                // the code says enough
+            }
+            throw new CollectionException(what + ": " + response.code() + " " + reason(response.code()) + " from "
+                    + server + message + " (GET " + url + ")");
+        }
+        T obj;
+        try {
+            obj = client.getKubernetesSerialization().unmarshal(response.body(), type);
+        } catch (RuntimeException e) {
+            obj = null;
+        }
+        if (obj == null || obj.getMetadata() == null || !expectedName.equals(obj.getMetadata().getName())
+                || obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isBlank()) {
+            throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
+                    + HasMetadata.getKind(type) + " " + expectedName + ": empty, cut or another object)");
+        }
+        return Optional.of(obj);
+    }
+
     /** Runs one call; failures become {@link CollectionException} (404: {@link NotFound}) in the one wording. */
     public <T> T call(String what, Supplier<T> call) {
         try {
