@@ -6,6 +6,7 @@ import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineCollector;
+import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import picocli.CommandLine;
@@ -92,6 +93,7 @@ public final class BaselineCommand implements Callable<Integer> {
             } else {
                 file = store.writeJson("baseline-" + EvidenceStore.stamp(b.baselineTs()) + ".json", b);
             }
+            BaselineSeal.record(store, file, b);
             PrintWriter w = spec.commandLine().getOut();
             if (output.isTable()) {
                 w.printf("BASELINE_TS %s  server %s%n", b.baselineTs(), b.server());

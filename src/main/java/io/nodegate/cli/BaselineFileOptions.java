@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
+import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import picocli.CommandLine.Option;
 
@@ -31,10 +32,29 @@ public final class BaselineFileOptions {
         }
     }
 
-    /** Connects and opens the evidence store, refusing a baseline saved from another cluster. */
+    /**
+     * Connects and opens the evidence store, refusing a baseline saved from another cluster, one whose sha256 is
+     * not sealed in the evidence directory (edited since it was saved), and one whose time is after the API
+     * server's clock. The last two make the run INVALID (exit 3): the baseline cannot be trusted as evidence.
+     */
     Session connect(Environment env, LiveOptions source, Baseline baseline) {
         ApiReader api = new ApiReader(LifecycleCommands.connect(env, source));
         LifecycleSupport.checkSameCluster(baseline, api.server());
-        return new Session(api, LifecycleSupport.store(evidenceDir, baseline, api.server()));
+        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, api.server());
+        java.util.List<EvidenceStore> stores = new java.util.ArrayList<>(java.util.List.of(store));
+        if (baseline.evidenceDir() != null) {
+            stores.add(new EvidenceStore(Path.of(baseline.evidenceDir())));
+        }
+        String unsealed = BaselineSeal.problem(stores, file);
+        if (unsealed != null) {
+            throw new NodegateException(ExitCodes.COLLECTION, "INVALID: --baseline " + file + " " + unsealed);
+        }
+        java.time.Instant serverNow = api.serverTime();
+        if (baseline.baselineTs().isAfter(serverNow)) {
+            throw new NodegateException(ExitCodes.COLLECTION, "INVALID: --baseline " + file + " has baselineTs "
+                    + baseline.baselineTs() + ", after the API server's current time " + serverNow + ": a baseline"
+                    + " from the future would hide every Node created since. Save a new baseline");
+        }
+        return new Session(api, store);
     }
 }

@@ -87,13 +87,13 @@ public final class EtcdCommand implements Callable<Integer> {
         ClusterState state;
         if (etcd.live()) {
             List<EtcdEndpointReport> reports = etcd.read();
-            ClusterState base = kubeRequested ? source.load(false) : emptyState();
+            ClusterState base = kubeRequested ? source.load(false, false) : emptyState();
             if (!base.etcd().isEmpty()) {
                 notes.add("etcd data in the -f files was replaced by the live answers of --etcd-endpoint");
             }
             state = base.withEtcd(reports);
         } else {
-            state = source.load(false);
+            state = source.load(false, false);
             if (state.etcd().isEmpty()) {
                 throw new InputException("the files given with -f hold no etcd data: save `etcdctl member list -w json` "
                         + "and `etcdctl endpoint status -w json` from each server, or use --etcd-endpoint");

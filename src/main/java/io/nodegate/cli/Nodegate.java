@@ -5,6 +5,7 @@ import io.nodegate.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -39,7 +40,46 @@ public final class Nodegate implements Callable<Integer> {
             printVersion(System.out);
             return;
         }
+        Duration deadline;
+        try {
+            String configured = System.getenv(DEADLINE_ENV);
+            deadline = configured == null || configured.isBlank() ? DEFAULT_DEADLINE
+                    : io.nodegate.lifecycle.LifecycleSupport.parseDuration(configured, DEADLINE_ENV);
+        } catch (InputException e) {
+            System.err.println("nodegate: " + e.getMessage());
+            System.exit(ExitCodes.USAGE);
+            return;
+        }
+        startDeadline(deadline, args.length > 0 ? args[0] : "nodegate");
         System.exit(execute(args));
+    }
+
+    /** Environment variable that sets the overall deadline of one command (e.g. 45m). */
+    static final String DEADLINE_ENV = "NODEGATE_DEADLINE";
+    /** Longer than any command needs on a healthy cluster (remove follows the cascade for 3 min by default). */
+    static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(30);
+
+    /**
+     * Every command gets an overall deadline on top of each request's own: whatever hangs (a server trickling an
+     * answer, a call outside the API layer), the command ends with exit 3 and says which server it last asked.
+     */
+    static void startDeadline(Duration deadline, String command) {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(deadline.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            String server = io.nodegate.source.live.ApiCalls.lastServer();
+            System.out.flush();
+            System.err.println("nodegate: " + command + " did not finish within its overall deadline of "
+                    + (deadline.toSeconds() % 60 == 0 ? deadline.toMinutes() + " min" : deadline.toSeconds() + " s") + (server == null ? "" : " (last API server asked: " + server + ")")
+                    + "; the result is INVALID. " + DEADLINE_ENV + " sets the deadline");
+            System.err.flush();
+            Runtime.getRuntime().halt(ExitCodes.COLLECTION);
+        }, "nodegate-deadline");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     static void printVersion(java.io.PrintStream out) {

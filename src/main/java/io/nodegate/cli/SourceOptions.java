@@ -35,6 +35,11 @@ public final class SourceOptions {
     /** Where -f - reads from; System.in unless a test gives another stream. */
     java.io.InputStream stdin = System.in;
 
+    @Option(names = "--allow-empty",
+            description = "Offline only: accept an input that holds no Node objects (the cluster really has none). "
+                    + "Without it such an input is an error: an empty, truncated or wrong file is not a healthy cluster.")
+    boolean allowEmpty;
+
     public boolean offline() {
         return !files.isEmpty();
     }
@@ -47,30 +52,25 @@ public final class SourceOptions {
      * @throws CollectionException any failed API call (exit 3)
      */
     public ClusterState load(boolean withPods) {
+        return load(withPods, true);
+    }
+
+    /**
+     * @param requireNodes offline: an input without a single Node object is an input error (unless --allow-empty):
+     *                     an empty file, a directory of other kinds or a failed redirect must never read as a
+     *                     cluster with nothing wrong. Commands that read other evidence (etcd) pass false.
+     */
+    public ClusterState load(boolean withPods, boolean requireNodes) {
         if (offline()) {
             checkOfflineFlags();
-            if (!files.contains(Path.of("-"))) {
-                return DumpSource.load(files, now);
+            ClusterState state = loadOffline();
+            if (requireNodes && !allowEmpty && state.nodes().isEmpty()) {
+                throw new InputException("-f " + String.join(", ", files.stream().map(Path::toString).toList())
+                        + ": the input holds no Node objects, so there is nothing to judge (an empty or truncated "
+                        + "dump, or the wrong files?). Give kubectl's 'get nodes -o json' output or a 'nodegate "
+                        + "collect' directory; if the cluster really has no Nodes, pass --allow-empty");
             }
-            if (files.stream().filter(p -> p.equals(Path.of("-"))).count() > 1) {
-                throw new InputException("-f - given twice: standard input can be read once");
-            }
-            Path dir = null;
-            try {
-                byte[] input = stdin.readAllBytes();
-                String start = new String(input, 0, Math.min(input.length, 64), java.nio.charset.StandardCharsets.UTF_8)
-                        .stripLeading();
-                dir = java.nio.file.Files.createTempDirectory("nodegate-stdin");
-                // the name says where the input came from in any message about it
-                Path copy = java.nio.file.Files.write(dir.resolve(start.startsWith("{") || start.startsWith("[")
-                        ? "stdin.json" : "stdin.yaml"), input);
-                List<Path> paths = files.stream().map(p -> p.equals(Path.of("-")) ? copy : p).toList();
-                return DumpSource.load(paths, now);
-            } catch (java.io.IOException e) {
-                throw new InputException("-f -: cannot read standard input: " + e.getMessage(), e);
-            } finally {
-                deleteQuietly(dir);
-            }
+            return state;
         }
         checkLiveFlags();
         try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeout)) {
@@ -104,6 +104,32 @@ public final class SourceOptions {
         return live.liveSource();
     }
 
+    /** The -f inputs (with "-" read from standard input once) as one snapshot. */
+    private ClusterState loadOffline() {
+        if (!files.contains(Path.of("-"))) {
+            return DumpSource.load(files, now);
+        }
+        if (files.stream().filter(p -> p.equals(Path.of("-"))).count() > 1) {
+            throw new InputException("-f - given twice: standard input can be read once");
+        }
+        Path dir = null;
+        try {
+            byte[] input = stdin.readAllBytes();
+            String start = new String(input, 0, Math.min(input.length, 64), java.nio.charset.StandardCharsets.UTF_8)
+                    .stripLeading();
+            dir = java.nio.file.Files.createTempDirectory("nodegate-stdin");
+            // the name says where the input came from in any message about it
+            Path copy = java.nio.file.Files.write(dir.resolve(start.startsWith("{") || start.startsWith("[")
+                    ? "stdin.json" : "stdin.yaml"), input);
+            List<Path> paths = files.stream().map(p -> p.equals(Path.of("-")) ? copy : p).toList();
+            return DumpSource.load(paths, now);
+        } catch (java.io.IOException e) {
+            throw new InputException("-f -: cannot read standard input: " + e.getMessage(), e);
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
     private void checkOfflineFlags() {
         if (live.named()) {
             throw new InputException("-f cannot be combined with " + (live.context != null ? "--context" : "--kubeconfig")
@@ -112,6 +138,9 @@ public final class SourceOptions {
     }
 
     private void checkLiveFlags() {
+        if (allowEmpty) {
+            throw new InputException("--allow-empty applies to -f dumps only; a live cluster's Node list is what it is");
+        }
         if (now != null) {
             throw new InputException("--now applies to -f dumps only; a live read uses the local clock");
         }

@@ -243,17 +243,17 @@ public final class ApiReader {
      * A DELETE carrying these DeleteOptions (preconditions, propagationPolicy), for {@link #send}: sent over the
      * client's HTTP client so the caller sees the exact status code a precondition answers with.
      */
-    public HttpRequest deleteRequest(String path, Map<String, Object> deleteOptions) {
+    public HttpRequest.Builder deleteRequest(String path, Map<String, Object> deleteOptions) {
         String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
         return client.getHttpClient().newHttpRequestBuilder().uri(url)
-                .delete("application/json", Json.MAPPER.writeValueAsString(deleteOptions)).build();
+                .delete("application/json", Json.MAPPER.writeValueAsString(deleteOptions));
     }
 
     /** A JSON merge patch of one object, for {@link #send}: the caller checks the answer itself. */
-    public HttpRequest mergePatchRequest(String path, Map<String, Object> patch) {
+    public HttpRequest.Builder mergePatchRequest(String path, Map<String, Object> patch) {
         String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
         return client.getHttpClient().newHttpRequestBuilder().uri(url)
-                .patch("application/merge-patch+json", Json.MAPPER.writeValueAsString(patch)).build();
+                .patch("application/merge-patch+json", Json.MAPPER.writeValueAsString(patch));
     }
 
     /**
@@ -266,7 +266,7 @@ public final class ApiReader {
         String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
         HttpResponse<String> response;
         try {
-            response = send(client.getHttpClient().newHttpRequestBuilder().uri(url).build());
+            response = send(client.getHttpClient().newHttpRequestBuilder().uri(url));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CollectionException("re-reading " + what + " at " + url + " was interrupted");
@@ -291,10 +291,41 @@ public final class ApiReader {
         }
     }
 
+    /**
+     * The API server's clock: the Date header of its answer to GET /version (RFC 1123, whole seconds). The
+     * baseline time is compared with creation times the API server stamps, so it must come from the same clock: a
+     * workstation clock running ahead would hide every Node created in between.
+     */
+    public Instant serverTime() {
+        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + "/version";
+        HttpResponse<String> response;
+        try {
+            response = send(client.getHttpClient().newHttpRequestBuilder().uri(url));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("GET " + url + " was interrupted");
+        } catch (Exception e) {
+            throw new CollectionException("GET " + url + ": " + api.describe(e), e);
+        }
+        if (response.code() != 200) {
+            throw new CollectionException("GET " + url + " answered HTTP " + response.code());
+        }
+        String date = response.header("Date");
+        if (date == null || date.isBlank()) {
+            throw new CollectionException("GET " + url + " answered without a Date header: the time must come from "
+                    + "the API server's clock (is a proxy in between?)");
+        }
+        try {
+            return java.time.ZonedDateTime.parse(date.trim(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new CollectionException("GET " + url + ": unparsable Date header '" + date + "'");
+        }
+    }
+
     /** Sends within the client's request timeout; the caller says what a failure means for its write. */
-    public HttpResponse<String> send(HttpRequest request) throws Exception {
-        long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
-        return client.getHttpClient().sendAsync(request, String.class).get(timeout, TimeUnit.MILLISECONDS);
+    public HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return ApiCalls.send(client, request);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -303,20 +334,9 @@ public final class ApiReader {
         return api.getObject("GET " + what, path, type, expectedName);
     }
 
-    /** One line saying what went wrong: the HTTP status and the server's message, or the root cause. */
-    public static String describe(Throwable e) {
-        if (e instanceof KubernetesClientException k && k.getCode() > 0) {
-            String msg = k.getStatus() != null && k.getStatus().getMessage() != null ? k.getStatus().getMessage() : "";
-            return "HTTP " + k.getCode() + (msg.isEmpty() ? "" : " (" + firstLine(msg) + ")");
-        }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String kind = root instanceof java.net.http.HttpTimeoutException ? "timed out"
-                : root instanceof java.io.IOException ? "connection failed"
-                : root.getClass().getName().contains("jackson") ? "unparsable answer" : "failed";
-        return kind + ": " + root.getClass().getSimpleName() + " " + firstLine(String.valueOf(root.getMessage()));
+    /** One line saying what went wrong, naming the API server (the shared read layer's wording). */
+    public String describe(Throwable e) {
+        return api.describe(e);
     }
 
     private static String firstLine(String s) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.nodegate.CollectionException;
+import io.nodegate.source.live.ApiCalls;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,19 @@ public final class PolicyApplier {
     }
 
     public static Result apply(KubernetesClient client, PolicyBundle bundle) {
+        ApiCalls calls = ApiCalls.of(client);
         boolean needsCattleSystem = bundle.objects().stream()
                 .anyMatch(o -> OperatorRbac.CATTLE_SYSTEM.equals(o.getMetadata().getNamespace()));
-        boolean cattleSystemExists = needsCattleSystem && namespaceExists(client, OperatorRbac.CATTLE_SYSTEM);
+        boolean cattleSystemExists;
+        try {
+            // only a 404 proves absence: a 403, an error or an empty answer stops the apply
+            cattleSystemExists = needsCattleSystem && calls.getObject("GET namespace " + OperatorRbac.CATTLE_SYSTEM,
+                    "/api/v1/namespaces/" + OperatorRbac.CATTLE_SYSTEM, io.fabric8.kubernetes.api.model.Namespace.class,
+                    OperatorRbac.CATTLE_SYSTEM).isPresent();
+        } catch (CollectionException e) {
+            throw new CollectionException("cannot tell whether namespace " + OperatorRbac.CATTLE_SYSTEM + " exists: "
+                    + e.getMessage() + "; nothing applied", e);
+        }
         List<String> applied = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         for (HasMetadata object : bundle.objects()) {
@@ -66,13 +77,4 @@ public final class PolicyApplier {
                 + (root == e ? e.getMessage() : root.getClass().getSimpleName() + ": " + root.getMessage());
     }
 
-    /** Only NotFound proves absence: fabric8's get() returns null on 404 and throws on any other failure. */
-    private static boolean namespaceExists(KubernetesClient client, String name) {
-        try {
-            return client.namespaces().withName(name).get() != null;
-        } catch (KubernetesClientException e) {
-            throw new CollectionException("cannot tell whether namespace " + name + " exists (HTTP " + e.getCode()
-                    + "): " + e.getMessage(), e);
-        }
-    }
 }

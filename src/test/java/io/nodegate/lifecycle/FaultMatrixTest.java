@@ -161,7 +161,7 @@ class FaultMatrixTest {
         // a fault while reading: INVALID; a fault while annotating (fabric8 reads, then patches): a clear error
         assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString())
                 .containsAnyOf("gate gpu-a11: INVALID", "annotating Node gpu-a11 failed"));
-        assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).contains("annotating Node gpu-a11 failed (HTTP 500"));
+        assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).contains("annotating Node gpu-a11 failed (the PATCH answered HTTP 500"));
     }
 
     @Test
@@ -292,6 +292,71 @@ class FaultMatrixTest {
         }
     }
 
+    // ---- answers that never end, and lists that answer 404 ---------------------------------------------------
+
+    /** The calls of a clean run of {@code command}, in order. */
+    List<String> calls(Supplier<CliRun> command, boolean gatePassed) throws IOException {
+        newWorld(gatePassed);
+        CliRun clean = command.get();
+        assertThat(clean.exitCode()).as("clean run: " + clean.all()).isZero();
+        return proxy.log();
+    }
+
+    @Test
+    void aTrickledAnswerEndsInvalidWithinTheDeadlineNamingTheServer() throws IOException {
+        Supplier<CliRun> gate = () -> cli("gate", "gpu-a11", "--baseline", baseline.toString(),
+                "--removed-at", seed.a11Reply, "--annotate");
+        List<String> calls = calls(gate, false);
+        for (int i = 0; i < calls.size(); i++) {
+            newWorld(false);
+            proxy.breakCall(i, FaultProxy.Fault.TRICKLE);
+            long start = System.nanoTime();
+            CliRun run = gate.get();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            String what = "#" + i + " " + calls.get(i) + " TRICKLE -> exit " + run.exitCode() + " after " + took + ": "
+                    + run.all();
+            // a write that never finishes answering may or may not have landed: the re-read says which
+            assertThat(run.exitCode()).as(what).isIn(0, 3);
+            if (run.exitCode() == 0) {
+                assertThat(calls.get(i)).as(what).startsWith("PATCH");
+            } else {
+                assertThat(run.err()).as(what).contains(proxy.url().replace("http://", ""));
+            }
+            assertThat(took).as(what).isLessThan(Duration.ofSeconds(20));
+        }
+    }
+
+    @Test
+    void aListThatAnswers404IsACollectionFailureNamingTheServerNeverACrash() throws IOException {
+        for (boolean gatePassed : new boolean[]{false, true}) {
+            Supplier<CliRun> command = gatePassed
+                    ? () -> cli("remove", "gpu-a11", "--baseline", baseline.toString())
+                    : () -> cli("verify-gone", "--baseline", baseline.toString());
+            List<String> calls = calls(command, gatePassed);
+            int lists = 0;
+            for (int i = 0; i < calls.size(); i++) {
+                String path = calls.get(i).split(" ")[1].split("\\?")[0];
+                if (!io.nodegate.testing.RbacAuthorizer.attributes(calls.get(i)).verb().equals("list")
+                        || path.contains("servicel2statuses") || path.contains("csinodes")) {
+                    continue; // optional APIs: a 404 there proves them absent
+                }
+                lists++;
+                newWorld(gatePassed);
+                proxy.breakCall(i, FaultProxy.Fault.HTTP_404);
+                CliRun run = command.get();
+                String what = "#" + i + " " + calls.get(i) + " HTTP_404 -> exit " + run.exitCode() + ": " + run.all();
+                assertThat(run.exitCode()).as(what).isEqualTo(3);
+                assertThat(run.err()).as(what).startsWith("nodegate: ").contains(proxy.url())
+                        .doesNotContain("io.nodegate", "Exception");
+                if (gatePassed && api.client().nodes().withName("gpu-a11").get() == null) {
+                    assertThat(run.err()).as(what).contains("was deleted");
+                    assertThat(removalRecord()).as(what).contains("\"deleted\" : true");
+                }
+            }
+            assertThat(lists).isPositive();
+        }
+    }
+
     /** The newest removal.json of the current world, or "" when none was written. */
     String removalRecord() throws IOException {
         Path dir = tmp.resolve("evidence-" + worlds);
@@ -306,5 +371,6 @@ class FaultMatrixTest {
                     }).orElse("");
         }
     }
+
 
 }

@@ -61,7 +61,11 @@ class LifecycleScenarioTest extends SeededClusterTest {
     @Test
     void baselineRecordsTargetsControlAndCountsButNoSecretData() throws IOException {
         String json = Files.readString(baseline);
-        assertThat(json).contains("\"baselineTs\" : \"" + seed.t0 + "\"", "boot-a11", "uuid-a11",
+        // the API server's clock (its Date header), which the seed's t0 was anchored to just before
+        java.time.Instant ts = io.nodegate.lifecycle.evidence.EvidenceStore.readJson(baseline,
+                io.nodegate.lifecycle.baseline.Baseline.class).baselineTs();
+        assertThat(ts).isBetween(seed.t0.minusSeconds(5), java.time.Instant.now());
+        assertThat(json).contains("boot-a11", "uuid-a11",
                 "\"nvidia.com/gpu\" : 24", "rke2-canal", "gpu-a11.node-password.rke2", "\"pods\" : 3");
         assertThat(json).doesNotContain(SeedCluster.SECRET_VALUE);
     }
@@ -183,6 +187,10 @@ class LifecycleScenarioTest extends SeededClusterTest {
         assertThat(gate("gpu-a11", "--removed-at", seed.a11Reply).exitCode()).isZero();
         Path other = tmp.resolve("other-baseline.json");
         Files.writeString(other, Files.readString(baseline).replace("\"pods\" : 3", "\"pods\" : 4"));
+        // a second, properly saved baseline (sealed), not an edited one: that alone would be INVALID
+        io.nodegate.lifecycle.baseline.BaselineSeal.record(new io.nodegate.lifecycle.evidence.EvidenceStore(evidence),
+                other, io.nodegate.lifecycle.evidence.EvidenceStore.readJson(other,
+                        io.nodegate.lifecycle.baseline.Baseline.class));
         CliRun r = cli("remove", "gpu-a11", "--baseline", other.toString());
         assertThat(r.exitCode()).isEqualTo(5);
         assertThat(r.err()).contains("made against another baseline");

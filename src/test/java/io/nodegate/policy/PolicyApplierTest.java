@@ -78,7 +78,7 @@ class PolicyApplierTest {
     void appliesCattleSystemRoleWhenTheNamespaceExists() throws Exception {
         PolicyBundle bundle = PolicyBundle.of(PolicySettings.defaults());
         server.expect().get().withPath("/api/v1/namespaces/cattle-system")
-                .andReturn(200, new NamespaceBuilder().withNewMetadata().withName("cattle-system").endMetadata()
+                .andReturn(200, new NamespaceBuilder().withNewMetadata().withName("cattle-system").withUid("uid-cattle-system").endMetadata()
                         .build()).once();
         answerApplies(bundle);
 
@@ -95,7 +95,7 @@ class PolicyApplierTest {
 
         assertThatThrownBy(() -> PolicyApplier.apply(client, PolicyBundle.of(PolicySettings.defaults())))
                 .isInstanceOf(CollectionException.class)
-                .hasMessageContaining("cannot tell whether namespace cattle-system exists (HTTP 403)");
+                .hasMessageContaining("cannot tell whether namespace cattle-system exists: GET namespace cattle-system: 403 Forbidden");
         assertThat(patches()).isEmpty();
     }
 

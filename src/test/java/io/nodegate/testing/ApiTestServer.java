@@ -57,6 +57,7 @@ import java.util.function.Predicate;
  *       supported", as the real server does. The mock alone silently ignores {@code spec.nodeName}.</li>
  *   <li><b>Label selectors</b>: the full set-based syntax ({@code k=v}, {@code k!=v}, {@code k},
  *       {@code !k}, {@code k in (a,b)}, {@code k notin (a,b)}); the mock alone ignores {@code in}/{@code notin}.</li>
+ *   <li><b>Date</b>: every answer carries one (the real server's clock is what a baseline records).</li>
  *   <li><b>PATCH</b> answers 200 with the patched object, as kube-apiserver does (the mock alone says 202).</li>
  *   <li><b>/version</b> answers the gitVersion set with {@link #setGitVersion(String)}.</li>
  *   <li><b>Unserved APIs</b>: {@link #unserve(String)} makes a resource path answer 404 "the server could not
@@ -479,8 +480,18 @@ public final class ApiTestServer implements AutoCloseable {
             this.crud = crud;
         }
 
+        /** Every answer carries a Date header, as Go's net/http adds to each kube-apiserver response. */
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            MockResponse answer = dispatchUndated(request);
+            if (answer.getHeaders().get("Date") == null) {
+                answer.setHeader("Date", java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
+                        .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)));
+            }
+            return answer;
+        }
+
+        private MockResponse dispatchUndated(RecordedRequest request) {
             URI uri = URI.create("http://server" + request.getPath());
             String path = uri.getRawPath();
             String method = request.getMethod().toUpperCase();

@@ -39,7 +39,11 @@ public final class FaultProxy implements AutoCloseable {
         /** Forwarded (the write lands), then 200 with some other object instead of the server's answer. */
         LANDS_FOREIGN_200,
         /** Forwarded, then 500 instead of the server's answer (a proxy that lost the upstream's reply). */
-        LANDS_HTTP_500;
+        LANDS_HTTP_500,
+        /** Not forwarded; 404 NotFound (on a list: a proxy URL for a cluster that is gone). */
+        HTTP_404,
+        /** Not forwarded; 200 headers at once, then the body one byte every 200 ms, never finishing. */
+        TRICKLE;
 
         /** The faults every call of the fault matrix gets: none of them lets the request reach the server. */
         public static final List<Fault> NOT_FORWARDED = List.of(HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET,
@@ -196,6 +200,21 @@ public final class FaultProxy implements AutoCloseable {
                 }
             }
             case EMPTY_200, LANDS_EMPTY_200 -> write(out, 200, "application/json", new byte[0]);
+            case HTTP_404 -> write(out, 404, "application/json", status(404, "NotFound", "the server could not find the requested resource"));
+            case TRICKLE -> {
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                try {
+                    for (int i = 0; i < 600 && !socket.isClosed(); i++) {
+                        Thread.sleep(200);
+                        out.write(' ');
+                        out.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             case LANDS_HTTP_500 -> write(out, 500, "application/json", status(500, "InternalError", "injected"));
             case LANDS_FOREIGN_200 -> write(out, 200, "application/json", ("{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\","
                     + "\"metadata\":{\"name\":\"foreign\",\"namespace\":\"default\",\"uid\":\"uid-foreign\"}}")

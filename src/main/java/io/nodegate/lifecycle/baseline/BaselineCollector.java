@@ -51,7 +51,8 @@ public final class BaselineCollector {
         if (targetNames.contains(controlName)) {
             throw new InputException("--control " + controlName + " is also in --targets: the control must be a node that stays");
         }
-        Instant ts = clock.instant();
+        // the server's clock, not ours: verify-gone compares this with creation times the server stamps
+        Instant ts = api.serverTime();
         List<NodeInfo> nodes = api.nodes();
         Map<String, NodeInfo> byName = new TreeMap<>();
         nodes.forEach(n -> byName.put(n.name(), n));
@@ -66,6 +67,7 @@ public final class BaselineCollector {
         List<SecretMeta> secrets = api.nodePasswordSecrets();
         Map<String, SecretMeta> secretByOwner = new TreeMap<>();
         secrets.forEach(s -> secretByOwner.put(s.nodePasswordOwner().orElseThrow(), s));
+        requirePlausibleSecrets(nodes, secretByOwner);
 
         List<Baseline.Target> targets = new ArrayList<>();
         Map<String, List<String>> dsOnTargets = new TreeMap<>();
@@ -108,6 +110,32 @@ public final class BaselineCollector {
                 clusterKubeletVersion(nodes), controlNode, targets, others, etcdMembers(etcd), ds,
                 Gpu.totals(nodes), metallb.present() ? metallb.items() : null,
                 secrets.stream().map(s -> new Baseline.SecretRef(s.name(), s.created(), s.type())).toList());
+    }
+
+    /** More Nodes than this without their node-password Secret, on an RKE2/k3s cluster, is not believed. */
+    static final int MAX_NODES_WITHOUT_SECRET = 2;
+
+    /**
+     * RKE2 and k3s create a node-password Secret for every Node that joins. A kube-system Secret list that answers
+     * (nearly) empty on such a cluster is a lying answer (a proxy, a cache, an aggregated API gone wrong), and a
+     * baseline that records it would switch the gate's Secret checks off for good. So it is refused, not saved.
+     */
+    static void requirePlausibleSecrets(List<NodeInfo> nodes, Map<String, SecretMeta> secretByOwner) {
+        List<String> distNodes = nodes.stream().filter(n -> {
+            String v = n.systemInfo().kubeletVersion();
+            return v != null && (v.contains("+rke2") || v.contains("+k3s"));
+        }).map(NodeInfo::name).toList();
+        List<String> without = distNodes.stream()
+                .filter(n -> !secretByOwner.containsKey(n.toLowerCase(java.util.Locale.ROOT))).toList();
+        if (without.size() > MAX_NODES_WITHOUT_SECRET || (distNodes.size() >= 2 && without.size() == distNodes.size())) {
+            throw new CollectionException("implausible answer: " + without.size() + " of " + distNodes.size()
+                    + " Nodes run RKE2/k3s (kubelet version +rke2/+k3s) but have no node-password Secret in "
+                    + "kube-system (" + String.join(", ", without.stream().limit(5).toList())
+                    + (without.size() > 5 ? ", …" : "") + "), and RKE2/k3s create one for every Node that joins."
+                    + " The Secret list answered " + secretByOwner.size() + " node-password Secret(s); a baseline"
+                    + " built on it would switch the gate's Secret checks off. Not saved: check RBAC and what"
+                    + " 'kubectl -n kube-system get secrets' shows");
+        }
     }
 
     private static String secretOf(Map<String, SecretMeta> byOwner, String node) {

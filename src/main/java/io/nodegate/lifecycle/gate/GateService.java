@@ -139,7 +139,7 @@ public final class GateService {
         } catch (CollectionException e) {
             throw e;
         } catch (Exception e) {
-            unclear = "the PATCH failed (" + ApiReader.describe(e) + ")";
+            unclear = "the PATCH failed (" + api.describe(e) + ")";
         }
         tools.jackson.databind.JsonNode now;
         try {

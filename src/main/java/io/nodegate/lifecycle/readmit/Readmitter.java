@@ -239,7 +239,7 @@ public final class Readmitter {
         if (propagation != null) {
             options.put("propagationPolicy", propagation);
         }
-        HttpRequest req = api.deleteRequest(path, options);
+        HttpRequest.Builder req = api.deleteRequest(path, options);
         String unclear;
         try {
             HttpResponse<String> resp = api.send(req);
@@ -260,7 +260,7 @@ public final class Readmitter {
         } catch (CollectionException e) {
             throw e;
         } catch (Exception e) {
-            unclear = "the DELETE failed (" + ApiReader.describe(e) + ")";
+            unclear = "the DELETE failed (" + api.describe(e) + ")";
         }
         java.util.Optional<tools.jackson.databind.JsonNode> now;
         try {

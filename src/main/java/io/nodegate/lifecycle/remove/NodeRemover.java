@@ -213,7 +213,7 @@ public final class NodeRemover {
             left = follow(api, node, deletedAt, opt);
         } catch (RuntimeException e) {
             // any failure here (a failed read, an unexpected answer) leaves the deletion itself certain
-            String why = e instanceof CollectionException ? e.getMessage() : ApiReader.describe(e);
+            String why = e instanceof CollectionException ? e.getMessage() : api.describe(e);
             left = List.of("unknown: " + why);
             error = why;
         }
@@ -356,7 +356,7 @@ public final class NodeRemover {
      * object untouched means it was not; a failed re-read leaves the outcome UNKNOWN.
      */
     private static DeleteOutcome deleteWithPreconditions(ApiReader api, String node, String uid, String rv) {
-        HttpRequest request = api.deleteRequest("/api/v1/nodes/" + node, Map.of("kind", "DeleteOptions",
+        HttpRequest.Builder request = api.deleteRequest("/api/v1/nodes/" + node, Map.of("kind", "DeleteOptions",
                 "apiVersion", "v1", "preconditions", Map.of("uid", uid, "resourceVersion", rv)));
         String unclear;
         try {
@@ -384,7 +384,7 @@ public final class NodeRemover {
             Thread.currentThread().interrupt();
             unclear = "the DELETE was interrupted";
         } catch (Exception e) {
-            unclear = "the DELETE failed (" + ApiReader.describe(e) + ")";
+            unclear = "the DELETE failed (" + api.describe(e) + ")";
         }
         try {
             var now = api.reread("Node " + node, "/api/v1/nodes/" + node);

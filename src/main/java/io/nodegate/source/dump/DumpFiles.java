@@ -8,7 +8,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLParser;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +36,13 @@ public final class DumpFiles {
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-    private static final ObjectMapper YAML = YAMLMapper.builder()
+    /**
+     * snakeyaml-engine refuses a document over 3 MB of code points by default; a kubectl YAML of 450 Nodes is
+     * already 4.8 MB, and 5,000 Nodes at up to 30 KB each are 150 MB. The limit is set above that.
+     */
+    static final int YAML_CODE_POINT_LIMIT = 256 * 1024 * 1024;
+    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .loadSettings(LoadSettings.builder().setCodePointLimit(YAML_CODE_POINT_LIMIT).build()).build())
             .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     /** One parsed document and where it came from. */
@@ -79,11 +88,15 @@ public final class DumpFiles {
         } catch (IOException e) {
             throw new InputException("cannot read " + file + ": " + e.getMessage(), e);
         }
+        if (text.isBlank()) {
+            throw new InputException(file + ": empty file (no JSON or YAML document in it): a truncated dump or a "
+                    + "failed redirect? Collect it again");
+        }
         boolean json = isJson(file, text);
         List<Document> docs = new ArrayList<>();
         // one root value at a time: readValues would unwrap a root array (etcdctl endpoint status) into items
         ObjectMapper mapper = json ? JSON : YAML;
-        try (JsonParser parser = mapper.createParser(text)) {
+        try (JsonParser parser = json ? mapper.createParser(text) : new NoAliases(mapper.createParser(text), file)) {
             int index = 0;
             while (true) {
                 JsonNode tree = mapper.readTree(parser);
@@ -95,6 +108,8 @@ public final class DumpFiles {
                 }
                 index++;
             }
+        } catch (InputException e) {
+            throw e;
         } catch (JacksonException e) {
             throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + at(e) + ": "
                     + detail(e.getOriginalMessage()), e);
@@ -103,7 +118,35 @@ public final class DumpFiles {
             throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + ": "
                     + firstLine(e.getMessage()), e);
         }
+        if (docs.isEmpty()) {
+            throw new InputException(file + ": holds no Kubernetes object (only null or empty documents)");
+        }
         return docs;
+    }
+
+    /**
+     * Jackson's YAML tree reader does not resolve aliases: {@code status: *t} would arrive as the string "t".
+     * kubectl never writes anchors or aliases, so an alias is refused, with its line, rather than read wrong.
+     */
+    private static final class NoAliases extends tools.jackson.core.util.JsonParserDelegate {
+        private final Path file;
+
+        NoAliases(JsonParser parser, Path file) {
+            super(parser);
+            this.file = file;
+        }
+
+        @Override
+        public tools.jackson.core.JsonToken nextToken() {
+            tools.jackson.core.JsonToken token = super.nextToken();
+            if (delegate() instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+                TokenStreamLocation loc = yaml.currentLocation();
+                throw new InputException(file + ": YAML alias *" + yaml.getString() + " at line " + loc.getLineNr()
+                        + ": nodegate does not resolve YAML anchors and aliases (kubectl never writes them); "
+                        + "write the value out, or give the same data as JSON");
+            }
+            return token;
+        }
     }
 
     private static boolean isJson(Path file, String text) {

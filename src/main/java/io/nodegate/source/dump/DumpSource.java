@@ -72,7 +72,7 @@ public final class DumpSource {
 
     /** A collected.json found in the input. */
     record Collection(Instant collectedAt, String context, String server, String serverVersion, Set<String> absent,
-                      boolean pods, String where) {
+                      boolean pods, String where, Path directory) {
     }
 
     private final Map<String, HasMetadata> objects = new LinkedHashMap<>();
@@ -134,8 +134,8 @@ public final class DumpSource {
             return;
         }
         if (!tree.isObject()) {
-            notes.add(doc.where() + ": not a Kubernetes object or list; ignored");
-            return;
+            throw new InputException(doc.where() + ": a " + tree.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+                    + " value, not a Kubernetes object or list");
         }
         String kind = text(tree, "kind");
         if (COLLECTION_KIND.equals(kind)) {
@@ -225,7 +225,8 @@ public final class DumpSource {
             tree.get("absent").forEach(a -> absent.add(a.asString()));
         }
         Collection c = new Collection(collectedAt, text(tree, "context"), text(tree, "server"),
-                text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), doc.where());
+                text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), doc.where(),
+                doc.file().toAbsolutePath().getParent());
         if (collection != null && !collection.collectedAt().equals(c.collectedAt())) {
             throw new InputException("the input holds two collections (" + collection.where() + " at "
                     + collection.collectedAt() + ", " + doc.where() + " at " + c.collectedAt()
@@ -233,6 +234,30 @@ public final class DumpSource {
                     + "`nodegate etcd`, give each side's etcdctl JSON files and one side's nodes.json");
         }
         collection = c;
+    }
+
+    /**
+     * 'nodegate collect' writes one file per kind it read; collected.json lists what the cluster proved absent.
+     * A file that should be there and is not (deleted, never copied) would otherwise read as "0 objects": no
+     * node-password Secrets becomes an orphan finding per Node, no Leases a cluster of silent nodes.
+     */
+    private static void requireCollectionFiles(Collection c) {
+        List<String> missing = new ArrayList<>();
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            boolean expected = switch (kind.presence()) {
+                case REQUIRED -> true;
+                case OPTIONAL_API, OPTIONAL_NAMESPACE -> !c.absent().contains(kind.id());
+                case ON_REQUEST -> c.pods();
+            };
+            if (expected && kind.dumpFile() != null && !java.nio.file.Files.isRegularFile(c.directory().resolve(kind.dumpFile()))) {
+                missing.add(kind.dumpFile());
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new InputException(c.where() + " describes a collection, but its directory " + c.directory()
+                    + " is missing " + String.join(", ", missing) + " (collected.json does not list them as absent):"
+                    + " an incomplete copy? Copy the whole directory, or collect again");
+        }
     }
 
     private <T extends HasMetadata> List<T> all(Class<T> type) {
@@ -251,6 +276,9 @@ public final class DumpSource {
             throw new InputException("no clock for the dump: ages (heartbeat, NotReady since) would be computed "
                     + "against the wrong clock; pass --now TIME (the time the dump was taken, e.g. "
                     + "--now 2026-10-19T06:10:00Z), or read a directory written by 'nodegate collect'");
+        }
+        if (collection != null) {
+            requireCollectionFiles(collection);
         }
         Map<ReadKind<?, ?>, List<? extends HasMetadata>> read = new LinkedHashMap<>();
         Map<Class<?>, List<ReadKind<?, ?>>> rowsByType = new LinkedHashMap<>();

@@ -61,19 +61,29 @@ public final class EtcdDumps {
     }
 
     public void addEndpointStatus(JsonNode array, String where) {
+        int index = 0;
         for (JsonNode entry : array) {
-            String endpoint = text(entry, "Endpoint");
+            String at = where + " [" + index++ + "]";
+            JsonNode endpointNode = entry.get("Endpoint");
+            if (endpointNode == null || !endpointNode.isString() || endpointNode.asString().isBlank()) {
+                throw new InputException(at + " Endpoint: expected the endpoint URL, got "
+                        + (endpointNode == null ? "nothing" : endpointNode.toString()));
+            }
+            String endpoint = endpointNode.asString().trim();
             JsonNode st = entry.get("Status");
-            JsonNode header = st.path("header");
             String ctx = where + ", endpoint " + endpoint;
+            if (st == null || !st.isObject()) {
+                throw new InputException(ctx + " Status: expected an object, got " + (st == null ? "nothing" : st));
+            }
+            JsonNode header = st.path("header");
             EtcdStatus status = new EtcdStatus(
                     id(header.get("cluster_id"), ctx + " header.cluster_id", true),
                     id(header.get("member_id"), ctx + " header.member_id", true),
                     id(st.get("leader"), ctx + " leader", false),
-                    id(st.get("raftTerm"), ctx + " raftTerm", false),
-                    id(st.get("raftIndex"), ctx + " raftIndex", false),
+                    count(st.get("raftTerm"), ctx + " raftTerm"),
+                    count(st.get("raftIndex"), ctx + " raftIndex"),
                     text(st, "version"),
-                    id(st.get("dbSize"), ctx + " dbSize", false),
+                    count(st.get("dbSize"), ctx + " dbSize"),
                     st.path("isLearner").asBoolean(false));
             // `endpoint status --cluster` saved on two servers repeats the endpoints both could reach: one row each
             boolean seen = reports.stream().anyMatch(r -> r.endpoint().equals(endpoint) && status.equals(r.status()));
@@ -133,24 +143,53 @@ public final class EtcdDumps {
         return reports.isEmpty() && memberLists.isEmpty();
     }
 
-    private static long id(JsonNode node, String where, boolean required) {
+    private static final java.math.BigInteger UINT64_END = java.math.BigInteger.ONE.shiftLeft(64);
+
+    /**
+     * A uint64 etcd ID: a JSON whole number, a decimal digit string (the JSON gateway), or a hex string of at most
+     * 16 digits (etcdctl --hex). Anything else, a negative number or one of 2^64 or more is an input error naming
+     * the file and field: wrapping it into 64 bits would invent a member that does not exist.
+     */
+    static long id(JsonNode node, String where, boolean required) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             if (required) {
                 throw new InputException(where + ": missing");
             }
             return 0L;
         }
-        String text = node.isNumber() ? node.bigIntegerValue().toString() : node.asString().trim();
-        try {
-            if (!node.isNumber() && !text.matches("[0-9]+")) {
-                // etcdctl 3.5+ with --hex prints IDs as hex strings
-                String hex = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
-                return new java.math.BigInteger(hex, 16).longValue();
+        java.math.BigInteger value;
+        if (node.isIntegralNumber()) {
+            value = node.bigIntegerValue();
+        } else if (node.isString()) {
+            String text = node.asString().trim();
+            if (text.matches("[0-9]+")) {
+                value = new java.math.BigInteger(text);
+            } else if (text.matches("(0[xX])?[0-9a-fA-F]{1,16}")) {
+                value = new java.math.BigInteger(text.replaceFirst("^0[xX]", ""), 16);
+            } else {
+                throw new InputException(where + ": '" + text + "' is not an etcd ID (decimal, or hex of at most 16 digits)");
             }
-            return EtcdIds.parse(text);
-        } catch (NumberFormatException e) {
-            throw new InputException(where + ": not a number: " + text, e);
+        } else {
+            throw new InputException(where + ": expected an etcd ID (a whole number), got " + node);
         }
+        if (value.signum() < 0 || value.compareTo(UINT64_END) >= 0) {
+            throw new InputException(where + ": " + value + " is not an etcd ID (IDs are 0 to 2^64-1)");
+        }
+        return value.longValue();
+    }
+
+    /** A count (raft term, raft index, DB size): a non-negative decimal whole number, never read as hex. */
+    static long count(JsonNode node, String where) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return 0L;
+        }
+        String text = node.isIntegralNumber() ? node.bigIntegerValue().toString()
+                : node.isString() ? node.asString().trim() : null;
+        if (text == null || !text.matches("[0-9]+") || text.length() > 19
+                || new java.math.BigInteger(text).compareTo(java.math.BigInteger.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new InputException(where + ": expected a non-negative whole number, got " + node);
+        }
+        return Long.parseLong(text);
     }
 
     private static String text(JsonNode node, String field) {

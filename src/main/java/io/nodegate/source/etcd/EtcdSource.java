@@ -146,7 +146,10 @@ public final class EtcdSource {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{}"))
                 .build();
-        return client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(resp -> {
+        // HttpRequest.timeout covers the wait for headers only: a server that sends headers and then trickles the
+        // body would hold the call forever. orTimeout is the deadline for the whole answer.
+        return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).thenApply(resp -> {
             if (resp.statusCode() != 200) {
                 String msg = EtcdAnswers.gatewayError(resp.body());
                 throw new CompletionException(new HttpStatusError(path + ": HTTP " + resp.statusCode() + ": "
@@ -170,6 +173,9 @@ public final class EtcdSource {
         }
         if (cause instanceof HttpTimeoutException) {
             return "no answer within " + human(timeout);
+        }
+        if (cause instanceof java.util.concurrent.TimeoutException) {
+            return "no complete answer within " + human(timeout) + " (headers and body)";
         }
         if (cause instanceof ConnectException) {
             return "connection refused or unreachable" + (cause.getMessage() == null ? "" : ": " + cause.getMessage());

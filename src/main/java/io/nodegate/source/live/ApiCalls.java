@@ -158,9 +158,7 @@ public final class ApiCalls {
         String url = server + path;
         io.fabric8.kubernetes.client.http.HttpResponse<String> response;
         try {
-            long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
-            response = client.getHttpClient().sendAsync(client.getHttpClient().newHttpRequestBuilder().uri(url).build(),
-                    String.class).get(timeout, java.util.concurrent.TimeUnit.MILLISECONDS);
+            response = send(client, client.getHttpClient().newHttpRequestBuilder().uri(url));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CollectionException(what + " at " + server + ": interrupted");
@@ -198,10 +196,80 @@ public final class ApiCalls {
         return Optional.of(obj);
     }
 
+    /**
+     * Sends one request with the client's request timeout as its deadline, and gives up on it when that passes:
+     * an abandoned request is cancelled, so it cannot reach the server later.
+     */
+    public static io.fabric8.kubernetes.client.http.HttpResponse<String> send(KubernetesClient client,
+            io.fabric8.kubernetes.client.http.HttpRequest.Builder request)
+            throws InterruptedException, java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+        long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
+        var future = client.getHttpClient().sendAsync(
+                request.timeout(timeout, java.util.concurrent.TimeUnit.MILLISECONDS).build(), String.class);
+        try {
+            return future.get(timeout, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } finally {
+            future.cancel(true);
+        }
+    }
+
+    /** Threads that carry typed calls, so a call can be abandoned at its deadline (daemons: they never hold exit). */
+    private static final java.util.concurrent.ExecutorService CALLS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "nodegate-api-call");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** The API server of the most recent call in this process, for the overall deadline's message. */
+    private static volatile String lastServer;
+
+    public static String lastServer() {
+        return lastServer;
+    }
+
+    /** The whole-answer deadline of one request: the client's request timeout (headers and body together). */
+    long deadlineMillis() {
+        long configured = client.getConfiguration() == null ? 0 : client.getConfiguration().getRequestTimeout();
+        long millis = configured > 0 ? configured : requestTimeoutSeconds * 1000L;
+        return millis > 0 ? millis : 60_000;
+    }
+
+    /**
+     * Runs a typed call with a deadline for the complete answer. The HTTP client's own timeout covers the wait for
+     * headers only: a server (or proxy) that sends headers and then trickles the body would hold the command
+     * forever. At the deadline the call is abandoned and cancelled, and the command fails naming the server.
+     */
+    private <T> T withinDeadline(String what, Supplier<T> call) {
+        java.util.concurrent.CompletableFuture<T> future = java.util.concurrent.CompletableFuture.supplyAsync(call, CALLS);
+        long deadline = deadlineMillis();
+        try {
+            return future.get(deadline, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            throw new CollectionException(what + ": no answer from API server " + server + " within "
+                    + (deadline % 1000 == 0 ? deadline / 1000 + " s" : deadline + " ms")
+                    + " (the whole answer, headers and body; --request-timeout)", e);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CollectionException(what + " at " + server + ": interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new CollectionException(what + " at " + server + ": " + cause, cause);
+        }
+    }
+
     /** Runs one call; failures become {@link CollectionException} (404: {@link NotFound}) in the one wording. */
     public <T> T call(String what, Supplier<T> call) {
+        lastServer = server;
         try {
-            return call.get();
+            return withinDeadline(what, call);
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
                 throw new NotFound(what + ": " + describe(e), e);

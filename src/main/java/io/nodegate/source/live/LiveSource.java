@@ -209,11 +209,9 @@ public final class LiveSource implements AutoCloseable {
 
     /** GET namespace: false only on NotFound. */
     public boolean namespaceExists(String namespace) {
-        try {
-            return api.call("GET namespace " + namespace, () -> client.namespaces().withName(namespace).get()) != null;
-        } catch (ApiCalls.NotFound e) {
-            return false;
-        }
+        // by status code: an empty 200 (which fabric8's get() also turns into null) is a broken answer, not absence
+        return api.getObject("GET namespace " + namespace, "/api/v1/namespaces/" + namespace,
+                io.fabric8.kubernetes.api.model.Namespace.class, namespace).isPresent();
     }
 
     private String source() {

@@ -186,7 +186,10 @@ class DumpSourceTest {
                 + "\"context\":\"prod\",\"server\":\"https://10.0.0.10:6443\",\"serverVersion\":\"v1.34.1+rke2r1\","
                 + "\"absent\":[\"csinodes\",\"cattle-system-jobs\"]}");
         write("c/nodes.json", kubectlList(List.of(Fixtures.node("a", "True", "10.0.0.1"))));
-        write("c/daemonsets.json", "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[]}");
+        for (String empty : List.of("daemonsets.json", "node-leases.json", "node-password-secrets.json",
+                "kubernetes-endpointslices.json", "kube-system-leases.json")) {
+            write("c/" + empty, "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[]}");
+        }
         ClusterState s = DumpSource.load(List.of(dir.resolve("c")), null);
         assertThat(s.now()).isEqualTo(Instant.parse("2026-10-19T06:01:02.5Z"));
         assertThat(s.context()).isEqualTo("prod");
