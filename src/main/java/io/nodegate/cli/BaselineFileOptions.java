@@ -49,7 +49,13 @@ public final class BaselineFileOptions {
         if (unsealed != null) {
             throw new NodegateException(ExitCodes.COLLECTION, "INVALID: --baseline " + file + " " + unsealed);
         }
-        java.time.Instant serverNow = api.serverTime();
+        java.time.Instant serverNow;
+        try {
+            serverNow = api.serverTime();
+        } catch (io.nodegate.source.CollectionException e) {
+            throw new NodegateException(ExitCodes.COLLECTION, "INVALID: cannot read the API server's clock to check"
+                    + " the baseline's time: " + e.getMessage(), e);
+        }
         if (baseline.baselineTs().isAfter(serverNow)) {
             throw new NodegateException(ExitCodes.COLLECTION, "INVALID: --baseline " + file + " has baselineTs "
                     + baseline.baselineTs() + ", after the API server's current time " + serverNow + ": a baseline"

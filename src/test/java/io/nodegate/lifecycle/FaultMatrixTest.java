@@ -65,8 +65,9 @@ class FaultMatrixTest {
         api = ApiTestServer.start();
         seed = SeedCluster.populate(api);
         proxy = new FaultProxy(api.url());
-        proxy.hangFor(Duration.ofMillis(1300));
-        viaProxy = SeedCluster.client(proxy.url(), 700);
+        // the client's deadline covers the whole answer; on two cores shared with other builds 700 ms was too tight
+        proxy.hangFor(Duration.ofMillis(2000));
+        viaProxy = SeedCluster.client(proxy.url(), 1200);
         clock = new TestClock(seed.t0);
         Path evidence = tmp.resolve("evidence-" + worlds);
         baseline = evidence.resolve("baseline.json");
@@ -160,7 +161,7 @@ class FaultMatrixTest {
                 .anySatisfy(c -> assertThat(c).contains("fieldSelector=spec.nodeName"));
         // a fault while reading: INVALID; a fault while annotating (fabric8 reads, then patches): a clear error
         assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString())
-                .containsAnyOf("gate gpu-a11: INVALID", "annotating Node gpu-a11 failed"));
+                .containsAnyOf("gate gpu-a11: INVALID", "annotating Node gpu-a11 failed", "nodegate: INVALID"));
         assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).contains("annotating Node gpu-a11 failed (the PATCH answered HTTP 500"));
     }
 
@@ -179,7 +180,7 @@ class FaultMatrixTest {
     void verifyGoneEndsInvalidOnEveryFault() throws IOException {
         List<Cell> cells = matrix(() -> cli("verify-gone", "--baseline", baseline.toString()), false, null);
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("INVALID"));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).contains("INVALID"));
     }
 
     @Test

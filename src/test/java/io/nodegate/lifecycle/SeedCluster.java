@@ -84,6 +84,16 @@ public final class SeedCluster {
         seed.create(api);
         SeedCluster real = new SeedCluster(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(1));
         real.apply(api);
+        // the baseline's time comes from the server's Date header, in whole seconds: let the second the objects
+        // were created in pass, so that none of them reads as created at or after the baseline
+        while (Instant.now().isBefore(real.t0)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         return real;
     }
 

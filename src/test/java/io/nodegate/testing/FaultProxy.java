@@ -170,7 +170,9 @@ public final class FaultProxy implements AutoCloseable {
                 inject(f, socket, out);
                 return;
             }
-            write(out, resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"), resp.body());
+            // like any HTTP proxy in front of an API server, pass its Date header on (the baseline time comes from it)
+            writeWithDate(out, resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"),
+                    resp.headers().firstValue("Date").orElse(null), resp.body());
         } catch (IOException e) {
             // the client went away; nothing to do
         } catch (InterruptedException e) {
@@ -227,6 +229,15 @@ public final class FaultProxy implements AutoCloseable {
     private static byte[] status(int code, String reason, String message) {
         return ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
                 + message + "\",\"reason\":\"" + reason + "\",\"code\":" + code + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void writeWithDate(OutputStream out, int code, String type, String date, byte[] body)
+            throws IOException {
+        String head = "HTTP/1.1 " + code + " X\r\nContent-Type: " + type + "\r\nContent-Length: " + body.length
+                + (date == null ? "" : "\r\nDate: " + date) + "\r\nConnection: close\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+        out.write(body);
+        out.flush();
     }
 
     private static void write(OutputStream out, int code, String type, byte[] body) throws IOException {
