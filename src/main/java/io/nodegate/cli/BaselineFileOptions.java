@@ -47,17 +47,17 @@ public final class BaselineFileOptions {
         }
         String unsealed = BaselineSeal.problem(stores, file);
         if (unsealed != null) {
-            throw new NodegateException(ExitCodes.COLLECTION, "INVALID: --baseline " + file + " " + unsealed);
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "INVALID: --baseline " + file + " " + unsealed);
         }
         java.time.Instant serverNow;
         try {
             serverNow = api.serverTime();
-        } catch (io.nodegate.source.CollectionException e) {
-            throw new NodegateException(ExitCodes.COLLECTION, "INVALID: cannot read the API server's clock to check"
+        } catch (io.nodegate.CollectionException e) {
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "INVALID: cannot read the API server's clock to check"
                     + " the baseline's time: " + e.getMessage(), e);
         }
         if (baseline.baselineTs().isAfter(serverNow)) {
-            throw new NodegateException(ExitCodes.COLLECTION, "INVALID: --baseline " + file + " has baselineTs "
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "INVALID: --baseline " + file + " has baselineTs "
                     + baseline.baselineTs() + ", after the API server's current time " + serverNow + ": a baseline"
                     + " from the future would hide every Node created since. Save a new baseline");
         }

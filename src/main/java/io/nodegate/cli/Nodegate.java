@@ -44,10 +44,10 @@ public final class Nodegate implements Callable<Integer> {
         try {
             String configured = System.getenv(DEADLINE_ENV);
             deadline = configured == null || configured.isBlank() ? DEFAULT_DEADLINE
-                    : io.nodegate.lifecycle.LifecycleSupport.parseDuration(configured, DEADLINE_ENV);
-        } catch (InputException e) {
+                    : io.nodegate.time.Durations.parsePositive(configured, DEADLINE_ENV);
+        } catch (NodegateException e) {
             System.err.println("nodegate: " + e.getMessage());
-            System.exit(ExitCodes.USAGE);
+            System.exit(ExitCode.USAGE);
             return;
         }
         startDeadline(deadline, args.length > 0 ? args[0] : "nodegate");
@@ -73,10 +73,10 @@ public final class Nodegate implements Callable<Integer> {
             String server = io.nodegate.source.live.ApiCalls.lastServer();
             System.out.flush();
             System.err.println("nodegate: " + command + " did not finish within its overall deadline of "
-                    + (deadline.toSeconds() % 60 == 0 ? deadline.toMinutes() + " min" : deadline.toSeconds() + " s") + (server == null ? "" : " (last API server asked: " + server + ")")
+                    + io.nodegate.time.Durations.format(deadline) + (server == null ? "" : " (last API server asked: " + server + ")")
                     + "; the result is INVALID. " + DEADLINE_ENV + " sets the deadline");
             System.err.flush();
-            Runtime.getRuntime().halt(ExitCodes.COLLECTION);
+            Runtime.getRuntime().halt(ExitCode.COLLECTION);
         }, "nodegate-deadline");
         watchdog.setDaemon(true);
         watchdog.start();

@@ -119,8 +119,8 @@ public final class ApiReader {
 
     /** A ConfigMap's data (e.g. kube-system/kube-root-ca.crt, the cluster CA every namespace gets). */
     public Optional<Map<String, String>> configMapData(String namespace, String name) {
-        return get("ConfigMap " + namespace + "/" + name,
-                () -> client.configMaps().inNamespace(namespace).withName(name).get(), name)
+        return get("ConfigMap " + namespace + "/" + name, "/api/v1/namespaces/" + namespace + "/configmaps/" + name,
+                io.fabric8.kubernetes.api.model.ConfigMap.class, name)
                 .map(cm -> cm.getData() == null ? Map.<String, String>of() : Map.copyOf(cm.getData()));
     }
 

@@ -230,7 +230,7 @@ public final class ApiCalls {
     /** The whole-answer deadline of one request: the client's request timeout (headers and body together). */
     long deadlineMillis() {
         long configured = client.getConfiguration() == null ? 0 : client.getConfiguration().getRequestTimeout();
-        long millis = configured > 0 ? configured : requestTimeoutSeconds * 1000L;
+        long millis = configured > 0 ? configured : requestTimeout == null ? 0 : requestTimeout.toMillis();
         return millis > 0 ? millis : 60_000;
     }
 
@@ -247,7 +247,7 @@ public final class ApiCalls {
         } catch (java.util.concurrent.TimeoutException e) {
             future.cancel(true);
             throw new CollectionException(what + ": no answer from API server " + server + " within "
-                    + (deadline % 1000 == 0 ? deadline / 1000 + " s" : deadline + " ms")
+                    + Durations.format(java.time.Duration.ofMillis(deadline))
                     + " (the whole answer, headers and body; --request-timeout)", e);
         } catch (InterruptedException e) {
             future.cancel(true);
