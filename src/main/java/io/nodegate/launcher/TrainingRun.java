@@ -169,7 +169,7 @@ public final class TrainingRun {
             Matcher ns = NAMESPACE_GET.matcher(path);
             if (ns.matches() && lists.keySet().stream().anyMatch(p -> p.contains("/namespaces/" + ns.group(1) + "/"))) {
                 body = ("{\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"" + ns.group(1)
-                        + "\"}}").getBytes(StandardCharsets.UTF_8);
+                        + "\",\"uid\":\"training-" + ns.group(1) + "\"}}").getBytes(StandardCharsets.UTF_8);
             } else {
                 status = 404;
                 body = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\","

@@ -147,9 +147,10 @@ public final class EtcdSource {
                 .POST(HttpRequest.BodyPublishers.ofString("{}"))
                 .build();
         // HttpRequest.timeout covers the wait for headers only: a server that sends headers and then trickles the
-        // body would hold the call forever. orTimeout is the deadline for the whole answer.
+        // body would hold the call forever. orTimeout is the deadline for the whole answer: the timeout for the
+        // headers plus as much again for the body.
         return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).thenApply(resp -> {
+                .orTimeout(2 * timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).thenApply(resp -> {
             if (resp.statusCode() != 200) {
                 String msg = EtcdAnswers.gatewayError(resp.body());
                 throw new CompletionException(new HttpStatusError(path + ": HTTP " + resp.statusCode() + ": "
@@ -175,7 +176,7 @@ public final class EtcdSource {
             return "no answer within " + human(timeout);
         }
         if (cause instanceof java.util.concurrent.TimeoutException) {
-            return "no complete answer within " + human(timeout) + " (headers and body)";
+            return "no complete answer within " + human(timeout.multipliedBy(2)) + " (headers and body)";
         }
         if (cause instanceof ConnectException) {
             return "connection refused or unreachable" + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
