@@ -21,6 +21,10 @@ class VerifyGoneKubeletTest extends SeededClusterTest {
         assertThat(seedAndSaveBaseline().exitCode()).isZero();
         // the baseline as if gpu-a11 had been registered at 127.0.0.2
         Files.writeString(baseline, Files.readString(baseline).replace("\"192.0.2.11\"", "\"127.0.0.2\""));
+        // a baseline is sealed when saved; this one stands for a save made with that address
+        io.nodegate.lifecycle.baseline.BaselineSeal.record(new io.nodegate.lifecycle.evidence.EvidenceStore(evidence),
+                baseline, io.nodegate.lifecycle.evidence.EvidenceStore.readJson(baseline,
+                        io.nodegate.lifecycle.baseline.Baseline.class));
         TestCerts certs = TestCerts.create(Files.createDirectories(tmp.resolve("certs")));
         api.create(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt").withNamespace("kube-system")
                 .endMetadata().addToData("ca.crt", Files.readString(certs.caCert)).build());
