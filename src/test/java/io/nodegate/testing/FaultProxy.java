@@ -47,7 +47,7 @@ public final class FaultProxy implements AutoCloseable {
 
         /** The faults every call of the fault matrix gets: none of them lets the request reach the server. */
         public static final List<Fault> NOT_FORWARDED = List.of(HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET,
-                TIMEOUT, MALFORMED_JSON);
+                TIMEOUT, MALFORMED_JSON, EMPTY_200);
         /** Faults for writes whose answer is lost or garbled after the server applied them. */
         public static final List<Fault> LANDED = List.of(LANDS_THEN_TIMEOUT, LANDS_EMPTY_200, LANDS_FOREIGN_200,
                 LANDS_HTTP_500);

@@ -78,8 +78,9 @@ public final class TombstoneLedger {
                 return attempt; // nothing to change
             }
             try {
+                ConfigMap written;
                 if (current == null) {
-                    client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
+                    written = client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
                             .withNewMetadata().withName(TombstoneBook.CONFIGMAP).withNamespace(namespace)
                             .withLabels(Map.of("app.kubernetes.io/name", "nodegate",
                                     "app.kubernetes.io/managed-by", "nodegate"))
@@ -89,9 +90,12 @@ public final class TombstoneLedger {
                 } else {
                     ConfigMap updated = new ConfigMapBuilder(current).withData(new TreeMap<>(next.data())).build();
                     // resourceVersion stays the one read: the API server refuses (409) if anyone wrote in between
-                    client.configMaps().inNamespace(namespace).resource(updated).update();
+                    written = client.configMaps().inNamespace(namespace).resource(updated).update();
                 }
+                confirm(written, next, edit, what);
                 return attempt;
+            } catch (CollectionException e) {
+                throw e; // already names the call (the confirmation read, or the write it could not confirm)
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 409) {
                     continue; // someone else wrote first (or created it): read again and redo the change
@@ -105,6 +109,27 @@ public final class TombstoneLedger {
         }
         throw new CollectionException(what + " in " + where() + ": still conflicting after " + ATTEMPTS
                 + " attempts (resourceVersion changed every time)");
+    }
+
+    /**
+     * A write counts only when the server's answer shows it. An empty or foreign 200 (a proxy, a cut connection) is
+     * not a confirmation: read the ConfigMap again and check that the change is there; if it is not, the write
+     * failed, whatever the status code said.
+     */
+    private void confirm(ConfigMap written, TombstoneBook next, java.util.function.UnaryOperator<TombstoneBook> edit,
+                         String what) {
+        if (written != null && written.getMetadata() != null
+                && TombstoneBook.CONFIGMAP.equals(written.getMetadata().getName())
+                && written.getData() != null && written.getData().equals(next.data())) {
+            return;
+        }
+        ConfigMap reread = TombstoneReader.readConfigMap(client, namespace);
+        TombstoneBook now = reread == null ? TombstoneBook.empty() : TombstoneReader.book(reread, namespace);
+        TombstoneBook again = edit.apply(now);
+        if (again != null && !again.data().equals(now.data())) {
+            throw new CollectionException(what + " in " + where() + ": the API server's answer did not confirm the"
+                    + " write, and reading it again does not show the change");
+        }
     }
 
     /**

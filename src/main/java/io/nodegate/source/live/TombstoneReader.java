@@ -2,7 +2,6 @@ package io.nodegate.source.live;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
@@ -26,20 +25,16 @@ public final class TombstoneReader {
         return Collected.of(book(cm, namespace).tombstones());
     }
 
-    /** The ConfigMap itself (for writers that need its resourceVersion), or null on NotFound. */
+    /**
+     * The ConfigMap itself (for writers that need its resourceVersion), or null on NotFound. Read through the
+     * shared {@link ApiCalls#getObject} rule: fabric8's own {@code get()} also returns null for a 200 with an
+     * empty body (a proxy, a cut connection), which here would read as "no host was ever removed" and let
+     * {@code remove} overwrite every other tombstone with a fresh ConfigMap.
+     */
     public static ConfigMap readConfigMap(KubernetesClient client, String namespace) {
-        String what = "ConfigMap " + namespace + "/" + TombstoneBook.CONFIGMAP;
-        try {
-            return client.configMaps().inNamespace(namespace).withName(TombstoneBook.CONFIGMAP).get();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
-                return null;
-            }
-            throw new CollectionException(what + ": HTTP " + e.getCode() + " " + LiveSource.reason(e.getCode())
-                    + (e.getStatus() != null && e.getStatus().getMessage() != null ? ": " + e.getStatus().getMessage() : ""), e);
-        } catch (RuntimeException e) {
-            throw new CollectionException(what + ": " + e.getMessage(), e);
-        }
+        String what = "GET ConfigMap " + namespace + "/" + TombstoneBook.CONFIGMAP;
+        return ApiCalls.of(client).getObject(what, "/api/v1/namespaces/" + namespace + "/configmaps/"
+                + TombstoneBook.CONFIGMAP, ConfigMap.class, TombstoneBook.CONFIGMAP).orElse(null);
     }
 
     public static TombstoneBook book(ConfigMap cm, String namespace) {
