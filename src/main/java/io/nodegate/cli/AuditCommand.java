@@ -4,7 +4,6 @@ import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
-import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
 import io.nodegate.InputException;
@@ -20,18 +19,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -174,21 +170,13 @@ public final class AuditCommand implements Callable<Integer> {
         return exitCode(report);
     }
 
-    /** Every registered detector minus --skip; an unknown code is a usage error, not a silent no-op. */
+    /** Every registered detector minus --skip ({@link DetectorSelection}). */
     List<Detector> detectors() {
-        Set<String> known = Detectors.all().stream().map(Detector::code).collect(Collectors.toSet());
-        for (String code : skipped()) {
-            if (!known.contains(code)) {
-                throw new ParameterException(spec.commandLine(), "Invalid value for option '--skip': unknown code '"
-                        + code + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
-            }
-        }
-        return Detectors.all().stream().filter(d -> !skipped().contains(d.code())).toList();
+        return DetectorSelection.detectors(spec.commandLine(), skip);
     }
 
     private Set<String> skipped() {
-        return skip.stream().map(s -> s.trim().toUpperCase(Locale.ROOT)).filter(s -> !s.isEmpty())
-                .collect(Collectors.toCollection(TreeSet::new));
+        return DetectorSelection.skipped(skip);
     }
 
     AuditSettings settings() {

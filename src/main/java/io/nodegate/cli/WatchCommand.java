@@ -5,7 +5,6 @@ import io.nodegate.ExitCode;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
-import io.nodegate.detect.Detectors;
 import io.nodegate.render.AuditRenderer;
 import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
@@ -30,13 +29,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Collectors;
 
 /** `nodegate watch`: audit all the time, inside the cluster; findings as metrics and Events. */
 @Command(name = "watch",
@@ -235,21 +231,13 @@ public final class WatchCommand implements Callable<Integer> {
         return ReportExit.of(report.findings());
     }
 
-    /** Every registered detector minus --skip; an unknown code is a usage error. */
+    /** Every registered detector minus --skip ({@link DetectorSelection}). */
     private List<Detector> detectors() {
-        Set<String> known = Detectors.all().stream().map(Detector::code).collect(Collectors.toSet());
-        for (String code : skipped()) {
-            if (!known.contains(code)) {
-                throw new ParameterException(spec.commandLine(), "Invalid value for option '--skip': unknown code '"
-                        + code + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
-            }
-        }
-        return Detectors.all().stream().filter(d -> !skipped().contains(d.code())).toList();
+        return DetectorSelection.detectors(spec.commandLine(), skip);
     }
 
     private Set<String> skipped() {
-        return skip.stream().map(s -> s.trim().toUpperCase(Locale.ROOT)).filter(s -> !s.isEmpty())
-                .collect(Collectors.toCollection(TreeSet::new));
+        return DetectorSelection.skipped(skip);
     }
 
     /** ":9470", "0.0.0.0:9470", "127.0.0.1:0", "[::1]:9470". */
