@@ -11,10 +11,10 @@ import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.probe.KubeletProbe;
 import io.nodegate.source.live.LiveSource;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -97,14 +97,8 @@ public final class AuditCommand implements Callable<Integer> {
                     + "cluster's answers (see `nodegate probe kubelet`).")
     boolean probeKubelets;
 
-    @Option(names = "--kubelet-port", paramLabel = "PORT", defaultValue = "10250",
-            description = "Kubelet port for --probe-kubelets (default: ${DEFAULT-VALUE}).")
-    int kubeletPort = KubeletProbe.DEFAULT_PORT;
-
-    @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
-            converter = DurationConverter.Positive.class,
-            description = "Connect and handshake timeout per Node for --probe-kubelets (default: ${DEFAULT-VALUE}).")
-    Duration probeTimeout = KubeletProbe.DEFAULT_TIMEOUT;
+    @CommandLine.Mixin
+    KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
 
     @Override
     public Integer call() {
@@ -114,7 +108,7 @@ public final class AuditCommand implements Callable<Integer> {
                 throw new InputException("--probe-kubelets knocks on live Nodes' kubelet ports; it cannot be combined "
                         + "with -f (drop -f, or run `nodegate probe kubelet NODE...` against the live cluster)");
             }
-            ProbeKubeletCommand.checkPortAndTimeout(kubeletPort, probeTimeout);
+            kubeletProbe.check();
         }
         ClusterState state = source.load(false);
         List<Finding> extra = new ArrayList<>();
@@ -130,8 +124,8 @@ public final class AuditCommand implements Callable<Integer> {
         List<NodeInfo> unknown = state.nodes().stream().filter(n -> "Unknown".equals(n.readyStatus())).toList();
         try (LiveSource live = source.liveSource()) {
             ApiReader api = new ApiReader(live.client());
-            KubeletEvidence kubelets = new KubeletEvidence(api, live.client().getConfiguration(), kubeletPort,
-                    probeTimeout);
+            KubeletEvidence kubelets = new KubeletEvidence(api, live.client().getConfiguration(), kubeletProbe.port,
+                    kubeletProbe.timeout);
             KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
             List<KubeletAnswer> answers = kubelets.probe(unknown, cas);
             findings.addAll(new KubeletAnswersForAnotherClusterDetector().detect(state.nodes(), answers));

@@ -10,7 +10,6 @@ import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostEvidence;
 import io.nodegate.lifecycle.gate.HostInputs;
-import io.nodegate.probe.KubeletProbe;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.lifecycle.gate.Verdict;
 import picocli.CommandLine;
@@ -124,14 +123,8 @@ public final class GateCommand implements Callable<Integer> {
                     + "cluster's CA = FAIL (alive), another CA = FAIL (departed), no answer = consistent with cleanup.")
     boolean probeKubelet;
 
-    @Option(names = "--kubelet-port", paramLabel = "PORT", defaultValue = "10250",
-            description = "Kubelet port for --probe-kubelet (default: ${DEFAULT-VALUE}).")
-    int kubeletPort = KubeletProbe.DEFAULT_PORT;
-
-    @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
-            converter = DurationConverter.Positive.class,
-            description = "Connect and handshake timeout for --probe-kubelet (default: ${DEFAULT-VALUE}).")
-    Duration probeTimeout;
+    @CommandLine.Mixin
+    KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
 
     @Option(names = "--cluster-address", paramLabel = "HOST", split = ",",
             description = "Another name this cluster is reached by (registration VIP or DNS name), for judging the "
@@ -184,8 +177,8 @@ public final class GateCommand implements Callable<Integer> {
     private HostInputs hostInputs() {
         HostInputs.Probe probe = null;
         if (probeKubelet) {
-            ProbeKubeletCommand.checkPortAndTimeout(kubeletPort, probeTimeout);
-            probe = new HostInputs.Probe(kubeletPort, probeTimeout);
+            kubeletProbe.check();
+            probe = new HostInputs.Probe(kubeletProbe.port, kubeletProbe.timeout);
         }
         return new HostInputs(hostReport == null ? null : HostReportJson.load(hostReport), probe, clusterAddresses);
     }

@@ -1,8 +1,6 @@
 package io.nodegate.cli;
 
 import io.nodegate.lifecycle.gate.HostInputs;
-import io.nodegate.probe.KubeletProbe;
-import java.time.Duration;
 
 import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
@@ -76,14 +74,8 @@ public final class VerifyGoneCommand implements Callable<Integer> {
                     + "handshake, nothing sent): this cluster's certificate answering is FAIL (RKE2 still runs there).")
     boolean probeKubelets;
 
-    @Option(names = "--kubelet-port", paramLabel = "PORT", defaultValue = "10250",
-            description = "Kubelet port for --probe-kubelets (default: ${DEFAULT-VALUE}).")
-    int kubeletPort = KubeletProbe.DEFAULT_PORT;
-
-    @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
-            converter = DurationConverter.Positive.class,
-            description = "Connect and handshake timeout for --probe-kubelets (default: ${DEFAULT-VALUE}).")
-    Duration probeTimeout = KubeletProbe.DEFAULT_TIMEOUT;
+    @CommandLine.Mixin
+    KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
 
 
     @Override
@@ -99,8 +91,8 @@ public final class VerifyGoneCommand implements Callable<Integer> {
         }
         HostInputs.Probe probe = null;
         if (probeKubelets) {
-            ProbeKubeletCommand.checkPortAndTimeout(kubeletPort, probeTimeout);
-            probe = new HostInputs.Probe(kubeletPort, probeTimeout);
+            kubeletProbe.check();
+            probe = new HostInputs.Probe(kubeletProbe.port, kubeletProbe.timeout);
         }
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
