@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Issue 10's table: live commands against the synthetic API server, nodegate before and after a change, kubectl
+# and the raw LIST floor, in ONE run, interleaved round by round so machine drift hits every row alike.
+#
+# For each N it starts `serve --nodes N` (bench/, 127.0.0.1 only), writes a kubeconfig, and runs R rounds of:
+#   floor      the LISTs nodegate needs, limit 500, bodies read but not parsed (the least any client can do)
+#   kubectl    kubectl get nodes, then leases in kube-node-lease, then secrets in kube-system, -o json (the three
+#              lists the issue compares with), one shell, warm discovery cache
+#   nodegate   bin/nodegate audit --kubeconfig K -o json of this checkout (the launcher, its class-data archive)
+#   before     the same through BEFORE/bin/nodegate (another checkout, built; its own archive), when BEFORE is set
+# and at N=7 only, the other live commands once each per round for both checkouts: baseline save, gate,
+# verify-gone, redundancy, views (the server twice), fleet (the server and examples/healthy). --version is measured
+# with no server.
+# Each cell is the median of R runs (wall and CPU = user + system, from /usr/bin/time -v), peak RSS is the
+# largest run, requests are what the server counted for one run.
+#
+# Usage:  bench/speed.sh [N ...]                  (default: 7 5000 20000)
+# Env:    BEFORE=/path/to/checkout  (e.g. `git worktree add /tmp/ng-before <commit>` then build it there with
+#                                     `mvn -q -B -o -DskipTests package`)
+#         ROUNDS_SMALL (default 5, N < 1000), ROUNDS_BIG (default 3), OUT (default bench/target/speed.md)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+SIZES=("$@")
+[ ${#SIZES[@]} -eq 0 ] && SIZES=(7 5000 20000)
+BEFORE=${BEFORE:-}
+ROUNDS_SMALL=${ROUNDS_SMALL:-5}
+ROUNDS_BIG=${ROUNDS_BIG:-3}
+OUT=${OUT:-$ROOT/bench/target/speed.md}
+BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
+
+for tool in java curl jq mvn kubectl; do
+  command -v "$tool" >/dev/null || { echo "speed.sh: $tool is required" >&2; exit 2; }
+done
+[ -x /usr/bin/time ] || { echo "speed.sh: /usr/bin/time is required (Debian package 'time')" >&2; exit 2; }
+if [ -n "$BEFORE" ] && [ ! -x "$BEFORE/bin/nodegate" ]; then
+  echo "speed.sh: BEFORE=$BEFORE has no bin/nodegate" >&2; exit 2
+fi
+
+mvn -q -B -o -DskipTests package
+mvn -q -B -o -f bench/pom.xml package
+# Both launchers make their class-data archive now, so the rows show a user's second and later runs.
+"$ROOT/bin/nodegate" audit -f "$ROOT/examples/healthy" -o json >/dev/null || true
+[ -n "$BEFORE" ] && { "$BEFORE/bin/nodegate" audit -f "$BEFORE/examples/healthy" -o json >/dev/null || true; }
+
+WORK=$(mktemp -d /tmp/nodegate-speed.XXXXXX)
+SERVER_PID=
+cleanup() {
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.3f", s}' "$1"; }
+rss_of() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2/1024}' "$1"; }
+cpu_of() { awk -F': ' '/User time \(seconds\)/ {u=$2} /System time \(seconds\)/ {s=$2} END {printf "%.2f", u+s}' "$1"; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "-"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
+requests() { [ -z "${SERVER:-}" ] && { echo 0; return; }; curl -sf "$SERVER/_bench/stats" | jq -r .requests; }
+reset() { [ -z "${SERVER:-}" ] && return; curl -sf "$SERVER/_bench/reset" >/dev/null; }
+
+# run KEY cmd... : one timed run, appended to $WORK/KEY.{wall,cpu,rss,req}; a failing command (exit > 1; audit
+# exits 1 on findings, gate 4/5 on HOLD/FAIL) is recorded in $WORK/KEY.err
+run() {
+  local key=$1; shift
+  reset
+  local rc=0
+  timeout 300 /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  if [ "$rc" -gt 5 ] || { [ "$rc" -ge 2 ] && [ "$rc" -le 3 ]; }; then
+    echo "exit $rc: $(head -c 160 "$WORK/err" | tr '\n' ' ')" >"$WORK/$key.err"
+  fi
+  wall_of "$WORK/time.txt" >>"$WORK/$key.wall"; echo >>"$WORK/$key.wall"
+  cpu_of "$WORK/time.txt" >>"$WORK/$key.cpu"; echo >>"$WORK/$key.cpu"
+  rss_of "$WORK/time.txt" >>"$WORK/$key.rss"; echo >>"$WORK/$key.rss"
+  requests >"$WORK/$key.req"
+}
+
+ROWS=()
+# row N WHAT KEY NOTE
+row() {
+  local n=$1 what=$2 key=$3 note=$4
+  [ -f "$WORK/$key.wall" ] || return 0
+  local wall cpu rss req runs err=""
+  wall=$(grep -v '^$' "$WORK/$key.wall" | median)
+  cpu=$(grep -v '^$' "$WORK/$key.cpu" | median)
+  rss=$(grep -v '^$' "$WORK/$key.rss" | sort -n | tail -1)
+  req=$(cat "$WORK/$key.req")
+  runs=$(grep -vc '^$' "$WORK/$key.wall")
+  [ -f "$WORK/$key.err" ] && err="; FAILED: $(cat "$WORK/$key.err")"
+  ROWS+=("| $n | $what | $wall | $cpu | $rss | $req | $runs | $note$err |")
+  printf '%-6s %-22s wall %7s cpu %6s rss %5s req %5s\n' "$n" "$what" "$wall" "$cpu" "$rss" "$req" >&2
+}
+
+kubectl_three() {
+  kubectl --kubeconfig "$1" --cache-dir "$2" get nodes -o json >/dev/null &&
+  kubectl --kubeconfig "$1" --cache-dir "$2" -n kube-node-lease get leases -o json >/dev/null &&
+  kubectl --kubeconfig "$1" --cache-dir "$2" -n kube-system get secrets -o json >/dev/null
+}
+export -f kubectl_three
+
+for N in "${SIZES[@]}"; do
+  rm -f "$WORK/port" "$WORK"/*.wall "$WORK"/*.cpu "$WORK"/*.rss "$WORK"/*.req "$WORK"/*.err
+  java -Xmx3g -jar "$BENCH_JAR" serve --nodes "$N" --port-file "$WORK/port" --max-seconds 1800 2>"$WORK/server.log" &
+  SERVER_PID=$!
+  for _ in $(seq 900); do [ -f "$WORK/port" ] && break; sleep 0.1; done
+  [ -f "$WORK/port" ] || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 3; }
+  SERVER=http://127.0.0.1:$(cat "$WORK/port")
+  KC=$WORK/kubeconfig
+  cat >"$KC" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: bench
+  cluster: {server: "$SERVER"}
+users:
+- name: bench
+  user: {token: bench-token-not-a-secret}
+contexts:
+- name: bench
+  context: {cluster: bench, user: bench}
+current-context: bench
+KUBECONFIG
+  kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get --raw /version >/dev/null
+  rounds=$ROUNDS_BIG; [ "$N" -lt 1000 ] && rounds=$ROUNDS_SMALL
+  names=$(curl -sf "$SERVER/api/v1/nodes?limit=20" | jq -r '.items[].metadata.name')
+  control=$(echo "$names" | head -1)
+  target=$(echo "$names" | grep worker | head -1)
+
+  # baselines for gate and verify-gone (not timed), one per checkout
+  for side in after before; do
+    launcher=$ROOT/bin/nodegate; [ "$side" = before ] && launcher=$BEFORE/bin/nodegate
+    [ "$side" = before ] && [ -z "$BEFORE" ] && continue
+    [ "$N" -lt 1000 ] && "$launcher" baseline save --kubeconfig "$KC" --targets "$target" --control "$control" \
+      --out "$WORK/baseline-$side.json" --evidence-dir "$WORK/evidence-$side" >/dev/null 2>&1 || true
+  done
+
+  echo "N=$N, $rounds rounds: $(cat "$WORK/server.log")" >&2
+  for r in $(seq "$rounds"); do
+    run floor java -jar "$BENCH_JAR" floor --server "$SERVER"
+    run kubectl bash -c "kubectl_three '$KC' '$WORK/kcache'"
+    for side in after before; do
+      launcher=$ROOT/bin/nodegate; [ "$side" = before ] && launcher=$BEFORE/bin/nodegate
+      [ "$side" = before ] && [ -z "$BEFORE" ] && continue
+      run "audit-$side" "$launcher" audit --kubeconfig "$KC" -o json
+      if [ "$N" -lt 1000 ]; then
+        run "baseline-$side" "$launcher" baseline save --kubeconfig "$KC" --targets "$target" --control "$control" \
+          --out "$WORK/b-$side-$r.json" --evidence-dir "$WORK/ev-$side-$r"
+        run "gate-$side" "$launcher" gate "$target" --kubeconfig "$KC" --baseline "$WORK/baseline-$side.json" \
+          --removed-at 2026-01-01T00:00:00Z -o json
+        run "verify-$side" "$launcher" verify-gone --kubeconfig "$KC" --baseline "$WORK/baseline-$side.json" -o json
+        run "redundancy-$side" "$launcher" redundancy --kubeconfig "$KC" -o json
+        run "views-$side" "$launcher" views --kubeconfig "$KC" --kubeconfig "$KC" -o json
+        run "fleet-$side" "$launcher" fleet --kubeconfig "$KC" -f "$ROOT/examples/healthy" -o json
+      fi
+    done
+  done
+
+  row "$N" "floor (raw LISTs)" floor "bodies read, not parsed"
+  row "$N" "kubectl (3 lists)" kubectl "kubectl get nodes; -n kube-node-lease get leases; -n kube-system get secrets; -o json"
+  row "$N" "nodegate audit (after)" audit-after "bin/nodegate audit --kubeconfig K -o json"
+  row "$N" "nodegate audit (before)" audit-before "BEFORE/bin/nodegate, same command"
+  for cmd in baseline gate verify redundancy views fleet; do
+    row "$N" "$cmd (after)" "$cmd-after" ""
+    row "$N" "$cmd (before)" "$cmd-before" ""
+  done
+  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+done
+
+SERVER=
+for r in $(seq "$ROUNDS_SMALL"); do
+  run version-after "$ROOT/bin/nodegate" --version
+  [ -n "$BEFORE" ] && run version-before "$BEFORE/bin/nodegate" --version
+done
+row "-" "--version (after)" version-after ""
+row "-" "--version (before)" version-before ""
+
+{
+  echo "<!-- bench/speed.sh ${SIZES[*]} on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), $(java -version 2>&1 | head -1)${BEFORE:+, before = $(git -C "$BEFORE" rev-parse --short HEAD)}, after = $(git rev-parse --short HEAD) -->"
+  echo "| N | what | wall s (median) | CPU s (median) | peak RSS MB | requests | runs | note |"
+  echo "|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${ROWS[@]}"
+} >"$OUT"
+echo "written to $OUT" >&2
+cat "$OUT"
