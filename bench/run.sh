@@ -70,23 +70,12 @@ fi
 
 WORK=$(mktemp -d /tmp/nodegate-bench.XXXXXX)
 SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
+. "$ROOT/bench/lib.sh"
+cleanup() { stop_server; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 ROWS=()
 row() { ROWS+=("| $1 | $2 | $3 | $4 | $5 | $6 |"); printf '%-6s %-14s %9s %9s %8s  %s\n' "$1" "$2" "$3" "$4" "$5" "$6" >&2; }
-
-wall_of() { # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.33" -> seconds
-  awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.2f", s}' "$1"
-}
-rss_of() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2/1024}' "$1"; }
-# user + system CPU seconds: less sensitive than wall time to other load on the machine
-cpu_of() { awk -F': ' '/User time \(seconds\)/ {u=$2} /System time \(seconds\)/ {s=$2} END {printf "%.2f", u+s}' "$1"; }
-requests() { curl -sf "$SERVER/_bench/stats" | jq -r .requests; }
-reset() { curl -sf "$SERVER/_bench/reset" >/dev/null; }
 
 # measure LABEL N NOTE cmd... : one row with wall s, peak RSS MB, requests seen by the server
 measure() {
@@ -108,48 +97,29 @@ audit_available() {
 }
 
 for N in "${SIZES[@]}"; do
-  rm -f "$WORK/port"
-  java -Xmx2g -jar "$BENCH_JAR" serve --nodes "$N" --port-file "$WORK/port" --max-seconds 600 2>"$WORK/server.log" &
-  SERVER_PID=$!
-  for _ in $(seq 600); do [ -f "$WORK/port" ] && break; sleep 0.1; done
-  [ -f "$WORK/port" ] || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 3; }
-  SERVER=http://127.0.0.1:$(cat "$WORK/port")
-  cat >"$WORK/kubeconfig" <<KUBECONFIG
-apiVersion: v1
-kind: Config
-clusters:
-- name: bench
-  cluster: {server: "$SERVER"}
-users:
-- name: bench
-  user: {token: bench-token-not-a-secret}
-contexts:
-- name: bench
-  context: {cluster: bench, user: bench}
-current-context: bench
-KUBECONFIG
+  start_server "$N"
   echo "N=$N: $(cat "$WORK/server.log")" >&2
 
   if [ "$ONLY" != audit ]; then
     measure floor "$N" "paginated LISTs, limit 500, not parsed" java -jar "$BENCH_JAR" floor --server "$SERVER"
     measure fabric8-list "$N" "same LISTs parsed into typed fabric8 objects, all kept; default JVM flags" \
-      java -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig"
+      java -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$KC"
     measure fabric8-list "$N" "same, with $FAST_JVM" \
-      java $FAST_JVM -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig"
+      java $FAST_JVM -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$KC"
     measure fabric8-list "$N" "same, $FAST_JVM, each page dropped after parsing (page-by-page mapping)" \
-      java $FAST_JVM -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$WORK/kubeconfig" --drop
+      java $FAST_JVM -cp "$BENCH_JAR:$NODEGATE_JAR" io.nodegate.bench.Fabric8Floor "$KC" --drop
     measure seed-get "$N" "N/500 name pages + N GETs, one JVM, sequential" \
       java -jar "$BENCH_JAR" per-node-get --server "$SERVER"
 
     if command -v kubectl >/dev/null; then
       # warm kubectl's discovery cache once, as a user's shell would have it
-      kubectl --kubeconfig "$WORK/kubeconfig" --cache-dir "$WORK/kcache" get --raw /version >/dev/null
+      kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get --raw /version >/dev/null
       reset
       sample=$KUBECTL_SAMPLE; [ "$sample" -gt "$N" ] && sample=$N
       start=$(date +%s.%N); maxrss=0
       for i in $(seq 3 $((sample + 2))); do
         node=$(printf 'worker-%05d' "$i")
-        timeout 30 /usr/bin/time -v -o "$WORK/time.txt" kubectl --kubeconfig "$WORK/kubeconfig" \
+        timeout 30 /usr/bin/time -v -o "$WORK/time.txt" kubectl --kubeconfig "$KC" \
           --cache-dir "$WORK/kcache" get node "$node" -o json >/dev/null 2>>"$WORK/err"
         r=$(rss_of "$WORK/time.txt"); [ "$r" -gt "$maxrss" ] && maxrss=$r
       done
@@ -159,26 +129,26 @@ KUBECONFIG
       row "$N" seed-kubectl "~$est" "$maxrss" "~$(( reqs * N / sample ))" \
         "extrapolated from $sample kubectl processes (${took%.*} s, $reqs requests); RSS per process"
       measure kubectl-list "$N" "kubectl get nodes -o json (nodes only)" \
-        kubectl --kubeconfig "$WORK/kubeconfig" --cache-dir "$WORK/kcache" get nodes -o json
+        kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get nodes -o json
     fi
   fi
 
   if audit_available; then
     measure audit "$N" "bin/nodegate audit -o json (the launcher: $FAST_JVM, class-data archive)" \
-      "$ROOT/bin/nodegate" audit --kubeconfig "$WORK/kubeconfig" -o json
+      "$ROOT/bin/nodegate" audit --kubeconfig "$KC" -o json
     measure audit "$N" "java -jar nodegate.jar audit -o json (default JVM flags)" \
-      java -jar "$NODEGATE_JAR" audit --kubeconfig "$WORK/kubeconfig" -o json
+      java -jar "$NODEGATE_JAR" audit --kubeconfig "$KC" -o json
     measure audit "$N" "java -jar nodegate.jar audit -o json with $FAST_JVM" \
-      java $FAST_JVM -jar "$NODEGATE_JAR" audit --kubeconfig "$WORK/kubeconfig" -o json
+      java $FAST_JVM -jar "$NODEGATE_JAR" audit --kubeconfig "$KC" -o json
     if [ -n "$BASELINE_JAR" ]; then
       measure audit "$N" "BASELINE $(basename "$BASELINE_JAR") audit -o json with $FAST_JVM" \
-        java $FAST_JVM -jar "$BASELINE_JAR" audit --kubeconfig "$WORK/kubeconfig" -o json
+        java $FAST_JVM -jar "$BASELINE_JAR" audit --kubeconfig "$KC" -o json
     fi
   else
     row "$N" audit "-" "-" "-" "NOT MEASURED: the audit command is not implemented in $(basename "$NODEGATE_JAR") yet"
   fi
 
-  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+  stop_server
 done
 
 version_row() { # NOTE cmd... : median of 3 runs (NOTE may be empty)

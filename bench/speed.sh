@@ -46,24 +46,17 @@ mvn -q -B -o -f bench/pom.xml package
 
 WORK=$(mktemp -d /tmp/nodegate-speed.XXXXXX)
 SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
+. "$ROOT/bench/lib.sh"
+cleanup() { stop_server; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-wall_of() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.3f", s}' "$1"; }
-rss_of() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2/1024}' "$1"; }
-cpu_of() { awk -F': ' '/User time \(seconds\)/ {u=$2} /System time \(seconds\)/ {s=$2} END {printf "%.2f", u+s}' "$1"; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "-"} else if (NR%2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'; }
-requests() { [ -z "${SERVER:-}" ] && { echo 0; return; }; curl -sf "$SERVER/_bench/stats" | jq -r .requests; }
-reset() { [ -z "${SERVER:-}" ] && return; curl -sf "$SERVER/_bench/reset" >/dev/null; }
 
 # run KEY cmd... : one timed run, appended to $WORK/KEY.{wall,cpu,rss,req}; a failing command (exit > 1; audit
 # exits 1 on findings, gate 4/5 on HOLD/FAIL) is recorded in $WORK/KEY.err
 run() {
   local key=$1; shift
-  reset
+  [ -n "${SERVER:-}" ] && reset
   local rc=0
   timeout 300 /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
   if [ "$rc" -gt 5 ] || { [ "$rc" -ge 2 ] && [ "$rc" -le 3 ]; }; then
@@ -72,7 +65,7 @@ run() {
   wall_of "$WORK/time.txt" >>"$WORK/$key.wall"; echo >>"$WORK/$key.wall"
   cpu_of "$WORK/time.txt" >>"$WORK/$key.cpu"; echo >>"$WORK/$key.cpu"
   rss_of "$WORK/time.txt" >>"$WORK/$key.rss"; echo >>"$WORK/$key.rss"
-  requests >"$WORK/$key.req"
+  if [ -n "${SERVER:-}" ]; then requests >"$WORK/$key.req"; else echo 0 >"$WORK/$key.req"; fi
 }
 
 ROWS=()
@@ -99,27 +92,8 @@ kubectl_three() {
 export -f kubectl_three
 
 for N in "${SIZES[@]}"; do
-  rm -f "$WORK/port" "$WORK"/*.wall "$WORK"/*.cpu "$WORK"/*.rss "$WORK"/*.req "$WORK"/*.err
-  java -Xmx3g -jar "$BENCH_JAR" serve --nodes "$N" --port-file "$WORK/port" --max-seconds 1800 2>"$WORK/server.log" &
-  SERVER_PID=$!
-  for _ in $(seq 900); do [ -f "$WORK/port" ] && break; sleep 0.1; done
-  [ -f "$WORK/port" ] || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 3; }
-  SERVER=http://127.0.0.1:$(cat "$WORK/port")
-  KC=$WORK/kubeconfig
-  cat >"$KC" <<KUBECONFIG
-apiVersion: v1
-kind: Config
-clusters:
-- name: bench
-  cluster: {server: "$SERVER"}
-users:
-- name: bench
-  user: {token: bench-token-not-a-secret}
-contexts:
-- name: bench
-  context: {cluster: bench, user: bench}
-current-context: bench
-KUBECONFIG
+  rm -f "$WORK"/*.wall "$WORK"/*.cpu "$WORK"/*.rss "$WORK"/*.req "$WORK"/*.err
+  start_server "$N" 1800
   kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get --raw /version >/dev/null
   rounds=$ROUNDS_BIG; [ "$N" -lt 1000 ] && rounds=$ROUNDS_SMALL
   names=$(curl -sf "$SERVER/api/v1/nodes?limit=20" | jq -r '.items[].metadata.name')
@@ -163,7 +137,7 @@ KUBECONFIG
     row "$N" "$cmd (after)" "$cmd-after" ""
     row "$N" "$cmd (before)" "$cmd-before" ""
   done
-  kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+  stop_server
 done
 
 SERVER=
