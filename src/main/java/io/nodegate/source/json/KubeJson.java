@@ -1,0 +1,576 @@
+package io.nodegate.source.json;
+
+import io.nodegate.model.TombstoneBook;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.JacksonIOException;
+import tools.jackson.core.json.JsonFactory;
+
+import java.io.InputStream;
+import java.io.Reader;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Reads Kubernetes JSON (an API LIST page, a kubectl {@code List}, a single object, or a dump file of several root
+ * values) with Jackson's streaming parser straight into plain Java values, one list item at a time, skipping while
+ * parsing what nodegate never reads. No fabric8 model class and no databind tree is involved.
+ *
+ * <h2>The API (shared by the live read layer and the dump reader)</h2>
+ * <pre>{@code
+ * KubeJson json = KubeJson.MODEL;                          // or KubeJson.EVIDENCE for `collect`
+ * KubeJson.ListEnvelope page = json.readList(body, "LIST nodes at https://10.0.0.1:6443", "Node", item -> ...);
+ * page.continueToken();   // null when the server sent none (or ""): the last page
+ * page.resourceVersion(); page.kind(); page.itemCount();
+ * Map<String, Object> node = json.readObject(body, "GET Node n1 at https://...", "Node");
+ * json.readDocuments(parser, "nodes.json", handler);     // dump files: every root value, lists streamed item by item
+ * }</pre>
+ * <ul>
+ * <li>{@code body} is an {@link InputStream} (UTF-8 bytes, e.g. an HTTP response body) or a {@link Reader}; it is
+ *     read to its end and not closed. {@code where} names the input in errors ("LIST nodes at URL", a file name).</li>
+ * <li>The item kind ("Node") is what the caller knows the items to be (an API LIST page's items carry no
+ *     {@code kind}); null when unknown. An item's own {@code kind} wins. It decides the Secret and ConfigMap rules
+ *     below; the reader never adds a {@code kind} field to an item.</li>
+ * <li>Items are handed to the consumer as they are parsed, in document order; the caller must treat the list as
+ *     complete only when {@code readList} returns. Any failure throws {@link JsonReadException} (malformed or
+ *     truncated JSON with line, column and byte offset; a root that is not an object; {@code items} missing or
+ *     not an array; an item that is not an object; a read error of the stream underneath, e.g. a timeout, with
+ *     {@link JsonReadException#ioFailure()} true). Items handed over before the failure must be discarded.</li>
+ * </ul>
+ *
+ * <h2>Plain values</h2>
+ * A JSON object is a {@link LinkedHashMap}{@code <String, Object>} in document order (a JSON null is kept as a key
+ * with a null value), an array an {@link ArrayList}{@code <Object>}, a string a {@link String}, an integer a
+ * {@link Long} (a {@link BigInteger} beyond the range of long), any other number a {@link Double}, true/false a
+ * {@link Boolean}, and null is null. {@link Plain} reads fields of these values with errors that name the field.
+ *
+ * <h2>What is skipped (token by token, never materialised)</h2>
+ * Always, for every object that is a list item, a root object, or an element of a root array:
+ * <ul>
+ * <li>a Secret's {@code data} and {@code stringData}, and its {@code kubectl.kubernetes.io/last-applied-configuration}
+ *     annotation (which repeats the data): Secret values never reach the consumer.</li>
+ * </ul>
+ * In {@link #MODEL} mode, also what the model never reads:
+ * <ul>
+ * <li>{@code metadata.managedFields} of every object;</li>
+ * <li>{@code status.images} (Nodes: a kubelet reports up to 50 images with all their tags and digests);</li>
+ * <li>a ConfigMap's {@code data} and {@code binaryData}, except the tombstones ConfigMap
+ *     ({@value TombstoneBook#CONFIGMAP}, see {@code Kinds.TOMBSTONES}).</li>
+ * </ul>
+ * {@link #EVIDENCE} mode keeps everything else (managedFields, images, every ConfigMap's data): what `collect`
+ * writes is what the server sent, minus Secret values.
+ *
+ * <p>When a rule's condition is not yet known as the field arrives (kubectl writes keys sorted, so a Secret's
+ * {@code data} comes before its {@code kind}, and a ConfigMap's {@code data} before its {@code metadata.name}),
+ * the field is read and then dropped as soon as the object ends, before the consumer sees it. The live API
+ * writes {@code kind} (or the caller passes the item kind) and {@code metadata} first, so live reads skip without
+ * materialising.
+ */
+public final class KubeJson {
+
+    /** Keeps only what the model reads (live audits, dumps). */
+    public static final KubeJson MODEL = new KubeJson(true);
+    /** Keeps everything but Secret values (what `collect` writes as evidence). */
+    public static final KubeJson EVIDENCE = new KubeJson(false);
+
+    static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final boolean modelOnly;
+
+    private KubeJson(boolean modelOnly) {
+        this.modelOnly = modelOnly;
+    }
+
+    /** True in {@link #MODEL} mode. */
+    public boolean modelOnly() {
+        return modelOnly;
+    }
+
+    /**
+     * The list's own fields. {@code continueToken} is null when absent or empty (the last page).
+     *
+     * @param kind            the list's kind ("NodeList", "List"), or null
+     * @param apiVersion      the list's apiVersion, or null
+     * @param resourceVersion metadata.resourceVersion, or null
+     * @param continueToken   metadata.continue, null when absent or empty
+     * @param itemCount       how many items were handed to the consumer
+     */
+    public record ListEnvelope(String kind, String apiVersion, String resourceVersion, String continueToken,
+                               int itemCount) {
+    }
+
+    /** Receives the root values of a dump file, see {@link #readDocuments}. */
+    public interface DocumentHandler {
+        /**
+         * One item of a root object's {@code items} array, as it is parsed. {@code listKind} is the kind of the
+         * list when it came before {@code items} (an API answer), else null (kubectl writes it after).
+         */
+        void item(int document, Object item, String listKind);
+
+        /** The end of a root object that had an {@code items} array: the list's own fields. */
+        void listEnd(int document, ListEnvelope envelope);
+
+        /** A root value that is not a list (a single object, an array, a scalar), whole. */
+        void value(int document, Object value);
+    }
+
+    /** A parser over UTF-8 bytes (the encoding of API answers and of JSON files). */
+    public static JsonParser parser(InputStream in) {
+        return FACTORY.createParser(ObjectReadContext.empty(), in);
+    }
+
+    public static JsonParser parser(Reader in) {
+        return FACTORY.createParser(ObjectReadContext.empty(), in);
+    }
+
+    /**
+     * Reads one LIST answer (or kubectl List) whose root is an object with an {@code items} array, handing each
+     * item to {@code onItem} as it is parsed.
+     *
+     * @param itemKind the kind of the items when the caller knows it (e.g. "Node" for LIST nodes), else null
+     * @throws JsonReadException on malformed or truncated JSON, a root that is not an object, {@code items}
+     *                           missing or not an array, an item that is not an object, or trailing data
+     */
+    public ListEnvelope readList(InputStream body, String where, String itemKind, Consumer<Map<String, Object>> onItem) {
+        try (JsonParser p = parser(body)) {
+            return readList(p, where, itemKind, onItem);
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /** As {@link #readList(InputStream, String, String, Consumer)} over a parser positioned before the root. */
+    public ListEnvelope readList(JsonParser p, String where, String itemKind, Consumer<Map<String, Object>> onItem) {
+        try {
+            JsonToken root = p.nextToken();
+            if (root == null) {
+                throw new JsonReadException(where + ": empty answer (no JSON value)", false);
+            }
+            if (root != JsonToken.START_OBJECT) {
+                throw new JsonReadException(where + ": a JSON " + describe(root) + " " + at(p)
+                        + ", not a Kubernetes list", false);
+            }
+            ListEnvelope envelope = readListObject(p, where, itemKind, (item, listKind) -> {
+                if (!(item instanceof Map<?, ?>)) {
+                    throw new JsonReadException(where + ": a list item is not an object " + at(p), false);
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> map = (Map<String, Object>) item;
+                onItem.accept(map);
+            });
+            if (envelope == null) {
+                throw new JsonReadException(where + ": the answer has no items array: not a Kubernetes list", false);
+            }
+            requireEnd(p, where);
+            return envelope;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /**
+     * Reads one object (the answer to a named GET), skip rules applied.
+     *
+     * @param kind the object's kind when the caller knows it, else null
+     * @throws JsonReadException on malformed or truncated JSON, a root that is not an object, or trailing data
+     */
+    public Map<String, Object> readObject(InputStream body, String where, String kind) {
+        try (JsonParser p = parser(body)) {
+            JsonToken root = p.nextToken();
+            if (root == null) {
+                throw new JsonReadException(where + ": empty answer (no JSON value)", false);
+            }
+            if (root != JsonToken.START_OBJECT) {
+                throw new JsonReadException(where + ": a JSON " + describe(root) + " " + at(p)
+                        + ", not a Kubernetes object", false);
+            }
+            Map<String, Object> out = readK8sObject(p, kind);
+            requireEnd(p, where);
+            return out;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /** Reads any JSON value whole (skip rules applied to Kubernetes objects in it, as for a root value). */
+    public Object readValue(InputStream body, String where) {
+        try (JsonParser p = parser(body)) {
+            JsonToken root = p.nextToken();
+            if (root == null) {
+                throw new JsonReadException(where + ": empty answer (no JSON value)", false);
+            }
+            Object out = root == JsonToken.START_OBJECT ? readK8sObject(p, null) : rootValue(p);
+            requireEnd(p, where);
+            return out;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /**
+     * Reads every root value of a dump (JSON may hold several, one after another; a YAML parser yields one per
+     * document). A root object with an {@code items} array is streamed: its items go to
+     * {@link DocumentHandler#item} as they are parsed, then {@link DocumentHandler#listEnd}, except when its
+     * {@code kind} came first and does not end in "List" (then it is an object like any other). Any other root
+     * value goes whole to {@link DocumentHandler#value}: a root array's elements and a root object get the skip
+     * rules of Kubernetes objects. Root nulls are handed over as null values.
+     *
+     * @return how many root values were read (0 for an input with none)
+     */
+    public int readDocuments(JsonParser p, String where, DocumentHandler handler) {
+        int index = 0;
+        try {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                final int document = index;
+                if (t == JsonToken.START_OBJECT) {
+                    Map<String, Object> whole = new LinkedHashMap<>();
+                    ListEnvelope envelope = readRootObject(p, whole, (item, listKind) ->
+                            handler.item(document, item, listKind));
+                    if (envelope != null) {
+                        handler.listEnd(document, envelope);
+                    } else {
+                        handler.value(document, whole);
+                    }
+                } else {
+                    handler.value(document, rootValue(p));
+                }
+                index++;
+            }
+            return index;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------------------------
+
+    private interface ItemSink {
+        void item(Object item, String listKind);
+    }
+
+    /**
+     * A root object of a dump: streamed as a list when it has an items array (unless its kind, seen first, says it
+     * is not a list); otherwise read whole into {@code whole} as a Kubernetes object. Returns the envelope for a
+     * list, null for an object.
+     */
+    private ListEnvelope readRootObject(JsonParser p, Map<String, Object> whole, ItemSink sink) {
+        // read fields until we know which it is: the first "items" array decides, unless kind came first
+        ObjectState state = new ObjectState(null);
+        int items = -1;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if ("items".equals(field) && t == JsonToken.START_ARRAY
+                    && (state.kind == null || state.kind.endsWith("List"))) {
+                items = streamItems(p, itemKindOf(state.kind), sink);
+                continue;
+            }
+            readField(p, t, field, whole, state);
+        }
+        if (items < 0) {
+            sanitize(whole, state);
+            return null;
+        }
+        return envelope(whole, items);
+    }
+
+    /** A LIST answer's root object (parser on START_OBJECT): items streamed; null when there is no items array. */
+    private ListEnvelope readListObject(JsonParser p, String where, String itemKind, ItemSink sink) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        int items = -1;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if ("items".equals(field)) {
+                if (t != JsonToken.START_ARRAY) {
+                    throw new JsonReadException(where + ": items is a JSON " + describe(t) + " " + at(p)
+                            + ", not an array", false);
+                }
+                String kind = itemKind != null ? itemKind : itemKindOf(asString(fields.get("kind")));
+                items = streamItems(p, kind, sink);
+            } else if ("metadata".equals(field) && t == JsonToken.START_OBJECT) {
+                fields.put(field, readMap(p));
+            } else {
+                // a list's other fields are small (kind, apiVersion); anything unexpected is skipped
+                if (t == JsonToken.VALUE_STRING) {
+                    fields.put(field, p.getString());
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return items < 0 ? null : envelope(fields, items);
+    }
+
+    private static ListEnvelope envelope(Map<String, Object> fields, int items) {
+        Object meta = fields.get("metadata");
+        String rv = null;
+        String cont = null;
+        if (meta instanceof Map<?, ?> m) {
+            rv = asString(m.get("resourceVersion"));
+            cont = asString(m.get("continue"));
+            if (cont != null && cont.isEmpty()) {
+                cont = null;
+            }
+        }
+        return new ListEnvelope(asString(fields.get("kind")), asString(fields.get("apiVersion")), rv, cont, items);
+    }
+
+    /** Parser on START_ARRAY of items: each element read and handed over; returns the count. */
+    private int streamItems(JsonParser p, String itemKind, ItemSink sink) {
+        int count = 0;
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == null) {
+                throw new JsonReadException("end of input inside items", false);
+            }
+            Object item = t == JsonToken.START_OBJECT ? readK8sObject(p, itemKind) : readScalarOrContainer(p, t);
+            sink.item(item, itemKind);
+            count++;
+        }
+        return count;
+    }
+
+    /** "NodeList" → "Node"; "List" or null → null. */
+    static String itemKindOf(String listKind) {
+        if (listKind == null || !listKind.endsWith("List") || listKind.equals("List")) {
+            return null;
+        }
+        return listKind.substring(0, listKind.length() - "List".length());
+    }
+
+    /** A root value other than an object: arrays get each element read as a Kubernetes object. */
+    private Object rootValue(JsonParser p) {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.START_ARRAY) {
+            List<Object> out = new ArrayList<>();
+            JsonToken e;
+            while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
+                out.add(e == JsonToken.START_OBJECT ? readK8sObject(p, null) : readScalarOrContainer(p, e));
+            }
+            return out;
+        }
+        if (t == JsonToken.START_OBJECT) {
+            return readK8sObject(p, null);
+        }
+        return readScalarOrContainer(p, t);
+    }
+
+    /** What is known of the object being read, for the skip rules. */
+    private static final class ObjectState {
+        String kind;
+        String name;
+
+        ObjectState(String kind) {
+            this.kind = kind;
+        }
+
+        boolean isSecret() {
+            return "Secret".equals(kind);
+        }
+
+        boolean isConfigMap() {
+            return "ConfigMap".equals(kind);
+        }
+    }
+
+    /** A Kubernetes object (parser on START_OBJECT), skip rules applied. */
+    Map<String, Object> readK8sObject(JsonParser p, String defaultKind) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        ObjectState state = new ObjectState(defaultKind);
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            readField(p, p.nextToken(), field, out, state);
+        }
+        sanitize(out, state);
+        return out;
+    }
+
+    /** One field of a Kubernetes object (parser on the value's first token). */
+    private void readField(JsonParser p, JsonToken t, String field, Map<String, Object> out, ObjectState state) {
+        switch (field) {
+            case "kind" -> {
+                Object v = readScalarOrContainer(p, t);
+                if (v instanceof String s) {
+                    state.kind = s;
+                }
+                out.put(field, v);
+            }
+            case "metadata" -> {
+                if (t == JsonToken.START_OBJECT) {
+                    Map<String, Object> meta = readMetadata(p, state);
+                    if (meta.get("name") instanceof String n) {
+                        state.name = n;
+                    }
+                    out.put(field, meta);
+                } else {
+                    out.put(field, readScalarOrContainer(p, t));
+                }
+            }
+            case "status" -> {
+                if (modelOnly && t == JsonToken.START_OBJECT) {
+                    out.put(field, readMapWithout(p, "images"));
+                } else {
+                    out.put(field, readScalarOrContainer(p, t));
+                }
+            }
+            case "data", "stringData", "binaryData" -> {
+                if (skipData(state)) {
+                    p.skipChildren();
+                } else {
+                    out.put(field, readScalarOrContainer(p, t));
+                }
+            }
+            default -> out.put(field, readScalarOrContainer(p, t));
+        }
+    }
+
+    /** Whether a data field can be skipped now, with what is known so far. */
+    private boolean skipData(ObjectState state) {
+        if (state.isSecret()) {
+            return true;
+        }
+        return modelOnly && state.isConfigMap() && state.name != null && !TombstoneBook.CONFIGMAP.equals(state.name);
+    }
+
+    /** At the end of an object, the rules that could not be applied while its fields arrived. */
+    private void sanitize(Map<String, Object> out, ObjectState state) {
+        if (state.isSecret()) {
+            out.remove("data");
+            out.remove("stringData");
+            out.remove("binaryData");
+            if (out.get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> ann) {
+                ann.remove(LAST_APPLIED);
+            }
+        } else if (modelOnly && state.isConfigMap() && !TombstoneBook.CONFIGMAP.equals(state.name)) {
+            out.remove("data");
+            out.remove("binaryData");
+        }
+    }
+
+    /** metadata (parser on START_OBJECT): managedFields skipped in model mode; a Secret's last-applied skipped. */
+    private Map<String, Object> readMetadata(JsonParser p, ObjectState state) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (modelOnly && "managedFields".equals(field)) {
+                p.skipChildren();
+            } else if ("annotations".equals(field) && t == JsonToken.START_OBJECT && state.isSecret()) {
+                out.put(field, readMapWithout(p, LAST_APPLIED));
+            } else {
+                out.put(field, readScalarOrContainer(p, t));
+            }
+        }
+        return out;
+    }
+
+    /** An object (parser on START_OBJECT) without one field, skipped token by token. */
+    private static Map<String, Object> readMapWithout(JsonParser p, String skipped) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (skipped.equals(field)) {
+                p.skipChildren();
+            } else {
+                out.put(field, readScalarOrContainer(p, t));
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> readMap(JsonParser p) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            out.put(field, readScalarOrContainer(p, p.nextToken()));
+        }
+        return out;
+    }
+
+    /** Any value, whole (parser on its first token). */
+    static Object readScalarOrContainer(JsonParser p, JsonToken t) {
+        if (t == null) {
+            throw new JsonReadException("unexpected end of input", false);
+        }
+        return switch (t) {
+            case START_OBJECT -> readMap(p);
+            case START_ARRAY -> {
+                List<Object> out = new ArrayList<>();
+                JsonToken e;
+                while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
+                    out.add(readScalarOrContainer(p, e));
+                }
+                yield out;
+            }
+            case VALUE_STRING -> p.getString();
+            case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
+                case BIG_INTEGER -> p.getBigIntegerValue();
+                default -> p.getLongValue();
+            };
+            case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NULL -> null;
+            case VALUE_EMBEDDED_OBJECT -> {
+                Object v = p.getEmbeddedObject();
+                yield v == null ? null : v.toString();
+            }
+            default -> throw new JsonReadException("unexpected " + t + " " + at(p), false);
+        };
+    }
+
+    private static void requireEnd(JsonParser p, String where) {
+        JsonToken extra = p.nextToken();
+        if (extra != null) {
+            throw new JsonReadException(where + ": unexpected data after the end of the answer " + at(p), false);
+        }
+    }
+
+    private static String describe(JsonToken t) {
+        return switch (t) {
+            case START_ARRAY -> "array";
+            case START_OBJECT -> "object";
+            case VALUE_STRING -> "string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
+            case VALUE_TRUE, VALUE_FALSE -> "boolean";
+            case VALUE_NULL -> "null";
+            default -> t.toString();
+        };
+    }
+
+    private static String asString(Object o) {
+        return o instanceof String s ? s : null;
+    }
+
+    /** "at line L, column C (byte B)" of the parser's current token. */
+    static String at(JsonParser p) {
+        return JsonReadException.position(p.currentTokenLocation());
+    }
+
+    static String position(TokenStreamLocation loc) {
+        return JsonReadException.position(loc);
+    }
+
+    static boolean isIo(JacksonException e) {
+        return e instanceof JacksonIOException;
+    }
+}
