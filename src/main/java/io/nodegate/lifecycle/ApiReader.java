@@ -147,7 +147,7 @@ public final class ApiReader {
             throw new CollectionException("unparsable Secret answer: no metadata.name");
         }
         parseTime(m.getCreationTimestamp(), "Secret " + m.getName()); // an unparsable time is a broken answer here
-        return StateAssembler.incremental().secret(SecretTrim.metadataOnly(s));
+        return Kinds.KUBE_SYSTEM_SECRETS.toModel(StateAssembler.incremental(), SecretTrim.metadataOnly(s));
     }
 
     /**

@@ -59,10 +59,11 @@ public final class Kinds {
             SourceNotes.CSINODES_NOT_SERVED, "CSINode objects", null, StateAssembler::csiNode);
 
     /** The default/kubernetes EndpointSlice: which API servers the cluster advertises (aggregated in the model). */
-    public static final ReadKind<EndpointSlice, EndpointSlice> API_ENDPOINT_SLICES = new ReadKind<>(
+    public static final ReadKind<EndpointSlice, StateAssembler.ApiEndpointSlice> API_ENDPOINT_SLICES = new ReadKind<>(
             "api-endpointslices", EndpointSlice.class, "default", KUBERNETES_SERVICE_LABEL, "kubernetes",
             Presence.REQUIRED, "LIST endpointslices in default (" + KUBERNETES_SERVICE_LABEL + "=kubernetes)",
-            "kubernetes-endpointslices.json", null, "EndpointSlices default/kubernetes", null, (a, s) -> s);
+            "kubernetes-endpointslices.json", null, "EndpointSlices default/kubernetes", null,
+            StateAssembler::endpointSlice);
 
     public static final ReadKind<DaemonSet, DaemonSetInfo> DAEMONSETS = new ReadKind<>("daemonsets",
             DaemonSet.class, null, null, null, Presence.REQUIRED, "LIST daemonsets in all namespaces",

@@ -6,6 +6,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.Resource;
 
+import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.Plain;
+
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
@@ -16,8 +20,13 @@ import java.util.function.UnaryOperator;
  * model. The live source, the dump source, `collect`, the lifecycle reads and the watch's informers all go through
  * these rows, so adding a kind is adding a row.
  *
- * @param <T> the fabric8 type read
- * @param <M> what one object becomes in the model (the fabric8 type itself where the model aggregates later)
+ * <p>The mapping into the model reads plain JSON values ({@link KubeJson}: what the API or a dump file sent,
+ * parsed without fabric8's typed model): {@link #fromJson}. Where a fabric8 object still arrives (the watch's
+ * informers, reads that still go through the fabric8 client), {@link #toModel} turns it into the same plain value
+ * first ({@link FabricJson}), so there is one mapping.
+ *
+ * @param <T> the fabric8 type of these objects (for informers and the fabric8 client's calls)
+ * @param <M> what one object becomes in the model
  */
 public final class ReadKind<T extends HasMetadata, M> {
 
@@ -35,6 +44,7 @@ public final class ReadKind<T extends HasMetadata, M> {
 
     private final String id;
     private final Class<T> type;
+    private final String kind;
     private final String namespace;
     private final String labelKey;
     private final String labelValue;
@@ -44,13 +54,14 @@ public final class ReadKind<T extends HasMetadata, M> {
     private final String absentNote;
     private final String notInInputWhat;
     private final UnaryOperator<T> trim;
-    private final BiFunction<StateAssembler, T, M> toModel;
+    private final BiFunction<StateAssembler, Map<String, Object>, M> fromJson;
 
     ReadKind(String id, Class<T> type, String namespace, String labelKey, String labelValue, Presence presence,
              String listWhat, String dumpFile, String absentNote, String notInInputWhat, UnaryOperator<T> trim,
-             BiFunction<StateAssembler, T, M> toModel) {
+             BiFunction<StateAssembler, Map<String, Object>, M> fromJson) {
         this.id = id;
         this.type = type;
+        this.kind = HasMetadata.getKind(type);
         this.namespace = namespace;
         this.labelKey = labelKey;
         this.labelValue = labelValue;
@@ -60,7 +71,7 @@ public final class ReadKind<T extends HasMetadata, M> {
         this.absentNote = absentNote;
         this.notInInputWhat = notInInputWhat;
         this.trim = trim == null ? UnaryOperator.identity() : trim;
-        this.toModel = toModel;
+        this.fromJson = fromJson;
     }
 
     /** Short stable name: the `absent` token in collected.json, the {@code kind} label of the watch's metrics. */
@@ -70,6 +81,11 @@ public final class ReadKind<T extends HasMetadata, M> {
 
     public Class<T> type() {
         return type;
+    }
+
+    /** The Kubernetes kind of these objects ("Node", "Lease"). */
+    public String kind() {
+        return kind;
     }
 
     /** The namespace read, or null for a cluster-scoped kind or one read in all namespaces. */
@@ -116,9 +132,19 @@ public final class ReadKind<T extends HasMetadata, M> {
         return trim.apply(object);
     }
 
-    /** Maps one (trimmed) object into the model. */
+    /**
+     * Maps one object, as plain JSON values, into the model: the one mapping every source uses.
+     *
+     * @throws io.nodegate.source.json.JsonReadException when a field the model reads has the wrong shape (the
+     *                                                   message names the field; the caller adds which object)
+     */
+    public M fromJson(StateAssembler assembler, Map<String, Object> object) {
+        return fromJson.apply(assembler, object);
+    }
+
+    /** Maps one fabric8 object into the model, through its plain JSON form ({@link FabricJson}), by {@link #fromJson}. */
     public M toModel(StateAssembler assembler, T object) {
-        return toModel.apply(assembler, object);
+        return fromJson(assembler, FabricJson.toPlain(object, KubeJson.MODEL));
     }
 
     /** The client operation that lists and watches exactly these objects (namespace and label applied). */
@@ -129,16 +155,23 @@ public final class ReadKind<T extends HasMetadata, M> {
         return labelKey == null ? op : op.withLabel(labelKey, labelValue);
     }
 
-    /** Whether an object from a dump is one of these (type, namespace and label match). */
-    public boolean selects(HasMetadata object) {
-        if (!type.isInstance(object) || object.getMetadata() == null) {
+    /** Whether an object of {@code objectKind} from a dump is one of these (kind, namespace and label match). */
+    public boolean selects(String objectKind, Map<String, Object> object) {
+        if (!kind.equals(objectKind)) {
             return false;
         }
-        if (namespace != null && !namespace.equals(object.getMetadata().getNamespace())) {
+        Map<String, Object> meta = Plain.map(object, "metadata");
+        if (meta == null) {
             return false;
         }
-        return labelKey == null || (object.getMetadata().getLabels() != null
-                && labelValue.equals(object.getMetadata().getLabels().get(labelKey)));
+        if (namespace != null && !namespace.equals(Plain.string(meta, "namespace"))) {
+            return false;
+        }
+        if (labelKey == null) {
+            return true;
+        }
+        Map<String, Object> labels = Plain.map(meta, "labels");
+        return labels != null && labelValue.equals(Plain.text(labels.get(labelKey), "metadata.labels." + labelKey));
     }
 
     /** Where these objects are, for notes: "default/kubernetes", "kube-node-lease/*", "*". */

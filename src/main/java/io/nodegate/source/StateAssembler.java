@@ -1,24 +1,9 @@
 package io.nodegate.source;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.nodegate.CollectionException;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeStatus;
-import io.fabric8.kubernetes.api.model.NodeSystemInfo;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
@@ -31,6 +16,8 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Taint;
+import io.nodegate.source.json.JsonReadException;
+import io.nodegate.source.json.Plain;
 
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -48,11 +35,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Turns fabric8 objects into the immutable model. The only place that knows both shapes.
+ * Turns Kubernetes objects, as plain JSON values ({@link io.nodegate.source.json.KubeJson}), into the immutable
+ * model. The only place that knows both shapes; it imports no fabric8 type.
  *
- * <p>Two ways in, one mapping: {@link #assemble(RawSnapshot)} for a snapshot held whole (offline dumps,
- * `collect`), and an incremental instance ({@link #incremental()}) that a live source feeds page by page, so a
- * page's fabric8 objects can be dropped as soon as they are mapped. Both sort the same way and emit the source's
+ * <p>Two ways in, one mapping: {@link #assemble(RawSnapshot)} for a snapshot held whole (`collect`), and an
+ * incremental instance ({@link #incremental()}) that a source feeds object by object (a live source page by page,
+ * a dump file item by item), so an object can be dropped as soon as it is mapped. Both sort the same way and emit the source's
  * notes before the mapping's notes, so a live audit and an audit of its `collect` output agree.
  */
 public final class StateAssembler {
@@ -67,21 +55,21 @@ public final class StateAssembler {
         // table order is mapping order, which is note order: the same order a live source reads in
         Mapped mapped = new Mapped();
         for (ReadKind<?, ?> kind : Kinds.ALL) {
-            a.mapInto(mapped, kind, raw.objects().get(kind));
+            a.mapInto(mapped, kind, raw.plainItems(kind));
         }
         return a.finish(new Origin(raw.now(), raw.source(), raw.context(), raw.server(), raw.serverVersion()),
                 mapped, raw.notes());
     }
 
-    private <T extends HasMetadata, M> void mapInto(Mapped mapped, ReadKind<T, M> kind, List<?> raw) {
+    private <M> void mapInto(Mapped mapped, ReadKind<?, M> kind, List<Map<String, Object>> raw) {
         if (raw == null) {
             mapped.absent(kind);
             return;
         }
         List<M> out = new ArrayList<>(raw.size());
-        for (Object r : raw) {
+        for (Map<String, Object> r : raw) {
             if (r != null) {
-                out.add(kind.toModel(this, kind.type().cast(r)));
+                out.add(kind.fromJson(this, r));
             }
         }
         mapped.put(kind, out);
@@ -125,6 +113,11 @@ public final class StateAssembler {
         }
     }
 
+    /** Objects mapped by {@code later} were read after this one's: its notes go after (a dump, kind by kind). */
+    public void notesAfter(StateAssembler later) {
+        notes.addAll(later.notes);
+    }
+
     /**
      * Builds the state from objects mapped with this instance, in the order they were read. Absent optional kinds
      * become {@link Collected#absent()}. The source's notes come first, then what the mapping noticed.
@@ -161,35 +154,37 @@ public final class StateAssembler {
     }
 
     /** The tombstones a ConfigMap holds: those of nodegate-tombstones, none for any other ConfigMap. */
-    public List<Tombstone> tombstones(ConfigMap cm) {
-        if (cm.getMetadata() == null || !TombstoneBook.CONFIGMAP.equals(cm.getMetadata().getName())) {
+    public List<Tombstone> tombstones(Map<String, Object> cm) {
+        Map<String, Object> m = meta(cm);
+        if (!TombstoneBook.CONFIGMAP.equals(Plain.string(m, "name"))) {
             return List.of();
         }
         try {
-            return TombstoneBook.parse(cm.getData()).tombstones();
+            return TombstoneBook.parse(Plain.stringMap(cm, "data")).tombstones();
         } catch (IllegalArgumentException e) {
-            throw new CollectionException("ConfigMap " + cm.getMetadata().getNamespace() + "/" + TombstoneBook.CONFIGMAP
+            throw new CollectionException("ConfigMap " + Plain.string(m, "namespace") + "/" + TombstoneBook.CONFIGMAP
                     + ": " + e.getMessage() + " (fix or remove that key with kubectl edit)", e);
         }
     }
 
-    public NodeInfo node(Node n) {
-        ObjectMeta m = meta(n);
-        NodeStatus st = n.getStatus();
-        String where = "Node " + m.getName();
+    public NodeInfo node(Map<String, Object> n) {
+        Map<String, Object> m = meta(n);
+        String name = Plain.string(m, "name");
+        Map<String, Object> st = Plain.map(n, "status");
+        String where = "Node " + name;
         if (st == null) {
             notes.add(where + " has no status: the kubelet never reported, or the object was written by hand");
         }
         List<Taint> taints = new ArrayList<>();
         boolean unschedulable = false;
         String podCidr = null;
-        if (n.getSpec() != null) {
-            unschedulable = Boolean.TRUE.equals(n.getSpec().getUnschedulable());
-            podCidr = n.getSpec().getPodCIDR();
-            if (n.getSpec().getTaints() != null) {
-                for (var t : n.getSpec().getTaints()) {
-                    taints.add(new Taint(t.getKey(), t.getValue(), t.getEffect(), time(t.getTimeAdded(), where)));
-                }
+        Map<String, Object> spec = Plain.map(n, "spec");
+        if (spec != null) {
+            unschedulable = Boolean.TRUE.equals(Plain.bool(spec, "unschedulable"));
+            podCidr = Plain.string(spec, "podCIDR");
+            for (Map<String, Object> t : elements(spec, "taints")) {
+                taints.add(new Taint(Plain.string(t, "key"), Plain.string(t, "value"), Plain.string(t, "effect"),
+                        time(Plain.string(t, "timeAdded"), where)));
             }
         }
         List<NodeInfo.NodeAddress> addresses = new ArrayList<>();
@@ -197,138 +192,193 @@ public final class StateAssembler {
         io.nodegate.model.NodeSystemInfo info = null;
         Map<String, String> capacity = new LinkedHashMap<>();
         if (st != null) {
-            if (st.getAddresses() != null) {
-                st.getAddresses().forEach(a -> addresses.add(new NodeInfo.NodeAddress(a.getType(), a.getAddress())));
+            for (Map<String, Object> a : elements(st, "addresses")) {
+                addresses.add(new NodeInfo.NodeAddress(Plain.string(a, "type"), Plain.string(a, "address")));
             }
-            if (st.getConditions() != null) {
-                st.getConditions().forEach(c -> conditions.add(new Condition(c.getType(), c.getStatus(),
-                        c.getReason(), c.getMessage(), time(c.getLastHeartbeatTime(), where),
-                        time(c.getLastTransitionTime(), where))));
+            for (Map<String, Object> c : elements(st, "conditions")) {
+                conditions.add(new Condition(Plain.string(c, "type"), Plain.string(c, "status"),
+                        Plain.string(c, "reason"), Plain.string(c, "message"),
+                        time(Plain.string(c, "lastHeartbeatTime"), where),
+                        time(Plain.string(c, "lastTransitionTime"), where)));
             }
-            NodeSystemInfo ni = st.getNodeInfo();
+            Map<String, Object> ni = Plain.map(st, "nodeInfo");
             if (ni != null) {
-                info = new io.nodegate.model.NodeSystemInfo(ni.getBootID(), ni.getSystemUUID(), ni.getMachineID(),
-                        ni.getKernelVersion(), ni.getOsImage(), ni.getKubeletVersion(), ni.getContainerRuntimeVersion());
+                info = new io.nodegate.model.NodeSystemInfo(Plain.string(ni, "bootID"), Plain.string(ni, "systemUUID"),
+                        Plain.string(ni, "machineID"), Plain.string(ni, "kernelVersion"), Plain.string(ni, "osImage"),
+                        Plain.string(ni, "kubeletVersion"), Plain.string(ni, "containerRuntimeVersion"));
             } else {
                 notes.add(where + " has no status.nodeInfo: identity (bootID, systemUUID) unknown");
             }
-            if (st.getCapacity() != null) {
-                st.getCapacity().forEach((k, q) -> capacity.put(k, quantity(q)));
+            // a quantity ("16Gi", "4", "100m") is kept as the text the server wrote
+            Map<String, String> cap = Plain.stringMap(st, "capacity");
+            if (cap != null) {
+                capacity.putAll(cap);
             }
         }
-        return new NodeInfo(m.getName(), m.getUid(), m.getResourceVersion(), time(m.getCreationTimestamp(), where),
-                m.getLabels(), m.getAnnotations(), taints, unschedulable, podCidr, addresses, conditions, info, capacity);
+        return new NodeInfo(name, Plain.string(m, "uid"), Plain.string(m, "resourceVersion"),
+                time(Plain.string(m, "creationTimestamp"), where), labels(m), Plain.stringMap(m, "annotations"),
+                taints, unschedulable, podCidr, addresses, conditions, info, capacity);
     }
 
-    public LeaseInfo lease(Lease l) {
-        ObjectMeta m = meta(l);
-        String where = "Lease " + m.getNamespace() + "/" + m.getName();
-        var spec = l.getSpec();
+    public LeaseInfo lease(Map<String, Object> l) {
+        Map<String, Object> m = meta(l);
+        String where = "Lease " + Plain.string(m, "namespace") + "/" + Plain.string(m, "name");
+        Map<String, Object> spec = Plain.map(l, "spec");
         Instant renew = null;
         String holder = null;
         Integer duration = null;
         if (spec != null) {
-            holder = spec.getHolderIdentity();
-            duration = spec.getLeaseDurationSeconds();
-            if (spec.getRenewTime() != null) {
-                renew = spec.getRenewTime().toInstant();
+            holder = Plain.string(spec, "holderIdentity");
+            duration = Plain.integer(spec, "leaseDurationSeconds");
+            String renewText = Plain.string(spec, "renewTime");
+            if (renewText != null) {
+                // a broken renewTime is a broken object (fabric8's typed model refused it too), not "no heartbeat"
+                renew = parseOrNull(renewText);
+                if (renew == null) {
+                    throw new JsonReadException("spec.renewTime: '" + renewText + "' is not an RFC 3339 time", false);
+                }
             }
         }
         if (renew == null) {
             notes.add(where + " has no renewTime: its heartbeat age is unknown");
         }
-        return new LeaseInfo(m.getNamespace(), m.getName(), m.getUid(), time(m.getCreationTimestamp(), where),
-                holder, renew, duration);
+        return new LeaseInfo(Plain.string(m, "namespace"), Plain.string(m, "name"), Plain.string(m, "uid"),
+                time(Plain.string(m, "creationTimestamp"), where), holder, renew, duration);
     }
 
-    public SecretMeta secret(Secret s) {
-        ObjectMeta m = meta(s);
-        return new SecretMeta(m.getNamespace(), m.getName(), m.getUid(), parseOrNull(m.getCreationTimestamp()),
-                s.getType(), m.getLabels());
+    public SecretMeta secret(Map<String, Object> s) {
+        Map<String, Object> m = meta(s);
+        return new SecretMeta(Plain.string(m, "namespace"), Plain.string(m, "name"), Plain.string(m, "uid"),
+                parseOrNull(Plain.string(m, "creationTimestamp")), Plain.string(s, "type"), labels(m));
     }
 
-    public CsiNodeInfo csiNode(CSINode c) {
-        ObjectMeta m = meta(c);
-        List<String> drivers = c.getSpec() == null || c.getSpec().getDrivers() == null ? List.of()
-                : c.getSpec().getDrivers().stream().map(d -> d.getName()).toList();
-        return new CsiNodeInfo(m.getName(), m.getUid(), time(m.getCreationTimestamp(), "CSINode " + m.getName()),
-                drivers);
+    public CsiNodeInfo csiNode(Map<String, Object> c) {
+        Map<String, Object> m = meta(c);
+        List<String> drivers = new ArrayList<>();
+        for (Map<String, Object> d : elements(Plain.map(c, "spec"), "drivers")) {
+            drivers.add(Plain.string(d, "name"));
+        }
+        String name = Plain.string(m, "name");
+        return new CsiNodeInfo(name, Plain.string(m, "uid"), time(Plain.string(m, "creationTimestamp"),
+                "CSINode " + name), drivers);
     }
 
-    public DaemonSetInfo daemonSet(DaemonSet d) {
-        ObjectMeta m = meta(d);
-        var st = d.getStatus();
-        return new DaemonSetInfo(m.getNamespace(), m.getName(),
-                st == null || st.getDesiredNumberScheduled() == null ? 0 : st.getDesiredNumberScheduled(),
-                st == null || st.getCurrentNumberScheduled() == null ? 0 : st.getCurrentNumberScheduled(),
-                st == null || st.getNumberReady() == null ? 0 : st.getNumberReady());
+    public DaemonSetInfo daemonSet(Map<String, Object> d) {
+        Map<String, Object> m = meta(d);
+        Map<String, Object> st = Plain.map(d, "status");
+        return new DaemonSetInfo(Plain.string(m, "namespace"), Plain.string(m, "name"),
+                count(st, "desiredNumberScheduled"), count(st, "currentNumberScheduled"), count(st, "numberReady"));
     }
 
-    public JobInfo job(Job j) {
-        ObjectMeta m = meta(j);
+    public JobInfo job(Map<String, Object> j) {
+        Map<String, Object> m = meta(j);
         boolean failed = false;
         String reason = null;
-        if (j.getStatus() != null && j.getStatus().getConditions() != null) {
-            for (var c : j.getStatus().getConditions()) {
-                if ("Failed".equals(c.getType()) && "True".equals(c.getStatus())) {
-                    failed = true;
-                    reason = c.getReason();
-                }
+        for (Map<String, Object> c : elements(Plain.map(j, "status"), "conditions")) {
+            if ("Failed".equals(Plain.string(c, "type")) && "True".equals(Plain.string(c, "status"))) {
+                failed = true;
+                reason = Plain.string(c, "reason");
             }
         }
-        return new JobInfo(m.getNamespace(), m.getName(), m.getUid(),
-                time(m.getCreationTimestamp(), "Job " + m.getName()), failed, reason);
+        String name = Plain.string(m, "name");
+        return new JobInfo(Plain.string(m, "namespace"), name, Plain.string(m, "uid"),
+                time(Plain.string(m, "creationTimestamp"), "Job " + name), failed, reason);
     }
 
-    public PodInfo pod(Pod p) {
-        ObjectMeta m = meta(p);
-        String owner = m.getOwnerReferences() == null ? null
-                : m.getOwnerReferences().stream().map(OwnerReference::getKind).findFirst().orElse(null);
+    public PodInfo pod(Map<String, Object> p) {
+        Map<String, Object> m = meta(p);
+        String owner = null;
+        for (Map<String, Object> ref : elements(m, "ownerReferences")) {
+            owner = Plain.string(ref, "kind");
+            break;
+        }
         String lastTermination = null;
-        if (p.getStatus() != null && p.getStatus().getContainerStatuses() != null) {
-            for (var cs : p.getStatus().getContainerStatuses()) {
-                if (cs.getLastState() != null && cs.getLastState().getTerminated() != null
-                        && cs.getLastState().getTerminated().getMessage() != null) {
-                    lastTermination = cs.getLastState().getTerminated().getMessage();
+        Map<String, Object> status = Plain.map(p, "status");
+        for (Map<String, Object> cs : elements(status, "containerStatuses")) {
+            Map<String, Object> terminated = Plain.map(Plain.map(cs, "lastState"), "terminated");
+            String message = Plain.string(terminated, "message");
+            if (message != null) {
+                lastTermination = message;
+            }
+        }
+        Map<String, Object> spec = Plain.map(p, "spec");
+        return new PodInfo(Plain.string(m, "namespace"), Plain.string(m, "name"), Plain.string(m, "uid"),
+                spec == null ? null : Plain.string(spec, "nodeName"), status == null ? null : Plain.string(status, "phase"),
+                owner, lastTermination);
+    }
+
+    /**
+     * What one default/kubernetes EndpointSlice says: its ready addresses (an endpoint without conditions.ready is
+     * ready, as EndpointSlice defines), and whether it has ports and the first one's number.
+     */
+    public record ApiEndpointSlice(List<String> readyAddresses, boolean hasPorts, Integer firstPort) {
+        public ApiEndpointSlice {
+            readyAddresses = List.copyOf(readyAddresses);
+        }
+    }
+
+    public ApiEndpointSlice endpointSlice(Map<String, Object> s) {
+        List<String> addresses = new ArrayList<>();
+        for (Map<String, Object> e : elements(s, "endpoints")) {
+            Map<String, Object> conditions = Plain.map(e, "conditions");
+            boolean ready = conditions == null || !Boolean.FALSE.equals(Plain.bool(conditions, "ready"));
+            List<Object> list = Plain.list(e, "addresses");
+            if (ready && list != null) {
+                for (Object a : list) {
+                    addresses.add(Plain.text(a, "endpoints[].addresses[]"));
                 }
             }
         }
-        return new PodInfo(m.getNamespace(), m.getName(), m.getUid(),
-                p.getSpec() == null ? null : p.getSpec().getNodeName(),
-                p.getStatus() == null ? null : p.getStatus().getPhase(), owner, lastTermination);
+        List<Map<String, Object>> ports = elements(s, "ports");
+        return new ApiEndpointSlice(addresses, !ports.isEmpty(),
+                ports.isEmpty() ? null : Plain.integer(ports.get(0), "port"));
     }
 
-    private static ApiEndpoints apiEndpoints(List<EndpointSlice> slices) {
+    private static ApiEndpoints apiEndpoints(List<ApiEndpointSlice> slices) {
         if (slices == null || slices.isEmpty()) {
             return ApiEndpoints.NONE;
         }
         Set<String> addresses = new java.util.TreeSet<>();
         Integer port = null;
-        for (EndpointSlice s : slices) {
-            if (s.getEndpoints() != null) {
-                for (var e : s.getEndpoints()) {
-                    boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
-                    if (ready && e.getAddresses() != null) {
-                        addresses.addAll(e.getAddresses());
-                    }
-                }
-            }
-            if (s.getPorts() != null && !s.getPorts().isEmpty() && port == null) {
-                port = s.getPorts().get(0).getPort();
+        for (ApiEndpointSlice s : slices) {
+            addresses.addAll(s.readyAddresses());
+            if (s.hasPorts() && port == null) {
+                port = s.firstPort();
             }
         }
         return new ApiEndpoints(List.copyOf(addresses), port);
     }
 
-    private static ObjectMeta meta(HasMetadata o) {
-        return o.getMetadata() == null ? new ObjectMeta() : o.getMetadata();
+    private static Map<String, Object> meta(Map<String, Object> o) {
+        Map<String, Object> m = Plain.map(o, "metadata");
+        return m == null ? Map.of() : m;
     }
 
-    private static String quantity(Quantity q) {
-        if (q == null) {
-            return null;
+    /** Labels as the typed model had them: absent is empty. */
+    private static Map<String, String> labels(Map<String, Object> meta) {
+        Map<String, String> labels = Plain.stringMap(meta, "labels");
+        return labels == null ? new LinkedHashMap<>() : labels;
+    }
+
+    /** The objects of an array field (absent: none); null elements are left out. */
+    private static List<Map<String, Object>> elements(Map<String, Object> parent, String field) {
+        List<Object> list = Plain.list(parent, field);
+        if (list == null || list.isEmpty()) {
+            return List.of();
         }
-        return q.getFormat() == null ? q.getAmount() : q.getAmount() + q.getFormat();
+        List<Map<String, Object>> out = new ArrayList<>(list.size());
+        for (Object o : list) {
+            Map<String, Object> e = Plain.element(o, field);
+            if (e != null) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static int count(Map<String, Object> status, String field) {
+        Integer v = Plain.integer(status, field);
+        return v == null ? 0 : v;
     }
 
     private Instant time(String text, String where) {

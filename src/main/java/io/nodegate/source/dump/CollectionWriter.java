@@ -1,14 +1,12 @@
 package io.nodegate.source.dump;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.ReadKind;
-import io.nodegate.source.SecretTrim;
+import io.nodegate.source.json.KubeJson;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,7 +47,7 @@ public final class CollectionWriter {
     public static final String KUBE_SYSTEM_LEASES = Kinds.KUBE_SYSTEM_LEASES.dumpFile();
     public static final String PODS = Kinds.PODS.dumpFile();
 
-    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private CollectionWriter() {
@@ -70,20 +68,21 @@ public final class CollectionWriter {
             throw new InputException("--dir " + dir + " exists and is not an empty directory; "
                     + "collect writes a fresh directory so two collections never mix");
         }
-        Map<String, List<? extends HasMetadata>> files = new LinkedHashMap<>();
+        Map<String, List<Map<String, Object>>> files = new LinkedHashMap<>();
+        Map<String, ReadKind<?, ?>> kindOfFile = new LinkedHashMap<>();
         for (ReadKind<?, ?> kind : Kinds.ALL) {
-            List<? extends HasMetadata> items = raw.objects().get(kind);
+            List<Map<String, Object>> items = raw.plainItems(kind);
             if (kind == Kinds.KUBE_SYSTEM_SECRETS && items != null) {
                 // only node-password Secrets are evidence; other kube-system Secrets never reach the disk
-                items = items.stream().map(s -> (Secret) s)
-                        .filter(s -> s.getMetadata() != null && SecretMeta.isNodePasswordName(s.getMetadata().getName()))
-                        .map(SecretTrim::metadataOnly).toList();
+                items = items.stream().filter(s -> SecretMeta.isNodePasswordName(String.valueOf(
+                        s.get("metadata") instanceof Map<?, ?> m ? m.get("name") : null))).toList();
             }
             if (items != null) {
                 files.put(kind.dumpFile(), items);
             } else if (kind.presence() == ReadKind.Presence.REQUIRED) {
                 files.put(kind.dumpFile(), List.of());
             }
+            kindOfFile.put(kind.dumpFile(), kind);
         }
         Path parent = target.getParent();
         Path temp = null;
@@ -92,7 +91,7 @@ public final class CollectionWriter {
             temp = Files.createTempDirectory(parent, "." + target.getFileName() + ".partial-");
             Map<String, Integer> counts = new LinkedHashMap<>();
             for (var e : files.entrySet()) {
-                Files.writeString(temp.resolve(e.getKey()), listJson(e.getValue()));
+                writeList(temp.resolve(e.getKey()), kindOfFile.get(e.getKey()), e.getValue());
                 counts.put(e.getKey(), e.getValue().size());
             }
             Files.writeString(temp.resolve(COLLECTED), collectedJson(raw));
@@ -115,24 +114,51 @@ public final class CollectionWriter {
         }
     }
 
-    static String listJson(List<? extends HasMetadata> items) {
-        ObjectNode list = JSON.createObjectNode();
+    /**
+     * A kubectl-style List of the objects as the server sent them (plain JSON values), each with its kind and
+     * apiVersion first as kubectl writes them, streamed to the file. A Secret is written without data, stringData
+     * and last-applied-configuration even if a value slipped through (they never should: {@link KubeJson}).
+     */
+    static void writeList(Path file, ReadKind<?, ?> kind, List<Map<String, Object>> items) throws IOException {
+        Map<String, Object> list = new LinkedHashMap<>();
         list.put("apiVersion", "v1");
         list.put("kind", "List");
-        list.putObject("metadata").put("resourceVersion", "");
-        ArrayNode array = list.putArray("items");
-        for (HasMetadata item : items) {
-            HasMetadata safe = item instanceof Secret s ? SecretTrim.metadataOnly(s) : item;
-            ObjectNode tree = (ObjectNode) JSON.readTree(SERIALIZATION.asJson(safe));
-            if (tree.get("kind") == null) {
-                tree.put("kind", HasMetadata.getKind(item.getClass()));
-            }
-            if (tree.get("apiVersion") == null) {
-                tree.put("apiVersion", HasMetadata.getApiVersion(item.getClass()));
-            }
-            array.add(tree);
+        list.put("metadata", Map.of("resourceVersion", ""));
+        List<Map<String, Object>> out = new ArrayList<>(items.size());
+        for (Map<String, Object> item : items) {
+            out.add(withKind(kind, item));
         }
-        return JSON.writeValueAsString(list) + "\n";
+        list.put("items", out);
+        try (var stream = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            JSON.writeValue(stream, list);
+            stream.write('\n');
+        }
+    }
+
+    private static Map<String, Object> withKind(ReadKind<?, ?> kind, Map<String, Object> item) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("apiVersion", item.get("apiVersion") != null ? item.get("apiVersion")
+                : HasMetadata.getApiVersion(kind.type()));
+        out.put("kind", item.get("kind") != null ? item.get("kind") : kind.kind());
+        out.putAll(item);
+        if ("Secret".equals(out.get("kind"))) {
+            out.remove("data");
+            out.remove("stringData");
+            if (out.get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> a
+                    && a.containsKey(LAST_APPLIED)) {
+                Map<String, Object> metaCopy = new LinkedHashMap<>(asObject(meta));
+                Map<Object, Object> annotations = new LinkedHashMap<>(a);
+                annotations.remove(LAST_APPLIED);
+                metaCopy.put("annotations", annotations);
+                out.put("metadata", metaCopy);
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asObject(Map<?, ?> m) {
+        return (Map<String, Object>) m;
     }
 
     static String collectedJson(RawSnapshot raw) {
@@ -144,11 +170,11 @@ public final class CollectionWriter {
         c.put("serverVersion", raw.serverVersion());
         ArrayNode absent = c.putArray("absent");
         for (ReadKind<?, ?> kind : Kinds.ALL) {
-            if (kind.absentNote() != null && raw.objects().get(kind) == null) {
+            if (kind.absentNote() != null && raw.plainItems(kind) == null) {
                 absent.add(kind.id());
             }
         }
-        c.put("pods", raw.pods() != null);
+        c.put("pods", raw.plainItems(Kinds.PODS) != null);
         return JSON.writeValueAsString(c) + "\n";
     }
 

@@ -1,6 +1,8 @@
 package io.nodegate.source.dump;
 
 import io.nodegate.InputException;
+import io.nodegate.source.json.JsonReadException;
+import io.nodegate.source.json.KubeJson;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
@@ -122,6 +124,73 @@ public final class DumpFiles {
             throw new InputException(file + ": holds no Kubernetes object (only null or empty documents)");
         }
         return docs;
+    }
+
+    /**
+     * Streams every root value of a file into {@code handler} ({@link KubeJson#MODEL}: lists item by item, skip rules
+     * applied while parsing), without reading the file into memory first: a 200 MB kubectl JSON is parsed straight
+     * from the disk. JSON and YAML go through the same reader (the YAML parser is a token stream too, with this
+     * class's code-point limit and alias refusal).
+     *
+     * @throws InputException for an unreadable file, malformed JSON/YAML (with line and column), or a file with no
+     *                        root value at all (blank)
+     */
+    public static void stream(Path file, KubeJson.DocumentHandler handler) {
+        String format = isYaml(file) ? "YAML" : "JSON";
+        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            boolean json = isJson(file, in);
+            format = json ? "JSON" : "YAML";
+            int documents;
+            try (JsonParser parser = json ? KubeJson.parser(in)
+                    : new NoAliases(YAML.createParser(new java.io.InputStreamReader(in, StandardCharsets.UTF_8)), file)) {
+                documents = KubeJson.MODEL.readDocuments(parser, file.toString(), handler);
+            }
+            if (documents == 0) {
+                throw new InputException(file + ": empty file (no JSON or YAML document in it): a truncated dump or "
+                        + "a failed redirect? Collect it again");
+            }
+        } catch (IOException e) {
+            throw new InputException("cannot read " + file + ": " + e.getMessage(), e);
+        } catch (InputException e) {
+            throw e;
+        } catch (JsonReadException e) {
+            throw new InputException("YAML".equals(format) ? e.getMessage().replaceFirst(" JSON ", " YAML ")
+                    : e.getMessage(), e);
+        } catch (JacksonException e) {
+            throw new InputException(file + ": malformed " + format + at(e) + ": " + detail(e.getOriginalMessage()), e);
+        } catch (RuntimeException e) {
+            // snakeyaml-engine errors that Jackson did not wrap still carry their mark in the message
+            throw new InputException(file + ": malformed " + format + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** JSON by extension, else by the first non-blank byte ({ or [); the stream is reset to its start. */
+    private static boolean isJson(Path file, java.io.InputStream in) throws IOException {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".json")) {
+            return true;
+        }
+        if (name.endsWith(".yaml") || name.endsWith(".yml")) {
+            return false;
+        }
+        in.mark(1 << 16);
+        try {
+            int b;
+            int read = 0;
+            while ((b = in.read()) >= 0 && read++ < (1 << 16) - 1) {
+                if (!Character.isWhitespace(b) && b != 0xEF && b != 0xBB && b != 0xBF) {
+                    return b == '{' || b == '[';
+                }
+            }
+            return false;
+        } finally {
+            in.reset();
+        }
+    }
+
+    private static boolean isYaml(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return !name.endsWith(".json") && (name.endsWith(".yaml") || name.endsWith(".yml"));
     }
 
     /**

@@ -1,26 +1,26 @@
 package io.nodegate.source.dump;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.nodegate.CollectionException;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
-import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.ReadKind;
-import io.nodegate.source.SecretTrim;
 import io.nodegate.source.SourceNotes;
 import io.nodegate.source.StateAssembler;
+import io.nodegate.source.json.JsonReadException;
+import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.Plain;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,10 +32,15 @@ import java.util.TreeMap;
  * Reads cluster state from kubectl dumps (JSON or YAML, single objects or Lists, mixed kinds, multi-document
  * YAML), `nodegate collect` directories, and etcdctl JSON output.
  *
+ * <p>Files are streamed ({@link DumpFiles#stream}): each object is mapped into the model as it is parsed and then
+ * dropped, so memory follows the model, not the size of the file. A kubectl List of 20,000 Nodes never exists as
+ * a whole tree or as fabric8 objects.
+ *
  * <p>Routing follows what the live source reads: Leases in kube-node-lease are node heartbeats and Leases in
  * kube-system are leader elections; Secrets only from kube-system, reduced to metadata as they are read;
  * EndpointSlices only default/kubernetes; Jobs only in cattle-system. Other objects of these kinds, and
- * unknown kinds, are ignored with a note.
+ * unknown kinds, are ignored with a note. The first copy of an object (kind, namespace, name) wins; a later copy
+ * with another resourceVersion is noted.
  *
  * <p>The clock: {@code --now}, else the collection time in collected.json, else refused: ages computed
  * against today's clock would make every old dump look dead.
@@ -50,23 +55,28 @@ public final class DumpSource {
     public static final String ABSENT_CSINODES = Kinds.CSINODES.id();
     public static final String ABSENT_CATTLE_JOBS = Kinds.CATTLE_JOBS.id();
 
-    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-    /** The types of the kinds table, plus Namespace (whether cattle-system exists). */
-    private static final Map<String, Class<? extends HasMetadata>> KINDS = kindsByName();
+    private static final String NAMESPACE = "Namespace";
+    /** The rows of the kinds table by Kubernetes kind, in table order. */
+    private static final Map<String, List<ReadKind<?, ?>>> ROWS = rowsByKind();
+    /** For etcdctl's shapes, which {@link EtcdDumps} reads as trees. */
+    private static final ObjectMapper TREES = JsonMapper.builder().build();
 
-    private static Map<String, Class<? extends HasMetadata>> kindsByName() {
-        Map<String, Class<? extends HasMetadata>> out = new LinkedHashMap<>();
+    private static Map<String, List<ReadKind<?, ?>>> rowsByKind() {
+        Map<String, List<ReadKind<?, ?>>> out = new LinkedHashMap<>();
         for (ReadKind<?, ?> kind : Kinds.ALL) {
-            out.put(HasMetadata.getKind(kind.type()), kind.type());
+            out.computeIfAbsent(kind.kind(), k -> new ArrayList<>()).add(kind);
         }
-        out.put("Namespace", Namespace.class);
-        return Map.copyOf(out);
+        out.replaceAll((k, v) -> List.copyOf(v));
+        return java.util.Collections.unmodifiableMap(out);
     }
 
-    /** What an offline read produced: the Kubernetes snapshot and the etcd reports. */
-    public record Dump(RawSnapshot raw, List<EtcdEndpointReport> etcd) {
+    /**
+     * What an offline read produced: the model (etcd reports apart) and the etcd reports. Only model objects are
+     * kept: no Kubernetes object read from the files survives the read (Secret values never even became values).
+     */
+    public record Dump(ClusterState kubernetes, List<EtcdEndpointReport> etcd) {
         public ClusterState state() {
-            return StateAssembler.assemble(raw).withEtcd(etcd);
+            return kubernetes.withEtcd(etcd);
         }
     }
 
@@ -75,14 +85,27 @@ public final class DumpSource {
                       boolean pods, String where, Path directory) {
     }
 
-    private final Map<String, HasMetadata> objects = new LinkedHashMap<>();
-    private final Map<String, String> objectSource = new LinkedHashMap<>();
+    /** What was seen of each object read (kind/namespace/name), for the first-copy-wins rule. */
+    private record Seen(String resourceVersion, String where) {
+    }
+
+    private final Map<String, Seen> seen = new HashMap<>();
+    /** Per row of the table: the mapping (its notes in read order) and the model objects, in read order. */
+    private final Map<ReadKind<?, ?>, StateAssembler> assemblers = new LinkedHashMap<>();
+    private final Map<ReadKind<?, ?>, List<Object>> models = new LinkedHashMap<>();
+    /** Per kind of the table: objects no row selects (a Lease in default), for the "ignored" notes. */
+    private final Map<String, Integer> outsideRows = new LinkedHashMap<>();
+    private final Set<String> namespacesSeen = new java.util.TreeSet<>();
     private final Map<String, Integer> ignoredKinds = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
     private final EtcdDumps etcd = new EtcdDumps();
     private Collection collection;
 
     private DumpSource() {
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            assemblers.put(kind, StateAssembler.incremental());
+            models.put(kind, new ArrayList<>());
+        }
     }
 
     /** Loads -f paths into a ClusterState (etcd reports included). */
@@ -103,9 +126,7 @@ public final class DumpSource {
         Instant explicitNow = nowText == null ? null : parseNow(nowText);
         DumpSource source = new DumpSource();
         for (Path file : DumpFiles.expand(paths)) {
-            for (DumpFiles.Document doc : DumpFiles.parse(file)) {
-                source.accept(doc);
-            }
+            source.read(file);
         }
         return source.build(paths, explicitNow);
     }
@@ -119,117 +140,193 @@ public final class DumpSource {
         }
     }
 
-    private void accept(DumpFiles.Document doc) {
-        JsonNode tree = doc.tree();
-        if (EtcdDumps.isEndpointStatus(tree)) {
-            etcd.addEndpointStatus(tree, doc.where());
-            return;
-        }
-        if (EtcdDumps.isMemberList(tree)) {
-            etcd.addMemberList(tree, doc.where());
-            return;
-        }
-        if (tree.isArray()) {
-            tree.forEach(item -> acceptObject(item, null, null, doc));
-            return;
-        }
-        if (!tree.isObject()) {
-            throw new InputException(doc.where() + ": a " + tree.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
-                    + " value, not a Kubernetes object or list");
-        }
-        String kind = text(tree, "kind");
-        if (COLLECTION_KIND.equals(kind)) {
-            acceptCollection(tree, doc);
-            return;
-        }
-        if (kind != null && kind.endsWith("List") && tree.get("items") != null && tree.get("items").isArray()) {
-            // kubectl prints kind List with typed items; a raw API answer (NodeList) has items without kind
-            String itemKind = "List".equals(kind) ? null : kind.substring(0, kind.length() - "List".length());
-            String apiVersion = text(tree, "apiVersion");
-            tree.get("items").forEach(item -> acceptObject(item, itemKind, apiVersion, doc));
-            return;
-        }
-        acceptObject(tree, null, null, doc);
+    /** Where a root value came from: "file" or "file (document N)" for the Nth YAML document. */
+    private static String where(Path file, int document) {
+        return document == 0 ? file.toString() : file + " (document " + (document + 1) + ")";
     }
 
-    private void acceptObject(JsonNode item, String defaultKind, String defaultApiVersion, DumpFiles.Document doc) {
-        if (!item.isObject()) {
-            notes.add(doc.where() + ": a list item is not an object; ignored");
+    /** Streams one file: list items are accepted as they are parsed, other root values whole. */
+    private void read(Path file) {
+        boolean[] anyValue = {false};
+        // items of a root object whose kind was not known yet when they came (kubectl writes "kind" after
+        // "items") and that carry no kind of their own: they wait for the list's kind (a raw LIST answer saved
+        // with sorted keys). kubectl's own items always carry their kind and are never held.
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        DumpFiles.stream(file, new KubeJson.DocumentHandler() {
+            @Override
+            public void item(int document, Object item, String listKind) {
+                anyValue[0] = true;
+                String where = where(file, document);
+                if (!(item instanceof Map<?, ?>)) {
+                    notes.add(where + ": a list item is not an object; ignored");
+                    return;
+                }
+                Map<String, Object> object = asObject(item);
+                if (listKind == null && !(object.get("kind") instanceof String)) {
+                    waiting.add(object);
+                    return;
+                }
+                acceptObject(object, listKind, null, where);
+            }
+
+            @Override
+            public void listEnd(int document, KubeJson.ListEnvelope envelope) {
+                anyValue[0] = true;
+                String where = where(file, document);
+                String kind = envelope.kind();
+                if (kind == null || !kind.endsWith("List")) {
+                    throw new InputException(where + ": an object " + (kind == null ? "without kind" : "of kind " + kind)
+                            + " holds an items array; nodegate reads items only from a List (kind List or "
+                            + "<Kind>List, as kubectl and the API write them)");
+                }
+                String itemKind = "List".equals(kind) ? null : kind.substring(0, kind.length() - "List".length());
+                for (Map<String, Object> object : waiting) {
+                    acceptObject(object, itemKind, envelope.apiVersion(), where);
+                }
+                waiting.clear();
+            }
+
+            @Override
+            public void value(int document, Object value) {
+                if (value == null) {
+                    return; // an empty YAML document, or a JSON null
+                }
+                anyValue[0] = true;
+                acceptValue(value, where(file, document), file);
+            }
+        });
+        if (!anyValue[0]) {
+            throw new InputException(file + ": holds no Kubernetes object (only null or empty documents)");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asObject(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    /** A root value that is not a streamed list: an object, an etcdctl answer, a collection, or an array of objects. */
+    private void acceptValue(Object value, String where, Path file) {
+        if (value instanceof List<?> array) {
+            JsonNode tree = TREES.valueToTree(array);
+            if (EtcdDumps.isEndpointStatus(tree)) {
+                etcd.addEndpointStatus(tree, where);
+                return;
+            }
+            for (Object item : array) {
+                if (item instanceof Map<?, ?>) {
+                    acceptObject(asObject(item), null, null, where);
+                } else {
+                    notes.add(where + ": a list item is not an object; ignored");
+                }
+            }
             return;
         }
-        String kind = text(item, "kind") != null ? text(item, "kind") : defaultKind;
+        if (!(value instanceof Map<?, ?>)) {
+            throw new InputException(where + ": a " + (value instanceof String ? "string" : value instanceof Boolean
+                    ? "boolean" : "number") + " value, not a Kubernetes object or list");
+        }
+        Map<String, Object> object = asObject(value);
+        if (object.containsKey("header") && object.get("members") instanceof List<?>) {
+            JsonNode tree = TREES.valueToTree(object);
+            if (EtcdDumps.isMemberList(tree)) {
+                etcd.addMemberList(tree, where);
+                return;
+            }
+        }
+        if (COLLECTION_KIND.equals(object.get("kind"))) {
+            acceptCollection(TREES.valueToTree(object), where, file);
+            return;
+        }
+        acceptObject(object, null, null, where);
+    }
+
+    private void acceptObject(Map<String, Object> object, String defaultKind, String defaultApiVersion, String where) {
+        String kind = object.get("kind") instanceof String k ? k : defaultKind;
         if (kind == null) {
             ignoredKinds.merge("(no kind)", 1, Integer::sum);
             return;
         }
-        Class<? extends HasMetadata> type = KINDS.get(kind);
-        if (type == null) {
+        List<ReadKind<?, ?>> rows = ROWS.get(kind);
+        if (rows == null && !NAMESPACE.equals(kind)) {
             ignoredKinds.merge(kind, 1, Integer::sum);
             return;
         }
-        // the parsed document is this load's own and is dropped after it: amend it in place, no copy per object
-        ObjectNode tree = (ObjectNode) item;
-        tree.put("kind", kind);
-        if (tree.get("apiVersion") == null && defaultApiVersion != null) {
-            tree.put("apiVersion", defaultApiVersion);
+        object.putIfAbsent("kind", kind);
+        if (object.get("apiVersion") == null && defaultApiVersion != null) {
+            object.put("apiVersion", defaultApiVersion);
         }
-        if (type == Secret.class) {
-            tree.remove("data");
-            tree.remove("stringData");
-        }
-        String name = tree.path("metadata").path("name").asString("");
-        HasMetadata object;
+        String name;
+        String namespace;
+        String resourceVersion;
         try {
-            object = SERIALIZATION.convertValue(tree, type);
-        } catch (RuntimeException e) {
-            String path = e instanceof tools.jackson.core.JacksonException j && j.getPathReference() != null
-                    ? " (at " + j.getPathReference() + ")" : "";
-            throw new InputException(doc.where() + ": " + kind + " '" + name + "' cannot be read: "
-                    + DumpFiles.detail(e instanceof tools.jackson.core.JacksonException j2 ? j2.getOriginalMessage()
-                    : e.getMessage()) + path, e);
+            Map<String, Object> meta = Plain.map(object, "metadata");
+            name = Plain.string(meta, "name");
+            namespace = Plain.string(meta, "namespace");
+            resourceVersion = Plain.string(meta, "resourceVersion");
+        } catch (JsonReadException e) {
+            throw new InputException(where + ": " + kind + " cannot be read: metadata." + e.getMessage(), e);
         }
-        if (object instanceof Secret secret) {
-            object = SecretTrim.metadataOnly(secret);
-        }
-        if (object.getMetadata() == null || object.getMetadata().getName() == null) {
-            notes.add(doc.where() + ": a " + kind + " without metadata.name; ignored");
+        if (name == null) {
+            notes.add(where + ": a " + kind + " without metadata.name; ignored");
             return;
         }
-        String key = kind + "/" + Objects.toString(object.getMetadata().getNamespace(), "") + "/"
-                + object.getMetadata().getName();
-        HasMetadata earlier = objects.get(key);
+        String key = kind + "/" + Objects.toString(namespace, "") + "/" + name;
+        Seen earlier = seen.get(key);
         if (earlier != null) {
-            if (!Objects.equals(earlier.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion())) {
-                notes.add(key + " appears in " + objectSource.get(key) + " and " + doc.where()
-                        + " with different resourceVersions; using the one from " + objectSource.get(key));
+            if (!Objects.equals(earlier.resourceVersion(), resourceVersion)) {
+                notes.add(key + " appears in " + earlier.where() + " and " + where
+                        + " with different resourceVersions; using the one from " + earlier.where());
             }
             return;
         }
-        objects.put(key, object);
-        objectSource.put(key, doc.where());
+        seen.put(key, new Seen(resourceVersion, where));
+        if (rows == null) {
+            namespacesSeen.add(name);
+            return;
+        }
+        for (ReadKind<?, ?> row : rows) {
+            if (selects(row, kind, object, where, name)) {
+                try {
+                    models.get(row).add(row.fromJson(assemblers.get(row), object));
+                } catch (JsonReadException e) {
+                    throw new InputException(where + ": " + kind + " '" + name + "' cannot be read: " + e.getMessage(), e);
+                }
+                return;
+            }
+        }
+        outsideRows.merge(kind, 1, Integer::sum);
     }
 
-    private void acceptCollection(JsonNode tree, DumpFiles.Document doc) {
+    private static boolean selects(ReadKind<?, ?> row, String kind, Map<String, Object> object, String where, String name) {
+        try {
+            return row.selects(kind, object);
+        } catch (JsonReadException e) {
+            throw new InputException(where + ": " + kind + " '" + name + "' cannot be read: metadata." + e.getMessage(), e);
+        }
+    }
+
+    private void acceptCollection(JsonNode tree, String where, Path file) {
         String at = text(tree, "collectedAt");
         if (at == null) {
-            throw new InputException(doc.where() + ": " + COLLECTION_KIND + " without collectedAt");
+            throw new InputException(where + ": " + COLLECTION_KIND + " without collectedAt");
         }
         Instant collectedAt;
         try {
             collectedAt = OffsetDateTime.parse(at).toInstant();
         } catch (DateTimeParseException e) {
-            throw new InputException(doc.where() + ": collectedAt '" + at + "' is not an ISO-8601 time", e);
+            throw new InputException(where + ": collectedAt '" + at + "' is not an ISO-8601 time", e);
         }
         Set<String> absent = new java.util.TreeSet<>();
         if (tree.get("absent") != null && tree.get("absent").isArray()) {
             tree.get("absent").forEach(a -> absent.add(a.asString()));
         }
         Collection c = new Collection(collectedAt, text(tree, "context"), text(tree, "server"),
-                text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), doc.where(),
-                doc.file().toAbsolutePath().getParent());
+                text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), where,
+                file.toAbsolutePath().getParent());
         if (collection != null && !collection.collectedAt().equals(c.collectedAt())) {
             throw new InputException("the input holds two collections (" + collection.where() + " at "
-                    + collection.collectedAt() + ", " + doc.where() + " at " + c.collectedAt()
+                    + collection.collectedAt() + ", " + where + " at " + c.collectedAt()
                     + "); read one collection at a time. To compare API servers use `nodegate views -f A -f B`; for "
                     + "`nodegate etcd`, give each side's etcdctl JSON files and one side's nodes.json");
         }
@@ -261,16 +358,6 @@ public final class DumpSource {
         }
     }
 
-    private <T extends HasMetadata> List<T> all(Class<T> type) {
-        List<T> out = new ArrayList<>();
-        for (HasMetadata o : objects.values()) {
-            if (type.isInstance(o)) {
-                out.add(type.cast(o));
-            }
-        }
-        return out;
-    }
-
     private Dump build(List<Path> paths, Instant explicitNow) {
         Instant now = explicitNow != null ? explicitNow : collection == null ? null : collection.collectedAt();
         if (now == null) {
@@ -281,26 +368,14 @@ public final class DumpSource {
         if (collection != null) {
             requireCollectionFiles(collection);
         }
-        Map<ReadKind<?, ?>, List<? extends HasMetadata>> read = new LinkedHashMap<>();
-        Map<Class<?>, List<ReadKind<?, ?>>> rowsByType = new LinkedHashMap<>();
-        for (ReadKind<?, ?> kind : Kinds.ALL) {
-            List<HasMetadata> selected = objects.values().stream().filter(kind::selects).toList();
-            read.put(kind, selected);
-            rowsByType.computeIfAbsent(kind.type(), t -> new ArrayList<>()).add(kind);
-        }
-        rowsByType.forEach((type, rows) -> {
-            long outside = objects.values().stream().filter(type::isInstance)
-                    .filter(o -> rows.stream().noneMatch(r -> r.selects(o))).count();
-            ignored((int) outside, HasMetadata.getKind(type.asSubclass(HasMetadata.class)) + "(s) other than "
-                    + String.join(" and ", rows.stream().map(ReadKind::scopeText).toList()));
-        });
-        Set<String> namespacesSeen = new java.util.TreeSet<>();
-        all(Namespace.class).forEach(n -> namespacesSeen.add(n.getMetadata().getName()));
+        Map<ReadKind<?, ?>, List<Object>> read = new LinkedHashMap<>(models);
+        ROWS.forEach((kind, rows) -> ignored(outsideRows.getOrDefault(kind, 0), kind + "(s) other than "
+                + String.join(" and ", rows.stream().map(ReadKind::scopeText).toList())));
         ignoredKinds.forEach((kind, count) -> notes.add("ignored " + count + " object(s) of kind " + kind
                 + " (nodegate does not read them)"));
 
         for (ReadKind<?, ?> kind : Kinds.ALL) {
-            List<? extends HasMetadata> found = read.get(kind);
+            List<Object> found = read.get(kind);
             switch (kind.presence()) {
                 case OPTIONAL_API, OPTIONAL_NAMESPACE -> {
                     if (collection != null) {
@@ -341,12 +416,25 @@ public final class DumpSource {
         String source = "offline: " + String.join(", ", paths.stream().map(Path::toString).toList())
                 + (collection == null ? "" : " (collected " + collection.collectedAt()
                 + (collection.context() == null ? "" : " from context " + collection.context()) + ")");
-        RawSnapshot raw = new RawSnapshot(now, source,
+        // the mapping's notes in table order, as a whole-snapshot assembly says them; kinds left out say none
+        StateAssembler model = StateAssembler.incremental();
+        StateAssembler.Mapped mapped = new StateAssembler.Mapped();
+        for (ReadKind<?, ?> kind : Kinds.ALL) {
+            if (read.containsKey(kind)) {
+                model.notesAfter(assemblers.get(kind));
+                put(mapped, kind, read.get(kind));
+            }
+        }
+        ClusterState state = model.finish(new StateAssembler.Origin(now, source,
                 collection == null ? null : collection.context(),
                 collection == null ? null : collection.server(),
-                collection == null ? null : collection.serverVersion(),
-                read, List.copyOf(notes));
-        return new Dump(raw, etcdReports);
+                collection == null ? null : collection.serverVersion()), mapped, List.copyOf(notes));
+        return new Dump(state, etcdReports);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M> void put(StateAssembler.Mapped mapped, ReadKind<?, M> kind, List<Object> items) {
+        mapped.put(kind, (List<M>) (List<?>) items);
     }
 
     private void ignored(int count, String what) {
