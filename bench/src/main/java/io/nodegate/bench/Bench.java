@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  *                                         nodegate watch's service against URL (on nodegate.jar's classpath)
  *   floor --server URL [--limit L]        the LISTs nodegate needs, paginated, bodies read but not parsed
  *   per-node-get --server URL [--max M]   the seed's way: list node names, then one GET per node
+ *   dump --nodes N --out F [--now T]      the synthetic cluster as one kubectl-style JSON List (what
+ *                                         `kubectl get nodes,leases,secrets,... -A -o json` writes: keys sorted,
+ *                                         items before kind), pods left out; prints the --now to audit it with
  * </pre>
  */
 public final class Bench {
@@ -44,6 +47,7 @@ public final class Bench {
             case "serve" -> serve(args);
             case "floor" -> floor(args);
             case "per-node-get" -> perNodeGet(args);
+            case "dump" -> dump(args);
             case "watch" -> WatchProcess.run(opt(args, "--server", null),
                     Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"));
             default -> usage();
@@ -52,7 +56,7 @@ public final class Bench {
 
     private static void usage() {
         System.err.println("usage: serve --nodes N [--port P] [--port-file F] [--max-seconds S]"
-                + " | floor --server URL [--limit L] | per-node-get --server URL [--max M]");
+                + " | dump --nodes N --out F [--now T] | floor --server URL [--limit L] | per-node-get --server URL [--max M]");
         System.exit(2);
     }
 
@@ -67,6 +71,39 @@ public final class Bench {
             System.exit(2);
         }
         return dflt;
+    }
+
+    /**
+     * Writes the cluster every audited LIST would return as one kubectl List file, streamed (the file can be
+     * hundreds of MB). Each item already carries its kind and apiVersion, as kubectl's do.
+     */
+    private static void dump(String[] args) throws IOException {
+        int nodes = Integer.parseInt(opt(args, "--nodes", null));
+        if (nodes > 20_000) {
+            throw new IllegalArgumentException("--nodes is capped at 20000 to keep the benchmark bounded");
+        }
+        Instant now = Instant.parse(opt(args, "--now", "2026-10-19T06:10:00Z"));
+        Path out = Path.of(opt(args, "--out", null));
+        SyntheticCluster cluster = new SyntheticCluster(nodes, now);
+        try (var file = new java.io.BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
+            file.write("{\"apiVersion\":\"v1\",\"items\":[".getBytes(StandardCharsets.UTF_8));
+            boolean first = true;
+            for (var e : cluster.collections.entrySet()) {
+                if (e.getKey().equals("pods")) {
+                    continue;
+                }
+                Collection c = e.getValue();
+                for (int i = 0; i < c.size(); i++) {
+                    if (!first) {
+                        file.write(',');
+                    }
+                    first = false;
+                    file.write(c.get(i).json());
+                }
+            }
+            file.write("],\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"\"}}\n".getBytes(StandardCharsets.UTF_8));
+        }
+        System.out.println(now);
     }
 
     private static void serve(String[] args) throws Exception {
