@@ -123,8 +123,8 @@ public final class AuditCommand implements Callable<Integer> {
     private void probeUnknownKubelets(ClusterState state, List<Finding> findings, List<String> notes) {
         List<NodeInfo> unknown = state.nodes().stream().filter(n -> "Unknown".equals(n.readyStatus())).toList();
         try (LiveSource live = source.liveSource()) {
-            ApiReader api = new ApiReader(live.client());
-            KubeletEvidence kubelets = new KubeletEvidence(api, live.client().getConfiguration(), kubeletProbe.port,
+            ApiReader api = new ApiReader(live.connection());
+            KubeletEvidence kubelets = new KubeletEvidence(api, kubeletProbe.port,
                     kubeletProbe.timeout);
             KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
             List<KubeletAnswer> answers = kubelets.probe(unknown, cas);

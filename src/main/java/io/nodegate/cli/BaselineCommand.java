@@ -80,8 +80,7 @@ public final class BaselineCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            KubernetesClient client = LifecycleCommands.connect(env, source);
-            ApiReader api = new ApiReader(client);
+            ApiReader api = new ApiReader(LifecycleCommands.connect(env, source));
             EvidenceStore store = LifecycleSupport.store(evidenceDir, null, api.server());
             store.ensureWritable();
             Baseline b = new BaselineCollector(api, env.clock())

@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.source.live.KubeConnection;
 import io.nodegate.lifecycle.remove.NodeRemover;
 
 import java.time.Clock;
@@ -14,16 +15,17 @@ import java.util.function.Function;
  * ({@link Nodegate#newCommandLine(Environment)}), never through static fields, so tests point one command line at
  * their API server and virtual clock without touching any other.
  *
- * @param connect      opens a client for the --kubeconfig/--context the user gave
+ * @param connect      opens a connection for the --kubeconfig/--context the user gave (reads go over its lean
+ *                     HTTP layer; its fabric8 client is built only by the paths that write or watch)
  * @param clock        the time commands record and compare against
  * @param pollInterval how long remove waits between looks at the deletion cascade
  * @param sleeper      how commands wait (tests pass a clock that advances instead of sleeping)
  */
-public record Environment(Function<LiveOptions, KubernetesClient> connect, Clock clock, Duration pollInterval,
+public record Environment(Function<LiveOptions, KubeConnection> connect, Clock clock, Duration pollInterval,
                           NodeRemover.Sleeper sleeper) {
 
     /** kubectl's connection rules (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster service account). */
-    private static final Function<LiveOptions, KubernetesClient> KUBECTL_RULES = LiveOptions::connect;
+    private static final Function<LiveOptions, KubeConnection> KUBECTL_RULES = LiveOptions::connect;
 
     /** The real world: kubectl's connection rules, the system clock, real sleeping. */
     public static final Environment SYSTEM = new Environment(KUBECTL_RULES, Clock.systemUTC(),
@@ -40,13 +42,13 @@ public record Environment(Function<LiveOptions, KubernetesClient> connect, Clock
      * A client for reading into the model only (it skips managedFields, images and Secret values while parsing):
      * under kubectl's rules that is {@link LiveOptions#connectForModel()}, otherwise whatever {@link #connect} gives.
      */
-    public KubernetesClient connectForModel(LiveOptions options) {
+    public KubeConnection connectForModel(LiveOptions options) {
         return connect == KUBECTL_RULES ? options.connectForModel() : connect.apply(options);
     }
 
     /** This environment talking to one given client whatever the connection flags (tests). */
     public Environment withClient(KubernetesClient client) {
-        return new Environment(options -> client, clock, pollInterval, sleeper);
+        return new Environment(options -> KubeConnection.wrapping(client), clock, pollInterval, sleeper);
     }
 
     public Environment withClock(Clock newClock) {

@@ -35,7 +35,7 @@ final class FleetSources {
             ClusterState state = live.load(false);
             // the kinds table reads nodegate-system's tombstones with the rest; another --namespace is one more GET
             Collected<Tombstone> tombstones = TombstoneBook.DEFAULT_NAMESPACE.equals(namespace) ? state.tombstones()
-                    : TombstoneReader.read(live.client(), namespace);
+                    : TombstoneReader.read(live.api(), namespace);
             String name = source.context() != null ? source.context()
                     : state.context() != null ? state.context() : source.fallbackName();
             List<String> notes = new ArrayList<>();
@@ -64,7 +64,7 @@ final class FleetSources {
                                                                  Instant now) {
         try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
             List<FleetCommand.FleetLoader.Loaded> out = new ArrayList<>();
-            for (RancherSource.DownstreamCluster c : RancherSource.read(live.client(), source.context(), now)) {
+            for (RancherSource.DownstreamCluster c : RancherSource.read(live.api(), source.context(), now)) {
                 List<String> notes = new ArrayList<>(c.state().notes());
                 notes.add("read through Rancher (" + source.context() + ", cluster ID " + c.id()
                         + "): no Leases, no tombstones");

@@ -141,7 +141,7 @@ public final class GateCommand implements Callable<Integer> {
         HostInputs host = hostInputs();
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
-        GateService.Run run = new GateService(session.client(), session.store(), env.clock())
+        GateService.Run run = new GateService(session.api(), session.store(), env.clock())
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();

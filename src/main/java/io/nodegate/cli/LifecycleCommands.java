@@ -14,7 +14,7 @@ final class LifecycleCommands {
     private LifecycleCommands() {
     }
 
-    static KubernetesClient connect(Environment env, LiveOptions source) {
+    static io.nodegate.source.live.KubeConnection connect(Environment env, LiveOptions source) {
         return env.connect().apply(source);
     }
 

@@ -1,6 +1,6 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.source.live.KubeConnection;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Option;
 
@@ -30,14 +30,17 @@ public final class LiveOptions {
         return kubeconfig != null || context != null;
     }
 
-    /** A live client honouring --kubeconfig/--context, failing fast when the server is unreachable. Close it. */
-    public KubernetesClient connect() {
-        return liveSource().client();
+    /**
+     * A live connection honouring --kubeconfig/--context (kubectl's rules, {@link KubeConnection#open}); its fabric8
+     * client is built only when a write asks for it. Close it.
+     */
+    public KubeConnection connect() {
+        return KubeConnection.open(kubeconfig, context, requestTimeout);
     }
 
-    /** Like {@link #connect()}, with the model-only parsing of {@link LiveSource#openForModel}. Close it. */
-    public KubernetesClient connectForModel() {
-        return LiveSource.openForModel(kubeconfig, context, requestTimeout).client();
+    /** Like {@link #connect()}, with the model-only parsing of {@link KubeConnection#openForModel}. Close it. */
+    public KubeConnection connectForModel() {
+        return KubeConnection.openForModel(kubeconfig, context, requestTimeout);
     }
 
     /**

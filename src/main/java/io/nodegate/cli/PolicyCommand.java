@@ -99,8 +99,8 @@ public final class PolicyCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         PolicyApplier.Result result;
-        try (KubernetesClient client = source.connect()) {
-            result = PolicyApplier.apply(client, bundle);
+        try (io.nodegate.source.live.KubeConnection connection = source.connect()) {
+            result = PolicyApplier.apply(connection.client(), bundle);
         }
         result.applied().forEach(what -> out.println("applied " + what));
         result.skipped().forEach(what -> out.println("skipped " + what));

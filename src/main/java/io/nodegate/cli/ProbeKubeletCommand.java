@@ -86,7 +86,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
             targets.add(api.node(name).orElseThrow(() -> new InputException("Node " + name + " not found (NotFound) at "
                     + api.server())));
         }
-        KubeletEvidence kubelets = new KubeletEvidence(api, api.client().getConfiguration(), port, timeout);
+        KubeletEvidence kubelets = new KubeletEvidence(api, port, timeout);
         KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
         List<KubeletAnswer> answers = kubelets.probe(targets, cas);
         List<Finding> findings = new KubeletAnswersForAnotherClusterDetector().detect(targets, answers);

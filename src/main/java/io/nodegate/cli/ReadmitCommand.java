@@ -97,7 +97,7 @@ public final class ReadmitCommand implements Callable<Integer> {
         }
         HostReportJson.Loaded report = hostReport == null ? null : HostReportJson.load(hostReport);
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
-        Readmitter readmitter = new Readmitter(session.client(), session.store(), env.clock());
+        Readmitter readmitter = new Readmitter(session.api(), session.store(), env.clock());
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
@@ -115,7 +115,7 @@ public final class ReadmitCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         Readmitter.Release release = readmitter.releaseTombstone(baseline, node, yes,
-                new TombstoneLedger(session.client(), namespace));
+                new TombstoneLedger(session.api(), namespace));
         if (release != null && !release.nodeExists()) {
             // a removed host: no Node to keep, only its quarantine to lift before it is reinstalled
             if (output.isTable()) {

@@ -88,8 +88,8 @@ public final class RemoveCommand implements Callable<Integer> {
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;
         try {
-            r = new NodeRemover(session.client(), session.store(), env.clock(), w, env.sleeper(),
-                    new TombstoneLedger(session.client(), namespace))
+            r = new NodeRemover(session.api(), session.store(), env.clock(), w, env.sleeper(),
+                    new TombstoneLedger(session.api(), namespace))
                     .remove(baseline, baselineOptions.file, node, opts);
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);

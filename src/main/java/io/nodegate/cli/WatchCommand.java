@@ -153,18 +153,17 @@ public final class WatchCommand implements Callable<Integer> {
         if (eventRate <= 0 || eventBurst < 1) {
             throw new ParameterException(spec.commandLine(), "--event-rate must be > 0 and --event-burst >= 1");
         }
-        KubernetesClient client = env.connectForModel(live);
-        String server = stripSlash(client.getMasterUrl() == null ? null : client.getMasterUrl().toString());
-        String context = client.getConfiguration().getCurrentContext() == null ? null
-                : client.getConfiguration().getCurrentContext().getName();
-        String source = "live: " + (context == null ? "in-cluster" : "context " + context) + " (" + server + ")";
+        io.nodegate.source.live.KubeConnection connection = env.connectForModel(live);
+        KubernetesClient client = connection.client(); // informers and leader election: fabric8, from the same target
+        String server = stripSlash(connection.server());
+        String source = "live: " + connection.describe();
         String me = identity != null ? identity : defaultIdentity();
         Duration renew = leaseDuration.multipliedBy(2).dividedBy(3);
         Duration retry = leaseDuration.dividedBy(7).isZero() ? Duration.ofMillis(200) : leaseDuration.dividedBy(7);
         var settings = new WatchService.Settings(interval, debounce, address, once ? null : leaseNamespace(), me,
                 leaseDuration, renew, retry, true, eventRate, eventBurst, !once,
                 new AuditSettings(batchWindow, newcomerWindow, abandonedAfter, gracePeriod), detectors,
-                live.requestTimeout, source, context, server, new VersionProvider().getVersion()[0]
+                live.requestTimeout, source, connection.context(), server, new VersionProvider().getVersion()[0]
                 .replaceFirst("^nodegate ", ""));
         PrintWriter err = spec.commandLine().getErr();
         java.util.function.Consumer<String> log = line -> {

@@ -30,6 +30,7 @@ import io.nodegate.source.ReadKind;
 import io.nodegate.source.SecretTrim;
 import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.live.KubeConnection;
 
 import java.time.Instant;
 import java.util.List;
@@ -54,20 +55,32 @@ public final class ApiReader {
             .withGroup("metallb.io").withVersion("v1beta1").withKind("ServiceL2Status")
             .withPlural("servicel2statuses").withNamespaced(true).build();
 
-    private final KubernetesClient client;
+    private final KubeConnection connection;
     private final ApiCalls api;
 
+    /** Reads over the connection's lean HTTP layer; its fabric8 client is built only if a write asks for it. */
+    public ApiReader(KubeConnection connection) {
+        this.connection = connection;
+        this.api = new ApiCalls(connection);
+    }
+
+    /** Around a client built elsewhere (tests): reads still go through the lean layer, to its server. */
     public ApiReader(KubernetesClient client) {
-        this.client = client;
-        this.api = ApiCalls.of(client);
+        this(KubeConnection.wrapping(client));
     }
 
+    /** The fabric8 client for writes, built on first use. */
     public KubernetesClient client() {
-        return client;
+        return connection.client();
     }
 
+    public KubeConnection connection() {
+        return connection;
+    }
+
+    /** The API server URL with one trailing slash, as fabric8 wrote it into baselines before. */
     public String server() {
-        return client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
+        return connection.server() + "/";
     }
 
     /** The shared read layer (pagination, NotFound rule, error wording) this reader goes through. */
@@ -174,7 +187,8 @@ public final class ApiReader {
 
     private List<Pod> rawPodsOn(String node) {
         List<Pod> pods = api.listAll("LIST pods in all namespaces (spec.nodeName=" + node + ")",
-                o -> client.pods().inAnyNamespace().withField("spec.nodeName", node).list(o), Function.identity());
+                ApiCalls.collectionPath(Pod.class, null), Pod.class, null, "spec.nodeName=" + node,
+                Function.identity());
         return pods.stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName())).toList();
     }
 
@@ -198,8 +212,8 @@ public final class ApiReader {
             return Collected.absent();
         }
         try {
-            List<Job> jobs = api.listAll("LIST jobs in " + namespace,
-                    o -> client.batch().v1().jobs().inNamespace(namespace).list(o), Function.identity());
+            List<Job> jobs = api.listAll("LIST jobs in " + namespace, ApiCalls.collectionPath(Job.class, namespace),
+                    Job.class, null, null, Function.identity());
             return assemble(Map.of(Kinds.CATTLE_JOBS, jobs)).cattleJobs();
         } catch (ApiCalls.NotFound e) {
             return Collected.absent();
@@ -214,7 +228,7 @@ public final class ApiReader {
     public Collected<String> metallbAnnouncers() {
         try {
             List<GenericKubernetesResource> items = api.listAll("LIST servicel2statuses.metallb.io in all namespaces",
-                    o -> client.genericKubernetesResources(SERVICE_L2_STATUS).inAnyNamespace().list(o),
+                    "/apis/metallb.io/v1beta1/servicel2statuses", GenericKubernetesResource.class, null, null,
                     Function.identity());
             TreeSet<String> out = new TreeSet<>();
             for (GenericKubernetesResource r : items) {
@@ -244,14 +258,16 @@ public final class ApiReader {
      * client's HTTP client so the caller sees the exact status code a precondition answers with.
      */
     public HttpRequest.Builder deleteRequest(String path, Map<String, Object> deleteOptions) {
-        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
+        KubernetesClient client = client();
+        String url = connection.server() + path;
         return client.getHttpClient().newHttpRequestBuilder().uri(url)
                 .delete("application/json", Json.MAPPER.writeValueAsString(deleteOptions));
     }
 
     /** A JSON merge patch of one object, for {@link #send}: the caller checks the answer itself. */
     public HttpRequest.Builder mergePatchRequest(String path, Map<String, Object> patch) {
-        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
+        KubernetesClient client = client();
+        String url = connection.server() + path;
         return client.getHttpClient().newHttpRequestBuilder().uri(url)
                 .patch("application/merge-patch+json", Json.MAPPER.writeValueAsString(patch));
     }
@@ -263,32 +279,26 @@ public final class ApiReader {
      * {@link CollectionException}: then the outcome of the write is unknown, and the caller must say so.
      */
     public Optional<tools.jackson.databind.JsonNode> reread(String what, String path) {
-        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + path;
-        HttpResponse<String> response;
-        try {
-            response = send(client.getHttpClient().newHttpRequestBuilder().uri(url));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CollectionException("re-reading " + what + " at " + url + " was interrupted");
-        } catch (Exception e) {
-            throw new CollectionException("re-reading " + what + " at " + url + " failed: " + describe(e), e);
-        }
-        if (response.code() == 404) {
-            return Optional.empty();
-        }
-        if (response.code() != 200) {
-            throw new CollectionException("re-reading " + what + " at " + url + " answered HTTP " + response.code());
-        }
-        try {
-            var node = Json.MAPPER.readTree(response.body());
-            if (node == null || !node.isObject() || !node.path("metadata").path("uid").isString()
-                    || !node.path("metadata").path("name").isString()) {
-                throw new IllegalArgumentException("no metadata.name/uid");
+        String url = connection.server() + path;
+        return api.connection().http().get("re-reading " + what + " at " + url, path, answer -> {
+            if (answer.status() == 404) {
+                return Optional.<tools.jackson.databind.JsonNode>empty();
             }
-            return Optional.of(node);
-        } catch (RuntimeException e) {
-            throw new CollectionException("re-reading " + what + " at " + url + ": unparsable answer");
-        }
+            if (answer.status() != 200) {
+                throw new CollectionException("re-reading " + what + " at " + url + " answered HTTP " + answer.status());
+            }
+            byte[] body = answer.body().readAllBytes();
+            try {
+                var node = Json.MAPPER.readTree(body);
+                if (node == null || !node.isObject() || !node.path("metadata").path("uid").isString()
+                        || !node.path("metadata").path("name").isString()) {
+                    throw new IllegalArgumentException("no metadata.name/uid");
+                }
+                return Optional.of(node);
+            } catch (RuntimeException e) {
+                throw new CollectionException("re-reading " + what + " at " + url + ": unparsable answer");
+            }
+        });
     }
 
     /**
@@ -297,20 +307,8 @@ public final class ApiReader {
      * workstation clock running ahead would hide every Node created in between.
      */
     public Instant serverTime() {
-        String url = client.getMasterUrl().toString().replaceAll("/+$", "") + "/version";
-        HttpResponse<String> response;
-        try {
-            response = send(client.getHttpClient().newHttpRequestBuilder().uri(url));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CollectionException("GET " + url + " was interrupted");
-        } catch (Exception e) {
-            throw new CollectionException("GET " + url + ": " + api.describe(e), e);
-        }
-        if (response.code() != 200) {
-            throw new CollectionException("GET " + url + " answered HTTP " + response.code());
-        }
-        String date = response.header("Date");
+        String url = connection.server() + "/version";
+        String date = api.dateHeader("GET " + url, "/version");
         if (date == null || date.isBlank()) {
             throw new CollectionException("GET " + url + " answered without a Date header: the time must come from "
                     + "the API server's clock (is a proxy in between?)");
@@ -325,7 +323,7 @@ public final class ApiReader {
 
     /** Sends within the client's request timeout; the caller says what a failure means for its write. */
     public HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-        return ApiCalls.send(client, request);
+        return ApiCalls.send(client(), request);
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 package io.nodegate.lifecycle;
 
-import io.fabric8.kubernetes.client.Config;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.probe.KubeletProbe;
@@ -33,13 +32,12 @@ public final class KubeletEvidence {
     public static final String ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
 
     private final ApiReader api;
-    private final Config config;
     private final int port;
     private final Duration timeout;
 
-    public KubeletEvidence(ApiReader api, Config config, int port, Duration timeout) {
+    /** The kubeconfig's CA is the one of the API reader's connection (the same resolved kubeconfig). */
+    public KubeletEvidence(ApiReader api, int port, Duration timeout) {
         this.api = api;
-        this.config = config;
         this.port = port;
         this.timeout = timeout;
     }
@@ -78,22 +76,7 @@ public final class KubeletEvidence {
     }
 
     private String kubeconfigCa() {
-        if (config.getCaCertData() != null && !config.getCaCertData().isBlank()) {
-            try {
-                return new String(Base64.getDecoder().decode(config.getCaCertData().strip()), StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) {
-                throw new InputException("the kubeconfig's certificate-authority-data is not base64: " + e.getMessage());
-            }
-        }
-        if (config.getCaCertFile() != null && !config.getCaCertFile().isBlank()) {
-            try {
-                return Files.readString(Path.of(config.getCaCertFile()));
-            } catch (IOException e) {
-                throw new InputException("cannot read the kubeconfig's certificate-authority "
-                        + config.getCaCertFile() + ": " + e.getMessage());
-            }
-        }
-        return null;
+        return api.connection().target().caPem();
     }
 
     static List<X509Certificate> parse(String pem, String where) {

@@ -56,8 +56,10 @@ class SourceOptionsTest {
             assertThat(s.nodes()).hasSize(5);
             assertThat(s.context()).isEqualTo("lab");
             assertThat(s.pods().present()).isTrue();
-            try (KubernetesClient client = parse("--kubeconfig", kc.toString()).live.connect()) {
-                assertThat(client.nodes().list().getItems()).hasSize(5);
+            // the connection's fabric8 client (for writes) is built from the same kubeconfig, on first use
+            try (io.nodegate.source.live.KubeConnection connection = parse("--kubeconfig", kc.toString()).live.connect()) {
+                assertThat(connection.clientBuilt()).isFalse();
+                assertThat(connection.client().nodes().list().getItems()).hasSize(5);
             }
             assertThatThrownBy(() -> parse("--kubeconfig", kc.toString(), "--context", "prod").load(false))
                     .isInstanceOf(InputException.class).hasMessageContaining("available contexts: lab");

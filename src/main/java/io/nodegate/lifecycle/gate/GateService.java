@@ -25,14 +25,19 @@ public final class GateService {
     /** The bootID the gate judged; a host that booted since (and reported it) is no longer what was judged. */
     public static final String ANN_BOOT_ID = "nodegate.io/gate-boot-id";
 
-    private final KubernetesClient client;
+    private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
 
-    public GateService(KubernetesClient client, EvidenceStore store, Clock clock) {
-        this.client = client;
+    /** Reads go over the reader's lean layer; a fabric8 client is built only to annotate (--annotate). */
+    public GateService(ApiReader api, EvidenceStore store, Clock clock) {
+        this.api = api;
         this.store = store;
         this.clock = clock;
+    }
+
+    public GateService(KubernetesClient client, EvidenceStore store, Clock clock) {
+        this(new ApiReader(client), store, clock);
     }
 
     /** What a run produced: the result, where its record is, and (with annotate) the annotation outcome. */
@@ -57,13 +62,12 @@ public final class GateService {
                    boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
                    String fleetError) {
         store.ensureWritable();
-        ApiReader api = new ApiReader(client);
         request = HostEvidenceStep.withReportedRemoval(request, host);
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
         if (fleet != null || fleetError != null) {
             evidence = evidence.withFleet(fleet, fleetError == null ? null : "fleet cluster " + fleetError);
         }
-        HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, client.getConfiguration(), host, evidence);
+        HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, host, evidence);
         evidence = hostStep.evidence();
         GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
@@ -114,7 +118,6 @@ public final class GateService {
                 "resourceVersion", record.nodeResourceVersion(),
                 "annotations", annotations));
         String path = "/api/v1/nodes/" + record.node();
-        ApiReader api = new ApiReader(client);
         String unclear;
         try {
             var response = api.send(api.mergePatchRequest(path, patch));

@@ -1,6 +1,5 @@
 package io.nodegate.lifecycle.gate;
 
-import io.fabric8.kubernetes.client.Config;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
@@ -58,12 +57,12 @@ final class HostEvidenceStep {
     }
 
     /** Probes the target's kubelet port when asked; a failed CA read makes the whole run's evidence failed. */
-    static Outcome collect(ApiReader api, Config config, HostInputs host, GateEvidence evidence) {
+    static Outcome collect(ApiReader api, HostInputs host, GateEvidence evidence) {
         if (host.probe() == null || evidence.collectionError() != null || evidence.target() == null) {
             return new Outcome(evidence, host, null, api.server());
         }
         try {
-            KubeletEvidence kubelets = new KubeletEvidence(api, config, host.probe().port(), host.probe().timeout());
+            KubeletEvidence kubelets = new KubeletEvidence(api, host.probe().port(), host.probe().timeout());
             KubeletAnswer answer = kubelets.probe(List.of(evidence.target()), kubelets.clusterCas()).get(0);
             return new Outcome(evidence, host, answer, api.server());
         } catch (CollectionException e) {

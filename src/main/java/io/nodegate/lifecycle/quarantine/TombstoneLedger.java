@@ -23,11 +23,16 @@ public final class TombstoneLedger {
     /** Enough for a handful of operators removing hosts at the same moment; beyond that something is wrong. */
     static final int ATTEMPTS = 8;
 
-    private final KubernetesClient client;
+    private final io.nodegate.lifecycle.ApiReader api;
     private final String namespace;
 
     public TombstoneLedger(KubernetesClient client, String namespace) {
-        this.client = client;
+        this(new io.nodegate.lifecycle.ApiReader(client), namespace);
+    }
+
+    /** Reads over the reader's lean layer; its fabric8 client (built on first use) writes the ConfigMap. */
+    public TombstoneLedger(io.nodegate.lifecycle.ApiReader api, String namespace) {
+        this.api = api;
         this.namespace = namespace;
     }
 
@@ -41,7 +46,7 @@ public final class TombstoneLedger {
 
     /** The current tombstone of a name, if any. NotFound ConfigMap: none. */
     public Optional<Tombstone> find(String name) {
-        ConfigMap cm = TombstoneReader.readConfigMap(client, namespace);
+        ConfigMap cm = TombstoneReader.readConfigMap(api.api(), namespace);
         return cm == null ? Optional.empty() : TombstoneReader.book(cm, namespace).get(name);
     }
 
@@ -71,7 +76,7 @@ public final class TombstoneLedger {
 
     private int change(java.util.function.UnaryOperator<TombstoneBook> edit, String what) {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            ConfigMap current = TombstoneReader.readConfigMap(client, namespace);
+            ConfigMap current = TombstoneReader.readConfigMap(api.api(), namespace);
             TombstoneBook book = current == null ? TombstoneBook.empty() : TombstoneReader.book(current, namespace);
             TombstoneBook next = edit.apply(book);
             if (next == null) {
@@ -80,7 +85,7 @@ public final class TombstoneLedger {
             try {
                 ConfigMap written;
                 if (current == null) {
-                    written = client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
+                    written = api.client().configMaps().inNamespace(namespace).resource(new ConfigMapBuilder()
                             .withNewMetadata().withName(TombstoneBook.CONFIGMAP).withNamespace(namespace)
                             .withLabels(Map.of("app.kubernetes.io/name", "nodegate",
                                     "app.kubernetes.io/managed-by", "nodegate"))
@@ -90,7 +95,7 @@ public final class TombstoneLedger {
                 } else {
                     ConfigMap updated = new ConfigMapBuilder(current).withData(new TreeMap<>(next.data())).build();
                     // resourceVersion stays the one read: the API server refuses (409) if anyone wrote in between
-                    written = client.configMaps().inNamespace(namespace).resource(updated).update();
+                    written = api.client().configMaps().inNamespace(namespace).resource(updated).update();
                 }
                 confirm(written, next, edit, what);
                 return attempt;
@@ -123,7 +128,7 @@ public final class TombstoneLedger {
                 && written.getData() != null && written.getData().equals(next.data())) {
             return;
         }
-        ConfigMap reread = TombstoneReader.readConfigMap(client, namespace);
+        ConfigMap reread = TombstoneReader.readConfigMap(api.api(), namespace);
         TombstoneBook now = reread == null ? TombstoneBook.empty() : TombstoneReader.book(reread, namespace);
         TombstoneBook again = edit.apply(now);
         if (again != null && !again.data().equals(now.data())) {
@@ -152,6 +157,11 @@ public final class TombstoneLedger {
     }
 
     /** Who is removing: the local user and the kubeconfig user the API sees (never a credential). */
+    public static String who(io.nodegate.lifecycle.ApiReader api) {
+        String user = api.connection().target().userName();
+        return System.getProperty("user.name", "?") + (user == null ? "" : " via kubeconfig user " + user);
+    }
+
     public static String who(KubernetesClient client) {
         String local = System.getProperty("user.name", "?");
         String user = null;

@@ -35,14 +35,17 @@ public final class Readmitter {
 
     public static final String CATTLE_SYSTEM = "cattle-system";
 
-    private final KubernetesClient client;
     private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
 
     public Readmitter(KubernetesClient client, EvidenceStore store, Clock clock) {
-        this.client = client;
-        this.api = new ApiReader(client);
+        this(new ApiReader(client), store, clock);
+    }
+
+    /** Reads over the reader's lean layer; its fabric8 client (built on first use) does the writes. */
+    public Readmitter(ApiReader api, EvidenceStore store, Clock clock) {
+        this.api = api;
         this.store = store;
         this.clock = clock;
     }
@@ -153,7 +156,7 @@ public final class Readmitter {
                 for (JobInfo j : failed) {
                     var raw = api.rawJob(j.namespace(), j.name()).orElse(null);
                     if (raw != null) {
-                        store.writeText(dir + "/job-" + j.name() + ".json", client.getKubernetesSerialization().asJson(raw) + "\n");
+                        store.writeText(dir + "/job-" + j.name() + ".json", api.client().getKubernetesSerialization().asJson(raw) + "\n");
                         delete("/apis/batch/v1/namespaces/" + j.namespace() + "/jobs/" + j.name(), j.uid(),
                                 "Job " + j.namespace() + "/" + j.name(), "Background");
                         deletedJobs.add(j.namespace() + "/" + j.name());

@@ -69,7 +69,7 @@ public final class NodeRemover {
     private record DeleteOutcome(String state, String detail, int exitCode) {
     }
 
-    private final KubernetesClient client;
+    private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
     private final PrintWriter progress;
@@ -87,8 +87,14 @@ public final class NodeRemover {
     /** @param tombstones where a removed host is recorded, so that its return is seen (NG302) and can be refused */
     public NodeRemover(KubernetesClient client, EvidenceStore store, Clock clock, PrintWriter progress, Sleeper sleeper,
                        TombstoneLedger tombstones) {
+        this(new ApiReader(client), store, clock, progress, sleeper, tombstones);
+    }
+
+    /** Reads over the reader's lean layer; its fabric8 client (built on first use) sends the DELETE. */
+    public NodeRemover(ApiReader api, EvidenceStore store, Clock clock, PrintWriter progress, Sleeper sleeper,
+                       TombstoneLedger tombstones) {
         this.tombstones = tombstones;
-        this.client = client;
+        this.api = api;
         this.store = store;
         this.clock = clock;
         this.progress = progress;
@@ -149,7 +155,6 @@ public final class NodeRemover {
         }
         store.ensureWritable();
 
-        ApiReader api = new ApiReader(client);
         var nodeObj = api.rawNode(node).orElseThrow(() -> new RefusedException(
                 "Node " + node + " is already gone (NotFound): nothing deleted"));
         String uid = nodeObj.getMetadata().getUid();
@@ -239,7 +244,7 @@ public final class NodeRemover {
         String gateSha = gateFile == null ? null : EvidenceStore.sha256(java.nio.file.Path.of(gateFile));
         return new Tombstone(nodeObj.getMetadata().getName(), nodeObj.getMetadata().getUid(),
                 info == null ? null : info.getSystemUUID(), info == null ? null : info.getMachineID(), deletedAt,
-                gateSha, TombstoneLedger.who(client));
+                gateSha, TombstoneLedger.who(api));
     }
 
     /**
@@ -330,7 +335,7 @@ public final class NodeRemover {
             store.writeJson(name, Map.of("notFound", true));
             return "NotFound";
         }
-        store.writeText(name, client.getKubernetesSerialization().asJson(obj) + "\n");
+        store.writeText(name, api.client().getKubernetesSerialization().asJson(obj) + "\n");
         return name;
     }
 

@@ -114,7 +114,7 @@ public final class GoneVerifier {
             }
         }
         try {
-            KubeletEvidence kubelets = new KubeletEvidence(api, api.client().getConfiguration(), probe.port(),
+            KubeletEvidence kubelets = new KubeletEvidence(api, probe.port(),
                     probe.timeout());
             List<X509Certificate> cas = kubelets.clusterCas().certificates();
             return GoneKubeletCheck.check(new KubeletProbe(probe.port(), probe.timeout(), cas).probeAll(targets));

@@ -88,7 +88,11 @@ public final class PemTls {
 
     /** All certificates in a PEM file; at least one. */
     public static List<X509Certificate> certificates(Path file) {
-        String text = read(file);
+        return certificates(read(file), file.toString());
+    }
+
+    /** All certificates in PEM text; at least one. {@code file} names where the text came from, for messages. */
+    public static List<X509Certificate> certificates(String text, String file) {
         List<X509Certificate> out = new ArrayList<>();
         Matcher m = BLOCK.matcher(text);
         try {
@@ -111,7 +115,11 @@ public final class PemTls {
 
     /** The first private key in a PEM file, in any of the three formats. */
     public static PrivateKey privateKey(Path file) {
-        String text = read(file);
+        return privateKey(read(file), file.toString());
+    }
+
+    /** The first private key in PEM text, in any of the three formats; {@code file} names its origin. */
+    public static PrivateKey privateKey(String text, String file) {
         Matcher m = BLOCK.matcher(text);
         while (m.find()) {
             String type = m.group(1);
@@ -143,7 +151,7 @@ public final class PemTls {
      * PKCS#8 wants the curve in the AlgorithmIdentifier, so it is lifted out of [0]; the SEC1 bytes go into
      * the OCTET STRING unchanged.
      */
-    static byte[] sec1ToPkcs8(byte[] sec1, Path file) {
+    static byte[] sec1ToPkcs8(byte[] sec1, String file) {
         byte[] curveOid = null;
         try {
             for (Der.Tlv field : Der.children(Der.topSequence(sec1).content())) {
@@ -165,7 +173,7 @@ public final class PemTls {
         return Der.privateKeyInfo(algId, sec1);
     }
 
-    private static PrivateKey pkcs8(byte[] der, Path file, String format) {
+    private static PrivateKey pkcs8(byte[] der, String file, String format) {
         PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
         for (String algorithm : List.of("RSA", "EC", "Ed25519", "Ed448")) {
             try {
@@ -179,7 +187,7 @@ public final class PemTls {
     }
 
     /** A key that does not belong to the certificate fails the TLS handshake with an unhelpful alert: say so now. */
-    private static void requireMatch(PrivateKey key, X509Certificate cert, Path keyFile, Path certFile) {
+    public static void requireMatch(PrivateKey key, X509Certificate cert, Object keyFile, Object certFile) {
         String alg = switch (key.getAlgorithm()) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
@@ -208,7 +216,7 @@ public final class PemTls {
                 + " (" + cert.getSubjectX500Principal().getName() + ")");
     }
 
-    private static void rejectLegacyEncryption(String body, Path file) {
+    private static void rejectLegacyEncryption(String body, String file) {
         if (body.contains("Proc-Type: 4,ENCRYPTED")) {
             throw new InputException(file + ": the private key is encrypted (Proc-Type: 4,ENCRYPTED); decrypt it "
                     + "first (openssl pkey -in " + file + " -out key.pem)");
@@ -225,7 +233,7 @@ public final class PemTls {
         }
     }
 
-    private static byte[] base64(String body, Path file) {
+    private static byte[] base64(String body, String file) {
         try {
             return Base64.getMimeDecoder().decode(body.replaceAll("\\s", ""));
         } catch (IllegalArgumentException e) {

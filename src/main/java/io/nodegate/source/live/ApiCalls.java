@@ -6,20 +6,24 @@ import java.time.Duration;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.api.model.ListOptions;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.CollectionException;
 import io.nodegate.source.ReadKind;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.URLEncoder;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +34,10 @@ import java.util.function.Supplier;
 
 /**
  * The single get/list layer every API read goes through (the live source, the lifecycle's ApiReader, probe): one
- * pagination rule, one rule for what NotFound means, one wording for failures.
+ * pagination rule, one rule for what NotFound means, one wording for failures. Reads go over {@link ApiHttp}
+ * (HttpURLConnection, a total deadline per request); no fabric8 client is built for them. The fabric8 client of
+ * the connection ({@link #client()}, built on first use) is only for writes and watches, whose calls still get the
+ * same deadline and wording through {@link #call}.
  *
  * <p>Pagination: {@code limit} per page plus the continue token, until the server sends none; a repeated token or
  * more than {@value #MAX_PAGES} pages fails the read instead of looping. Failures: any error (connection refused,
@@ -43,32 +50,44 @@ public final class ApiCalls {
 
     public static final long PAGE_SIZE = 500;
     static final int MAX_PAGES = 10_000;
+    /** At most this much of an error answer is read for its message. */
+    private static final int ERROR_BODY_LIMIT = 64 * 1024;
 
-    private final KubernetesClient client;
+    private final KubeConnection connection;
+    private final ApiHttp http;
     private final String server;
     private final Duration requestTimeout;
     private final long pageSize;
 
-    public ApiCalls(KubernetesClient client, Duration requestTimeout) {
-        this(client, requestTimeout, PAGE_SIZE);
+    public ApiCalls(KubeConnection connection) {
+        this(connection, PAGE_SIZE);
     }
 
-    public ApiCalls(KubernetesClient client, Duration requestTimeout, long pageSize) {
-        this.client = client;
-        String url = client.getMasterUrl() == null ? null : client.getMasterUrl().toString();
-        this.server = url != null && url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        this.requestTimeout = requestTimeout;
+    public ApiCalls(KubeConnection connection, long pageSize) {
+        this.connection = connection;
+        this.http = connection.http();
+        this.server = connection.server();
+        this.requestTimeout = connection.requestTimeout();
         this.pageSize = pageSize;
     }
 
-    /** For a client built elsewhere (tests, the lifecycle): its own configured request timeout. */
+    /** For a client built elsewhere (tests, the watch): reads go to its server with its token, writes use it. */
     public static ApiCalls of(KubernetesClient client) {
-        Duration timeout = Duration.ofMillis(client.getConfiguration() == null ? 0 : client.getConfiguration().getRequestTimeout());
-        return new ApiCalls(client, timeout);
+        return new ApiCalls(KubeConnection.wrapping(client));
     }
 
+    /** Like {@link #of(KubernetesClient)}, with this request timeout for every call. */
+    public ApiCalls(KubernetesClient client, Duration requestTimeout) {
+        this(KubeConnection.wrapping(client, requestTimeout), PAGE_SIZE);
+    }
+
+    /** The fabric8 client for writes and watches (built on first use). */
     public KubernetesClient client() {
-        return client;
+        return connection.client();
+    }
+
+    public KubeConnection connection() {
+        return connection;
     }
 
     /** API server URL without trailing slash. */
@@ -83,26 +102,50 @@ public final class ApiCalls {
         }
     }
 
+    // ---- lean reads ---------------------------------------------------------------------------------------------
+
     /** Every object of one row of the table, trimmed, each through {@code map} as its page arrives. */
     public <T extends HasMetadata, R> List<R> list(ReadKind<T, ?> kind, Function<? super T, R> map) {
-        return listAll(kind.listWhat(), o -> kind.operation(client).list(o), t -> map.apply(kind.trim(t)));
+        return listAll(kind.listWhat(), collectionPath(kind.type(), kind.namespace()), kind.type(),
+                kind.labelSelector(), null, t -> map.apply(kind.trim(t)));
     }
 
     /**
-     * Every page of one LIST; each item goes through {@code map} as its page arrives, then the page is dropped.
+     * The API path of a collection: {@code /api/v1/nodes}, {@code /apis/coordination.k8s.io/v1/namespaces/NS/leases};
+     * {@code namespace} null for a cluster-scoped type or all namespaces.
+     */
+    public static String collectionPath(Class<? extends HasMetadata> type, String namespace) {
+        String apiVersion = HasMetadata.getApiVersion(type);
+        String base = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+        return base + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + HasMetadata.getPlural(type);
+    }
+
+    /**
+     * Every page of one LIST of {@code collectionPath}; each item goes through {@code map} as its page arrives, then
+     * the page is dropped.
      *
+     * @param labelSelector a label selector, or null
+     * @param fieldSelector a field selector, or null
      * @throws NotFound           on a 404 answer
      * @throws CollectionException on any other failure or a broken answer
      */
-    public <T extends HasMetadata, L extends KubernetesResourceList<T>, R> List<R> listAll(
-            String what, Function<ListOptions, L> page, Function<? super T, R> map) {
+    public <T extends HasMetadata, R> List<R> listAll(String what, String collectionPath, Class<T> type,
+            String labelSelector, String fieldSelector, Function<? super T, R> map) {
+        Class<? extends KubernetesResourceList<T>> listType = listType(type);
         List<R> all = new ArrayList<>();
         Set<String> seenTokens = new HashSet<>();
         String token = null;
         int pages = 0;
         do {
-            ListOptions options = new ListOptionsBuilder().withLimit(pageSize).withContinue(token).build();
-            L list = call(what, () -> page.apply(options));
+            StringBuilder query = new StringBuilder(collectionPath).append("?limit=").append(pageSize);
+            appendParam(query, "labelSelector", labelSelector);
+            appendParam(query, "fieldSelector", fieldSelector);
+            appendParam(query, "continue", token);
+            lastServer = server;
+            KubernetesResourceList<T> list = http.get(what, query.toString(), answer -> {
+                requireOk(what, answer, true);
+                return decode(what, answer, listType);
+            });
             if (list == null || list.getItems() == null) {
                 throw new CollectionException(what + " at " + server + ": answer has no items");
             }
@@ -129,9 +172,181 @@ public final class ApiCalls {
     }
 
     /**
-     * A named object: empty only on NotFound. The answer must name the object asked for and carry a uid, or it
-     * is a broken answer (a proxy's page parsed into an empty object proves nothing).
+     * A named object by its API path: empty only when the status code is 404. A 200 with an empty body (a proxy, a
+     * cut connection), another object or no uid is a broken answer, never absence.
      */
+    public <T extends HasMetadata> Optional<T> getObject(String what, String path, Class<T> type, String expectedName) {
+        lastServer = server;
+        Optional<T> found = http.get(what, path, answer -> {
+            if (answer.status() == 404) {
+                return Optional.empty();
+            }
+            requireOk(what, answer, false);
+            T obj;
+            try {
+                obj = decode(what, answer, type);
+            } catch (CollectionException e) {
+                obj = null;
+            }
+            if (obj == null || obj.getMetadata() == null || !expectedName.equals(obj.getMetadata().getName())
+                    || obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isBlank()) {
+                throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
+                        + HasMetadata.getKind(type) + " " + expectedName + ": empty, cut or another object)");
+            }
+            return Optional.of(obj);
+        });
+        return found;
+    }
+
+    /** The API server's gitVersion, from GET /version. */
+    public String serverVersion() {
+        lastServer = server;
+        String what = "GET /version";
+        return http.get(what, "/version", answer -> {
+            requireOk(what, answer, false);
+            io.fabric8.kubernetes.client.VersionInfo info = decode(what, answer,
+                    io.fabric8.kubernetes.client.VersionInfo.class);
+            if (info == null || info.getGitVersion() == null || info.getGitVersion().isBlank()) {
+                throw new CollectionException(what + " at " + server + ": answer has no gitVersion");
+            }
+            return info.getGitVersion();
+        });
+    }
+
+    /** Status and Date header of GET {@code path}, for the server's clock; the body is read and dropped. */
+    public String dateHeader(String what, String path) {
+        lastServer = server;
+        return http.get(what, path, answer -> {
+            requireOk(what, answer, false);
+            answer.body().transferTo(java.io.OutputStream.nullOutputStream());
+            return answer.header("Date");
+        });
+    }
+
+    private static void appendParam(StringBuilder query, String name, String value) {
+        if (value != null) {
+            query.append('&').append(name).append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Any status but 200 is an error naming the call, the server and the URL; 404 on a LIST is {@link NotFound}. */
+    private void requireOk(String what, ApiHttp.Answer answer, boolean list) throws IOException {
+        int code = answer.status();
+        if (code == 200) {
+            return;
+        }
+        String message = statusMessage(answer.body());
+        String hint = switch (code) {
+            case 401 -> " (credentials rejected: check the kubeconfig user)";
+            case 403 -> " (RBAC: the user may not do this)";
+            case 429 -> " (API server is throttling; try again later)";
+            default -> "";
+        };
+        String text = what + ": " + code + " " + reason(code) + " from " + server + hint
+                + (message.isEmpty() ? "" : ": " + message) + " (GET " + answer.url() + ")";
+        if (code == 404 && list) {
+            throw new NotFound(text, null);
+        }
+        throw new CollectionException(text);
+    }
+
+    /** The message of a Kubernetes Status answer, or the first line of whatever else the body holds. */
+    private static String statusMessage(InputStream body) throws IOException {
+        byte[] bytes = body.readNBytes(ERROR_BODY_LIMIT);
+        String text = new String(bytes, StandardCharsets.UTF_8).strip();
+        if (text.isEmpty()) {
+            return "";
+        }
+        if (text.startsWith("{")) {
+            try (var parser = new tools.jackson.core.json.JsonFactory().createParser(
+                    tools.jackson.core.ObjectReadContext.empty(), bytes)) {
+                int depth = 0;
+                for (var t = parser.nextToken(); t != null; t = parser.nextToken()) {
+                    if (t == tools.jackson.core.JsonToken.START_OBJECT || t == tools.jackson.core.JsonToken.START_ARRAY) {
+                        depth++;
+                    } else if (t == tools.jackson.core.JsonToken.END_OBJECT || t == tools.jackson.core.JsonToken.END_ARRAY) {
+                        depth--;
+                    } else if (depth == 1 && t == tools.jackson.core.JsonToken.PROPERTY_NAME
+                            && "message".equals(parser.currentName())) {
+                        parser.nextToken();
+                        return firstLine(parser.getValueAsString(""));
+                    }
+                }
+            } catch (RuntimeException notJson) {
+                // fall through to the raw text
+            }
+        }
+        return firstLine(text);
+    }
+
+    private static String firstLine(String s) {
+        String line = s.lines().findFirst().orElse("");
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    /**
+     * Parses a 200 answer. A parse failure caused by the stream (the deadline, a reset) is handed back to
+     * {@link ApiHttp} as I/O so it is reported as such; anything else is an unparsable answer.
+     */
+    private <X> X decode(String what, ApiHttp.Answer answer, Class<X> type) {
+        try {
+            X value = serialization().unmarshal(answer.body(), type);
+            if (value == null) {
+                throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 with an empty "
+                        + "body)");
+            }
+            return value;
+        } catch (CollectionException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            IOException io = ioCause(e);
+            if (io != null) {
+                throw new UncheckedIOException(io);
+            }
+            String detail = rootMessage(e).lines().findFirst().orElse("");
+            throw new CollectionException(what + ": unparsable answer from API server " + server
+                    + " (a proxy or login page?): " + detail, e);
+        }
+    }
+
+    private static IOException ioCause(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IOException io && !(t instanceof tools.jackson.core.JacksonException)) {
+                return io;
+            }
+        }
+        return null;
+    }
+
+    private KubernetesSerialization serialization() {
+        return serialization(connection.modelOnly());
+    }
+
+    /** fabric8's typed parsing without a client: whole objects, or what the model reads ({@link ModelOnlyParsing}). */
+    public static KubernetesSerialization serialization(boolean modelOnly) {
+        return modelOnly ? Parsers.MODEL_ONLY : Parsers.WHOLE;
+    }
+
+    /** Built on first use (each costs Jackson set-up); one per process is enough. */
+    private static final class Parsers {
+        static final KubernetesSerialization MODEL_ONLY = ModelOnlyParsing.serialization();
+        static final KubernetesSerialization WHOLE = new KubernetesSerialization();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> Class<? extends KubernetesResourceList<T>> listType(Class<T> type) {
+        try {
+            // fabric8's model names every list type after its item type: Node -> NodeList, in the same package
+            return (Class<? extends KubernetesResourceList<T>>) Class.forName(type.getName() + "List", false,
+                    type.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no list type for " + type.getName(), e);
+        }
+    }
+
+    // ---- fabric8 calls (writes, watches) ------------------------------------------------------------------------
+
+    /** A named object through a fabric8 call: empty only on NotFound, and the answer must name it and carry a uid. */
     public <T extends HasMetadata> Optional<T> get(String what, Supplier<T> call, String expectedName) {
         T obj;
         try {
@@ -145,53 +360,6 @@ public final class ApiCalls {
         if (obj.getMetadata() == null || !expectedName.equals(obj.getMetadata().getName())
                 || obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isBlank()) {
             throw new CollectionException(what + " at " + server + ": unusable answer: missing metadata.name/uid");
-        }
-        return Optional.of(obj);
-    }
-
-    /**
-     * A named object by its API path, over the client's own HTTP client (its credentials and TLS): empty only when
-     * the status code is 404. fabric8's {@code get()} also returns null for a 200 with an empty body (a proxy, a
-     * cut connection), which would read as NotFound and "prove" an absence; here that is a broken answer.
-     */
-    public <T extends HasMetadata> Optional<T> getObject(String what, String path, Class<T> type, String expectedName) {
-        String url = server + path;
-        io.fabric8.kubernetes.client.http.HttpResponse<String> response;
-        try {
-            response = send(client, client.getHttpClient().newHttpRequestBuilder().uri(url));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CollectionException(what + " at " + server + ": interrupted");
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new CollectionException(what + ": no answer from API server " + server + " within "
-                    + client.getConfiguration().getRequestTimeout() / 1000 + " s (--request-timeout)", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new CollectionException(what + ": " + describe(e), e);
-        }
-        if (response.code() == 404) {
-            return Optional.empty();
-        }
-        if (response.code() != 200) {
-            String message = "";
-            try {
-                Status status = client.getKubernetesSerialization().unmarshal(response.body(), Status.class);
-                message = status == null || status.getMessage() == null ? "" : ": " + status.getMessage();
-            } catch (RuntimeException notAStatus) {
-                // the code says enough
-            }
-            throw new CollectionException(what + ": " + response.code() + " " + reason(response.code()) + " from "
-                    + server + message + " (GET " + url + ")");
-        }
-        T obj;
-        try {
-            obj = client.getKubernetesSerialization().unmarshal(response.body(), type);
-        } catch (RuntimeException e) {
-            obj = null;
-        }
-        if (obj == null || obj.getMetadata() == null || !expectedName.equals(obj.getMetadata().getName())
-                || obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isBlank()) {
-            throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
-                    + HasMetadata.getKind(type) + " " + expectedName + ": empty, cut or another object)");
         }
         return Optional.of(obj);
     }
@@ -229,8 +397,7 @@ public final class ApiCalls {
 
     /** The whole-answer deadline of one request: the client's request timeout (headers and body together). */
     long deadlineMillis() {
-        long configured = client.getConfiguration() == null ? 0 : client.getConfiguration().getRequestTimeout();
-        long millis = configured > 0 ? configured : requestTimeout == null ? 0 : requestTimeout.toMillis();
+        long millis = requestTimeout == null ? 0 : requestTimeout.toMillis();
         return millis > 0 ? millis : 60_000;
     }
 

@@ -45,7 +45,6 @@ public final class LiveSource implements AutoCloseable {
     public static final String KUBERNETES_SERVICE_LABEL = Kinds.KUBERNETES_SERVICE_LABEL;
 
     private final KubeConnection connection;
-    private final KubernetesClient client;
     private final ApiCalls api;
     private final Clock clock;
 
@@ -56,8 +55,7 @@ public final class LiveSource implements AutoCloseable {
     /** For tests: a small page size proves paging with few objects. */
     LiveSource(KubeConnection connection, Clock clock, long pageSize) {
         this.connection = connection;
-        this.client = connection.client();
-        this.api = new ApiCalls(client, connection.requestTimeout(), pageSize);
+        this.api = new ApiCalls(connection, pageSize);
         this.clock = clock;
     }
 
@@ -77,8 +75,9 @@ public final class LiveSource implements AutoCloseable {
         return new LiveSource(KubeConnection.openForModel(kubeconfig, context, requestTimeout));
     }
 
+    /** The fabric8 client, built on first use: for writes and watches only (reads never need it). */
     public KubernetesClient client() {
-        return client;
+        return connection.client();
     }
 
     public KubeConnection connection() {
@@ -227,18 +226,12 @@ public final class LiveSource implements AutoCloseable {
     public List<Pod> podsOnNode(String nodeName) {
         String selector = "spec.nodeName=" + nodeName;
         return api.listAll("LIST pods in all namespaces (" + selector + ")",
-                o -> client.pods().inAnyNamespace().list(new ListOptionsBuilder(o).withFieldSelector(selector)
-                        .build()),
-                Function.identity());
+                ApiCalls.collectionPath(Pod.class, null), Pod.class, null, selector, Function.identity());
     }
 
     /** apiserver gitVersion from /version. */
     public String serverVersion() {
-        VersionInfo info = api.call("GET /version", client::getKubernetesVersion);
-        if (info == null || info.getGitVersion() == null || info.getGitVersion().isBlank()) {
-            throw new CollectionException("GET /version at " + connection.server() + ": answer has no gitVersion");
-        }
-        return info.getGitVersion();
+        return api.serverVersion();
     }
 
     /** A Secret with its metadata and type only; data, stringData and last-applied-configuration dropped. */

@@ -18,7 +18,11 @@ public final class TombstoneReader {
     }
 
     public static Collected<Tombstone> read(KubernetesClient client, String namespace) {
-        ConfigMap cm = readConfigMap(client, namespace);
+        return read(ApiCalls.of(client), namespace);
+    }
+
+    public static Collected<Tombstone> read(ApiCalls api, String namespace) {
+        ConfigMap cm = readConfigMap(api, namespace);
         if (cm == null) {
             return Collected.absent();
         }
@@ -32,8 +36,13 @@ public final class TombstoneReader {
      * {@code remove} overwrite every other tombstone with a fresh ConfigMap.
      */
     public static ConfigMap readConfigMap(KubernetesClient client, String namespace) {
+        return readConfigMap(ApiCalls.of(client), namespace);
+    }
+
+    /** Like {@link #readConfigMap(KubernetesClient, String)}, over the lean read layer. */
+    public static ConfigMap readConfigMap(ApiCalls api, String namespace) {
         String what = "GET ConfigMap " + namespace + "/" + TombstoneBook.CONFIGMAP;
-        return ApiCalls.of(client).getObject(what, "/api/v1/namespaces/" + namespace + "/configmaps/"
+        return api.getObject(what, "/api/v1/namespaces/" + namespace + "/configmaps/"
                 + TombstoneBook.CONFIGMAP, ConfigMap.class, TombstoneBook.CONFIGMAP).orElse(null);
     }
 

@@ -17,6 +17,7 @@ import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.StateAssembler;
+import io.nodegate.source.live.ApiCalls;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,16 +70,21 @@ public final class RancherSource {
      * @param now     the clock of this read
      */
     public static List<DownstreamCluster> read(KubernetesClient client, String context, Instant now) {
+        return read(ApiCalls.of(client), context, now);
+    }
+
+    /** Over the lean read layer (no fabric8 client is built). */
+    public static List<DownstreamCluster> read(ApiCalls api, String context, Instant now) {
         Map<String, String> displayNames = new TreeMap<>();
-        for (GenericKubernetesResource c : list(client, CLUSTERS, "Clusters", context)) {
+        for (GenericKubernetesResource c : list(api, CLUSTERS, "Clusters", context)) {
             Object spec = c.getAdditionalProperties().get("spec");
             Object display = spec instanceof Map<?, ?> m ? m.get("displayName") : null;
             displayNames.put(c.getMetadata().getName(), display == null ? c.getMetadata().getName() : display.toString());
         }
         Map<String, List<Node>> byCluster = new TreeMap<>();
         List<String> notes = new ArrayList<>();
-        for (GenericKubernetesResource r : list(client, NODES, "Nodes", context)) {
-            Node node = downstreamNode(client, r, notes);
+        for (GenericKubernetesResource r : list(api, NODES, "Nodes", context)) {
+            Node node = downstreamNode(r, notes);
             if (node != null) {
                 byCluster.computeIfAbsent(r.getMetadata().getNamespace(), k -> new ArrayList<>()).add(node);
             }
@@ -91,7 +97,7 @@ public final class RancherSource {
             String display = displayNames.getOrDefault(id, id);
             // Nodes only: Rancher mirrors no Leases, Secrets or tombstones of its downstream clusters
             RawSnapshot raw = new RawSnapshot(now, "rancher " + context + " (management.cattle.io/v3 Nodes in " + id
-                    + ")", id, client.getMasterUrl() == null ? null : client.getMasterUrl().toString(), null,
+                    + ")", id, api.server() + "/", null,
                     Map.of(Kinds.NODES, nodes), notes.stream().filter(n -> n.startsWith(id + "/")).toList());
             out.add(new DownstreamCluster(id, display, StateAssembler.assemble(raw)));
         }
@@ -100,7 +106,8 @@ public final class RancherSource {
 
     /** The downstream Node a management Node mirrors; null (with a note) when it names no Node yet. */
     @SuppressWarnings("unchecked")
-    static Node downstreamNode(KubernetesClient client, GenericKubernetesResource r, List<String> notes) {
+    static Node downstreamNode(GenericKubernetesResource r, List<String> notes) {
+        var json = ApiCalls.serialization(false);
         String where = r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
         Object statusObj = r.getAdditionalProperties().get("status");
         Map<String, Object> status = statusObj instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
@@ -113,11 +120,11 @@ public final class RancherSource {
         NodeSpec spec;
         try {
             internal = status.get("internalNodeStatus") == null ? new NodeStatus()
-                    : client.getKubernetesSerialization().convertValue(status.get("internalNodeStatus"), NodeStatus.class);
+                    : json.convertValue(status.get("internalNodeStatus"), NodeStatus.class);
             Object specObj = r.getAdditionalProperties().get("spec");
             Object internalSpec = specObj instanceof Map<?, ?> sm ? sm.get("internalNodeSpec") : null;
             spec = internalSpec == null ? new NodeSpec()
-                    : client.getKubernetesSerialization().convertValue(internalSpec, NodeSpec.class);
+                    : json.convertValue(internalSpec, NodeSpec.class);
         } catch (RuntimeException e) {
             throw new CollectionException("management Node " + where + ": status.internalNodeStatus is not a "
                     + "NodeStatus: " + e.getMessage(), e);
@@ -145,47 +152,15 @@ public final class RancherSource {
         return out;
     }
 
-    private static List<GenericKubernetesResource> list(KubernetesClient client, ResourceDefinitionContext type,
+    private static List<GenericKubernetesResource> list(ApiCalls api, ResourceDefinitionContext type,
                                                         String what, String context) {
-        List<GenericKubernetesResource> all = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        String token = null;
-        do {
-            ListOptions options = new ListOptionsBuilder().withLimit(PAGE).withContinue(token).build();
-            GenericKubernetesResourceList page;
-            try {
-                page = type.isNamespaceScoped()
-                        ? client.genericKubernetesResources(type).inAnyNamespace().list(options)
-                        : client.genericKubernetesResources(type).list(options);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 404) {
-                    throw new InputException("--rancher " + context + ": management.cattle.io/v3 " + what
-                            + " are not served there (404): that context is not a Rancher management (local) cluster");
-                }
-                throw new CollectionException("--rancher " + context + ": listing management.cattle.io/v3 " + what
-                        + ": HTTP " + e.getCode() + (e.getStatus() != null && e.getStatus().getMessage() != null
-                        ? " " + e.getStatus().getMessage() : ""), e);
-            } catch (RuntimeException e) {
-                throw new CollectionException("--rancher " + context + ": listing management.cattle.io/v3 " + what
-                        + ": " + e.getMessage(), e);
-            }
-            if (page == null || page.getItems() == null) {
-                throw new CollectionException("--rancher " + context + ": listing " + what + ": answer has no items");
-            }
-            for (GenericKubernetesResource item : page.getItems()) {
-                if (item.getMetadata() == null || item.getMetadata().getName() == null) {
-                    throw new CollectionException("--rancher " + context + ": a " + what + " item without a name");
-                }
-                all.add(item);
-            }
-            token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-            if (token != null && token.isEmpty()) {
-                token = null;
-            }
-            if (token != null && !seen.add(token)) {
-                throw new CollectionException("--rancher " + context + ": listing " + what + " repeated a continue token");
-            }
-        } while (token != null);
-        return all;
+        String path = "/apis/" + type.getGroup() + "/" + type.getVersion() + "/" + type.getPlural();
+        try {
+            return api.listAll("--rancher " + context + ": listing management.cattle.io/v3 " + what, path,
+                    GenericKubernetesResource.class, null, null, java.util.function.Function.identity());
+        } catch (ApiCalls.NotFound e) {
+            throw new InputException("--rancher " + context + ": management.cattle.io/v3 " + what
+                    + " are not served there (404): that context is not a Rancher management (local) cluster");
+        }
     }
 }

@@ -1,0 +1,130 @@
+package io.nodegate.source.live;
+
+import io.nodegate.InputException;
+
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The proxy to reach one API server through, as kubectl chooses it: the kubeconfig cluster's {@code proxy-url}
+ * when set, else {@code HTTPS_PROXY}/{@code HTTP_PROXY} (either case) unless {@code NO_PROXY} names the host.
+ * http:// and socks5:// proxies are supported; a proxy that needs a password or speaks https:// to the client is
+ * refused with a clear message rather than silently bypassed.
+ *
+ * @param url the proxy URL as written (null = connect directly)
+ */
+public record ProxySetting(String url, Proxy proxy) {
+
+    public static final ProxySetting NONE = new ProxySetting(null, Proxy.NO_PROXY);
+
+    /** A proxy-url from a kubeconfig (or the environment); {@code where} names its origin for messages. */
+    static ProxySetting parse(String url, String where) {
+        if (url == null || url.isBlank()) {
+            return NONE;
+        }
+        URI uri;
+        try {
+            uri = URI.create(url.trim().contains("://") ? url.trim() : "http://" + url.trim());
+        } catch (IllegalArgumentException e) {
+            throw new InputException(where + ": proxy URL '" + url + "' is not a URL: " + e.getMessage());
+        }
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        if (uri.getHost() == null) {
+            throw new InputException(where + ": proxy URL '" + url + "' has no host");
+        }
+        if (uri.getUserInfo() != null) {
+            throw new InputException(where + ": proxy URL '" + redact(uri) + "' carries a user name/password; nodegate"
+                    + " does not send proxy credentials: use a proxy that does not require them, or a local forwarder");
+        }
+        Proxy.Type type = switch (scheme) {
+            case "http" -> Proxy.Type.HTTP;
+            case "socks5", "socks5h" -> Proxy.Type.SOCKS;
+            default -> throw new InputException(where + ": proxy URL '" + url + "' has scheme '" + scheme
+                    + "'; nodegate supports http:// and socks5:// proxies");
+        };
+        int port = uri.getPort() > 0 ? uri.getPort() : type == Proxy.Type.SOCKS ? 1080 : 80;
+        return new ProxySetting(url.trim(), new Proxy(type, InetSocketAddress.createUnresolved(uri.getHost(), port)));
+    }
+
+    /** kubectl's default (Go's ProxyFromEnvironment) for a server without proxy-url. */
+    static ProxySetting fromEnvironment(String server, Map<String, String> env) {
+        URI target = URI.create(server);
+        boolean https = "https".equalsIgnoreCase(target.getScheme());
+        String url = https ? first(env, "HTTPS_PROXY", "https_proxy") : first(env, "HTTP_PROXY", "http_proxy");
+        if (url == null || url.isBlank() || bypassed(target.getHost(), target.getPort(), first(env, "NO_PROXY", "no_proxy"))) {
+            return NONE;
+        }
+        return parse(url, "$" + (https ? "HTTPS_PROXY" : "HTTP_PROXY"));
+    }
+
+    private static String first(Map<String, String> env, String upper, String lower) {
+        String v = env.get(upper);
+        return v != null && !v.isBlank() ? v : env.get(lower);
+    }
+
+    /** NO_PROXY: "*", host names (a leading dot or none: the domain and its subdomains), IPs, host:port. */
+    static boolean bypassed(String host, int port, String noProxy) {
+        if (noProxy == null || noProxy.isBlank() || host == null) {
+            return false;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        List<String> entries = Arrays.stream(noProxy.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        for (String raw : entries) {
+            String e = raw.toLowerCase(Locale.ROOT);
+            if (e.equals("*")) {
+                return true;
+            }
+            int colon = e.lastIndexOf(':');
+            if (colon > 0 && e.indexOf(':') == colon && e.substring(colon + 1).matches("\\d+")) {
+                if (Integer.parseInt(e.substring(colon + 1)) != port) {
+                    continue;
+                }
+                e = e.substring(0, colon);
+            }
+            if (e.contains("/") && cidrContains(e, h)) {
+                return true;
+            }
+            String domain = e.startsWith(".") ? e.substring(1) : e;
+            if (h.equals(domain) || h.endsWith("." + domain)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean cidrContains(String cidr, String host) {
+        try {
+            String[] parts = cidr.split("/");
+            byte[] net = java.net.InetAddress.getByName(parts[0]).getAddress();
+            if (!host.matches("[0-9.]+") && !host.contains(":")) {
+                return false; // a name is not looked up for NO_PROXY, as in Go
+            }
+            byte[] addr = java.net.InetAddress.getByName(host).getAddress();
+            int bits = Integer.parseInt(parts[1]);
+            if (net.length != addr.length) {
+                return false;
+            }
+            for (int i = 0; i < bits; i++) {
+                int mask = 0x80 >> (i % 8);
+                if ((net[i / 8] & mask) != (addr[i / 8] & mask)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static String redact(URI uri) {
+        return uri.getScheme() + "://***@" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
+    }
+}
