@@ -59,6 +59,16 @@ public final class DelayProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * A TLS front that also demands a client certificate signed by a CA the {@code tls} context trusts, as
+     * kube-apiserver does with --client-ca-file: a client without one fails the handshake.
+     */
+    public static DelayProxy startMutualTls(String targetUrl, SSLContext tls) {
+        DelayProxy proxy = start(targetUrl, 0, tls);
+        ((javax.net.ssl.SSLServerSocket) proxy.listener).setNeedClientAuth(true);
+        return proxy;
+    }
+
     /** Changes the delay for answers from now on. */
     public DelayProxy delay(long millis) {
         this.delayMillis = millis;
