@@ -182,10 +182,13 @@ class LeanClientTest {
                 + "client-key: certs/client-ec-pkcs8.key");
         assertThat(loadVia(Kubeconfig.resolve(ecPkcs8, null)).nodes()).hasSize(5);
 
+        // without a certificate the server ends the connection: in TLS 1.3 the client may learn it only when it
+        // writes the request, so the wording varies (a TLS alert or a broken write); the call and server are named
         Path none = kubeconfig("no-cert", server, "");
         assertThatThrownBy(() -> loadVia(Kubeconfig.resolve(none, null)))
                 .isInstanceOf(CollectionException.class)
-                .hasMessageContaining("TLS with API server " + https(mutual) + " failed");
+                .hasMessageStartingWith("GET /version: ")
+                .hasMessageContaining("API server " + https(mutual));
 
         Path mismatched = kubeconfig("mismatch", server, "client-certificate: certs/client-rsa.crt\n"
                 + "client-key: certs/client-ec.key");
