@@ -30,6 +30,8 @@ import io.nodegate.source.ReadKind;
 import io.nodegate.source.SecretTrim;
 import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.Plain;
 import io.nodegate.source.live.KubeConnection;
 
 import java.time.Instant;
@@ -93,11 +95,12 @@ public final class ApiReader {
     }
 
     public Optional<NodeInfo> node(String name) {
-        return rawNode(name).map(n -> nodes(List.of(n)).get(0));
+        return plain("Node " + name, "/api/v1/nodes/" + name, "Node", name)
+                .map(n -> assemble(Map.of(Kinds.NODES, List.of(n))).nodes().get(0));
     }
 
     public List<NodeInfo> nodes() {
-        return nodes(api.list(Kinds.NODES, Function.identity()));
+        return assemble(Map.of(Kinds.NODES, list(Kinds.NODES))).nodes();
     }
 
     public Optional<Lease> rawLease(String node) {
@@ -106,13 +109,14 @@ public final class ApiReader {
     }
 
     public Optional<LeaseInfo> lease(String node) {
-        return rawLease(node).map(l -> assemble(Map.of(Kinds.NODE_LEASES, List.of(l))).nodeLeases().get(0));
+        return plain("Lease " + NODE_LEASE_NS + "/" + node,
+                "/apis/coordination.k8s.io/v1/namespaces/" + NODE_LEASE_NS + "/leases/" + node, "Lease", node)
+                .map(l -> assemble(Map.of(Kinds.NODE_LEASES, List.of(l))).nodeLeases().get(0));
     }
 
     /** Every node Lease in kube-node-lease (the gate's batch check compares the target's stop with the others'). */
     public List<LeaseInfo> nodeLeases() {
-        return assemble(Map.of(Kinds.NODE_LEASES, api.list(Kinds.NODE_LEASES, java.util.function.Function.identity())))
-                .nodeLeases();
+        return assemble(Map.of(Kinds.NODE_LEASES, list(Kinds.NODE_LEASES))).nodeLeases();
     }
 
     public Optional<CSINode> rawCsiNode(String node) {
@@ -120,21 +124,30 @@ public final class ApiReader {
     }
 
     public Optional<CsiNodeInfo> csiNode(String node) {
-        return rawCsiNode(node).map(c -> assemble(Map.of(Kinds.CSINODES, List.of(c))).csiNodes().items().get(0));
+        return plain("CSINode " + node, "/apis/storage.k8s.io/v1/csinodes/" + node, "CSINode", node)
+                .map(c -> assemble(Map.of(Kinds.CSINODES, List.of(c))).csiNodes().items().get(0));
     }
 
-    /** Metadata only: the Secret's data is dropped before this returns. */
+    /** Metadata only: the Secret's values are skipped while its answer is parsed, never read into memory. */
     public Optional<SecretMeta> secretMeta(String name) {
-        return get("Secret " + KUBE_SYSTEM + "/" + name,
-                "/api/v1/namespaces/" + KUBE_SYSTEM + "/secrets/" + name, Secret.class, name)
-                .map(ApiReader::toMeta);
+        return plain("Secret " + KUBE_SYSTEM + "/" + name, "/api/v1/namespaces/" + KUBE_SYSTEM + "/secrets/" + name,
+                "Secret", name).map(ApiReader::toMeta);
     }
 
     /** A ConfigMap's data (e.g. kube-system/kube-root-ca.crt, the cluster CA every namespace gets). */
     public Optional<Map<String, String>> configMapData(String namespace, String name) {
-        return get("ConfigMap " + namespace + "/" + name, "/api/v1/namespaces/" + namespace + "/configmaps/" + name,
-                io.fabric8.kubernetes.api.model.ConfigMap.class, name)
-                .map(cm -> cm.getData() == null ? Map.<String, String>of() : Map.copyOf(cm.getData()));
+        // EVIDENCE keeps every ConfigMap's data (MODEL keeps only the tombstones ConfigMap's)
+        return api.getPlain("GET ConfigMap " + namespace + "/" + name, "/api/v1/namespaces/" + namespace
+                        + "/configmaps/" + name, "ConfigMap", name, KubeJson.EVIDENCE)
+                .map(cm -> {
+                    try {
+                        Map<String, String> data = Plain.stringMap(cm, "data");
+                        return data == null ? Map.<String, String>of() : Map.copyOf(data);
+                    } catch (RuntimeException e) {
+                        throw new CollectionException("GET ConfigMap " + namespace + "/" + name + " at "
+                                + connection.server() + ": unusable answer: " + e.getMessage());
+                    }
+                });
     }
 
     /** A node's node-password Secret, looked up under both distributions' names. */
@@ -149,18 +162,22 @@ public final class ApiReader {
     }
 
     public List<SecretMeta> nodePasswordSecrets() {
-        return api.list(Kinds.KUBE_SYSTEM_SECRETS, ApiReader::toMeta).stream()
+        return api.listPlain(Kinds.KUBE_SYSTEM_SECRETS.listWhat(), ApiCalls.collectionPath(Secret.class, KUBE_SYSTEM),
+                        "Secret", Kinds.KUBE_SYSTEM_SECRETS.labelSelector(), null, KubeJson.MODEL, ApiReader::toMeta)
+                .stream()
                 .filter(s -> s.nodePasswordOwner().isPresent())
                 .sorted(java.util.Comparator.comparing(SecretMeta::name)).toList();
     }
 
-    private static SecretMeta toMeta(Secret s) {
-        var m = s.getMetadata();
-        if (m == null || m.getName() == null) {
+    private static SecretMeta toMeta(Map<String, Object> s) {
+        Map<String, Object> m = s.get("metadata") instanceof Map<?, ?> ? Plain.map(s, "metadata") : null;
+        if (m == null || !(m.get("name") instanceof String name)) {
             throw new CollectionException("unparsable Secret answer: no metadata.name");
         }
-        parseTime(m.getCreationTimestamp(), "Secret " + m.getName()); // an unparsable time is a broken answer here
-        return Kinds.KUBE_SYSTEM_SECRETS.toModel(StateAssembler.incremental(), SecretTrim.metadataOnly(s));
+        // an unparsable time is a broken answer here
+        parseTime(m.get("creationTimestamp") == null ? null : String.valueOf(m.get("creationTimestamp")),
+                "Secret " + name);
+        return Kinds.KUBE_SYSTEM_SECRETS.fromJson(StateAssembler.incremental(), s);
     }
 
     /**
@@ -175,25 +192,48 @@ public final class ApiReader {
     /** "namespace/name" of the DaemonSets owning a pod on the node: that node's share of each DaemonSet. */
     public List<String> daemonSetsWithPodsOn(String node) {
         TreeSet<String> out = new TreeSet<>();
-        for (Pod p : rawPodsOn(node)) {
-            var refs = p.getMetadata().getOwnerReferences();
+        for (Map<String, Object> p : rawPodsOn(node)) {
+            Map<String, Object> meta = p.get("metadata") instanceof Map<?, ?> ? Plain.map(p, "metadata") : Map.of();
+            List<Object> refs = Plain.list(meta, "ownerReferences");
             if (refs != null) {
-                refs.stream().filter(r -> "DaemonSet".equals(r.getKind()))
-                        .forEach(r -> out.add(p.getMetadata().getNamespace() + "/" + r.getName()));
+                for (Object r : refs) {
+                    Map<String, Object> ref = Plain.element(r, "metadata.ownerReferences[]");
+                    if (ref != null && "DaemonSet".equals(ref.get("kind"))) {
+                        out.add(Plain.string(meta, "namespace") + "/" + Plain.string(ref, "name"));
+                    }
+                }
             }
         }
         return List.copyOf(out);
     }
 
-    private List<Pod> rawPodsOn(String node) {
-        List<Pod> pods = api.listAll("LIST pods in all namespaces (spec.nodeName=" + node + ")",
-                ApiCalls.collectionPath(Pod.class, null), Pod.class, null, "spec.nodeName=" + node,
-                Function.identity());
-        return pods.stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName())).toList();
+    private List<Map<String, Object>> rawPodsOn(String node) {
+        String what = "LIST pods in all namespaces (spec.nodeName=" + node + ")";
+        List<Map<String, Object>> pods = api.listPlain(what, ApiCalls.collectionPath(Pod.class, null), "Pod", null,
+                "spec.nodeName=" + node, KubeJson.MODEL, Function.identity());
+        try {
+            return pods.stream().filter(p -> {
+                Map<String, Object> spec = Plain.map(p, "spec");
+                return spec != null && node.equals(Plain.string(spec, "nodeName"));
+            }).toList();
+        } catch (RuntimeException e) {
+            throw new CollectionException(what + " at " + connection.server() + ": unusable answer: " + e.getMessage());
+        }
     }
 
     public List<DaemonSetInfo> daemonSets() {
-        return assemble(Map.of(Kinds.DAEMONSETS, api.list(Kinds.DAEMONSETS, Function.identity()))).daemonSets();
+        return assemble(Map.of(Kinds.DAEMONSETS, list(Kinds.DAEMONSETS))).daemonSets();
+    }
+
+    /** One row of the table, as plain JSON values with what the model never reads skipped. */
+    private List<Map<String, Object>> list(ReadKind<?, ?> kind) {
+        return api.listPlain(kind.listWhat(), ApiCalls.collectionPath(kind.type(), kind.namespace()), kind.kind(),
+                kind.labelSelector(), null, KubeJson.MODEL, Function.identity());
+    }
+
+    /** A named object as plain JSON values (model mode): empty only on a 404. */
+    private Optional<Map<String, Object>> plain(String what, String path, String kind, String name) {
+        return api.getPlain("GET " + what, path, kind, name, KubeJson.MODEL);
     }
 
     public Optional<Job> rawJob(String namespace, String name) {
@@ -208,12 +248,13 @@ public final class ApiReader {
      * would be a 403. A real apiserver answers a LIST in a missing namespace with an empty list, never 404.
      */
     public Collected<JobInfo> jobs(String namespace) {
-        if (get("Namespace " + namespace, "/api/v1/namespaces/" + namespace, io.fabric8.kubernetes.api.model.Namespace.class, namespace).isEmpty()) {
+        if (plain("Namespace " + namespace, "/api/v1/namespaces/" + namespace, "Namespace", namespace).isEmpty()) {
             return Collected.absent();
         }
         try {
-            List<Job> jobs = api.listAll("LIST jobs in " + namespace, ApiCalls.collectionPath(Job.class, namespace),
-                    Job.class, null, null, Function.identity());
+            List<Map<String, Object>> jobs = api.listPlain("LIST jobs in " + namespace,
+                    ApiCalls.collectionPath(Job.class, namespace), "Job", null, null, KubeJson.MODEL,
+                    Function.identity());
             return assemble(Map.of(Kinds.CATTLE_JOBS, jobs)).cattleJobs();
         } catch (ApiCalls.NotFound e) {
             return Collected.absent();
@@ -227,14 +268,15 @@ public final class ApiReader {
      */
     public Collected<String> metallbAnnouncers() {
         try {
-            List<GenericKubernetesResource> items = api.listAll("LIST servicel2statuses.metallb.io in all namespaces",
-                    "/apis/metallb.io/v1beta1/servicel2statuses", GenericKubernetesResource.class, null, null,
+            List<Map<String, Object>> items = api.listPlain("LIST servicel2statuses.metallb.io in all namespaces",
+                    "/apis/metallb.io/v1beta1/servicel2statuses", "ServiceL2Status", null, null, KubeJson.MODEL,
                     Function.identity());
             TreeSet<String> out = new TreeSet<>();
-            for (GenericKubernetesResource r : items) {
-                Object status = r.getAdditionalProperties().get("status");
+            for (Map<String, Object> r : items) {
+                Object status = r.get("status");
                 Object node = status instanceof Map<?, ?> st ? st.get("node") : null;
-                String svc = r.getMetadata() == null ? "?" : r.getMetadata().getNamespace() + "/" + serviceName(r);
+                Object meta = r.get("metadata");
+                String svc = meta instanceof Map<?, ?> m ? m.get("namespace") + "/" + serviceName(r) : "?";
                 if (node != null) {
                     out.add(svc + "=" + node);
                 }
@@ -245,12 +287,12 @@ public final class ApiReader {
         }
     }
 
-    private static String serviceName(GenericKubernetesResource r) {
-        Object status = r.getAdditionalProperties().get("status");
+    private static String serviceName(Map<String, Object> r) {
+        Object status = r.get("status");
         if (status instanceof Map<?, ?> st && st.get("serviceName") != null) {
             return String.valueOf(st.get("serviceName"));
         }
-        return r.getMetadata().getName();
+        return String.valueOf(((Map<?, ?>) r.get("metadata")).get("name"));
     }
 
     /**
@@ -357,19 +399,21 @@ public final class ApiReader {
         return parsed;
     }
 
-    private List<NodeInfo> nodes(List<Node> raw) {
-        return assemble(Map.of(Kinds.NODES, raw)).nodes();
-    }
-
     /** The model of a few objects read here: the one mapping every source uses. */
-    private static io.nodegate.model.ClusterState assemble(Map<ReadKind<?, ?>, List<? extends HasMetadata>> objects) {
-        Map<ReadKind<?, ?>, List<? extends HasMetadata>> all = new java.util.LinkedHashMap<>();
+    private io.nodegate.model.ClusterState assemble(Map<ReadKind<?, ?>, ? extends List<?>> objects) {
+        Map<ReadKind<?, ?>, List<?>> all = new java.util.LinkedHashMap<>();
         for (ReadKind<?, ?> kind : Kinds.ALL) {
             if (kind.presence() == ReadKind.Presence.REQUIRED) {
                 all.put(kind, List.of());
             }
         }
         all.putAll(objects);
-        return StateAssembler.assemble(new RawSnapshot(Instant.EPOCH, "api", null, null, null, all, List.of()));
+        try {
+            return StateAssembler.assemble(new RawSnapshot(Instant.EPOCH, "api", null, null, null, all, List.of()));
+        } catch (io.nodegate.source.json.JsonReadException e) {
+            // a field of the wrong shape in what the server sent: a broken answer, never a crash
+            throw new CollectionException("unusable answer from API server " + connection.server() + ": "
+                    + e.getMessage(), e);
+        }
     }
 }

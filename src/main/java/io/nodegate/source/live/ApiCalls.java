@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.CollectionException;
 import io.nodegate.source.ReadKind;
+import io.nodegate.source.json.JsonReadException;
+import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.Plain;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -169,6 +173,109 @@ public final class ApiCalls {
             }
         } while (token != null);
         return all;
+    }
+
+    /**
+     * Every object of one row of the table as plain JSON values ({@link KubeJson}), each through {@code map} as it
+     * is parsed: no fabric8 model class is involved. {@link KubeJson#MODEL} (what the model reads) on a connection
+     * opened for the model, else {@link KubeJson#EVIDENCE} (everything but Secret values, for `collect`).
+     */
+    public <R> List<R> listPlain(ReadKind<?, ?> kind, Function<Map<String, Object>, R> map) {
+        return listPlain(kind.listWhat(), collectionPath(kind.type(), kind.namespace()), kind.kind(),
+                kind.labelSelector(), null, connection.modelOnly() ? KubeJson.MODEL : KubeJson.EVIDENCE, map);
+    }
+
+    /**
+     * Every page of one LIST of {@code collectionPath} as plain JSON values, streamed from the body into
+     * {@code map} item by item (a page is never held whole). A malformed or truncated body fails the whole read:
+     * the items already mapped are dropped with it.
+     *
+     * @param itemKind the items' kind ("Node"; decides the Secret and ConfigMap skip rules)
+     * @throws NotFound           on a 404 answer
+     * @throws CollectionException on any other failure or a broken answer
+     */
+    public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
+                                 String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
+        List<R> all = new ArrayList<>();
+        Set<String> seenTokens = new HashSet<>();
+        String token = null;
+        int pages = 0;
+        do {
+            StringBuilder query = new StringBuilder(collectionPath).append("?limit=").append(pageSize);
+            appendParam(query, "labelSelector", labelSelector);
+            appendParam(query, "fieldSelector", fieldSelector);
+            appendParam(query, "continue", token);
+            lastServer = server;
+            KubeJson.ListEnvelope page = http.get(what, query.toString(), answer -> {
+                requireOk(what, answer, true);
+                return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
+                        item -> {
+                            Map<String, Object> meta = item.get("metadata") instanceof Map<?, ?> m
+                                    ? Plain.map(item, "metadata") : null;
+                            if (meta == null || !(meta.get("name") instanceof String name) || name.isEmpty()) {
+                                throw new CollectionException(what + " at " + server + ": unusable answer: an item "
+                                        + "without metadata.name");
+                            }
+                            all.add(map.apply(item));
+                        }));
+            });
+            token = page.continueToken();
+            if (token != null && !seenTokens.add(token)) {
+                throw new CollectionException(what + " at " + server
+                        + ": the server repeated a continue token; the list would never end");
+            }
+            if (++pages > MAX_PAGES) {
+                throw new CollectionException(what + " at " + server + ": did not end after " + MAX_PAGES + " pages");
+            }
+        } while (token != null);
+        return all;
+    }
+
+    /**
+     * A named object as plain JSON values: empty only when the status code is 404. A 200 with an empty body, a cut
+     * body, another object or no uid is a broken answer, never absence.
+     */
+    public Optional<Map<String, Object>> getPlain(String what, String path, String kind, String expectedName,
+                                                  KubeJson mode) {
+        lastServer = server;
+        return http.get(what, path, answer -> {
+            if (answer.status() == 404) {
+                return Optional.<Map<String, Object>>empty();
+            }
+            requireOk(what, answer, false);
+            Map<String, Object> obj;
+            try {
+                obj = plain(what, answer, () -> mode.readObject(answer.body(), "GET " + answer.url(), kind));
+            } catch (CollectionException e) {
+                obj = null;
+            }
+            Map<String, Object> meta = obj == null || !(obj.get("metadata") instanceof Map<?, ?>) ? null
+                    : Plain.map(obj, "metadata");
+            if (meta == null || !expectedName.equals(meta.get("name")) || !(meta.get("uid") instanceof String uid)
+                    || uid.isBlank()) {
+                throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
+                        + kind + " " + expectedName + ": empty, cut or another object)");
+            }
+            return Optional.of(obj);
+        });
+    }
+
+    /**
+     * Runs a streaming read of a 200 answer. A failure of the stream underneath (the deadline, a reset) goes back to
+     * {@link ApiHttp} as I/O, so it is reported as a timeout or a broken connection; broken JSON is an unparsable
+     * answer naming the URL and the position.
+     */
+    private <X> X plain(String what, ApiHttp.Answer answer, Supplier<X> read) throws IOException {
+        try {
+            return read.get();
+        } catch (JsonReadException e) {
+            if (e.ioFailure()) {
+                IOException io = ioCause(e);
+                throw io != null ? io : new IOException(e.getMessage(), e);
+            }
+            throw new CollectionException(what + ": unparsable answer from API server " + server
+                    + " (a proxy or login page?): " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -109,7 +109,7 @@ public final class LiveSource implements AutoCloseable {
         });
         try {
             Future<List<NodeInfo>> nodes = nodeReader.submit(
-                    () -> api.list(Kinds.NODES, n -> Kinds.NODES.toModel(nodeModel, n)));
+                    () -> api.listPlain(Kinds.NODES, n -> Kinds.NODES.fromJson(nodeModel, n)));
             StateAssembler model = StateAssembler.incremental();
             StateAssembler.Mapped mapped = new StateAssembler.Mapped();
             try {
@@ -131,9 +131,9 @@ public final class LiveSource implements AutoCloseable {
         }
     }
 
-    private <T extends HasMetadata, M> void readIntoModel(ReadKind<T, M> kind, StateAssembler model,
-                                                          StateAssembler.Mapped mapped, List<String> notes) {
-        List<M> items = read(kind, notes, t -> kind.toModel(model, t));
+    private <M> void readIntoModel(ReadKind<?, M> kind, StateAssembler model, StateAssembler.Mapped mapped,
+                                   List<String> notes) {
+        List<M> items = read(kind, notes, o -> kind.fromJson(model, o));
         if (items == null) {
             mapped.absent(kind);
         } else {
@@ -159,7 +159,7 @@ public final class LiveSource implements AutoCloseable {
         }
     }
 
-    /** Reads the cluster into fabric8 objects, exactly what `collect` writes. */
+    /** Reads the cluster as the server sent it (plain JSON values, Secret values never read): what `collect` writes. */
     public RawSnapshot read(boolean withPods) {
         if (connection.modelOnly()) {
             throw new IllegalStateException("read() returns whole objects; this connection skips fields while "
@@ -168,9 +168,9 @@ public final class LiveSource implements AutoCloseable {
         Instant started = clock.instant();
         List<String> notes = new ArrayList<>();
         String version = serverVersion();
-        Map<ReadKind<?, ?>, List<? extends HasMetadata>> objects = new LinkedHashMap<>();
+        Map<ReadKind<?, ?>, List<Map<String, Object>>> objects = new LinkedHashMap<>();
         for (ReadKind<?, ?> kind : kindsToRead(withPods)) {
-            List<? extends HasMetadata> items = read(kind, notes, Function.identity());
+            List<Map<String, Object>> items = read(kind, notes, Function.identity());
             if (items != null) {
                 objects.put(kind, items);
             }
@@ -180,14 +180,14 @@ public final class LiveSource implements AutoCloseable {
     }
 
     /**
-     * One row of the table, trimmed and mapped; null (with the kind's note) when the kind is proven absent: its
-     * API answered 404 (OPTIONAL_API) or its namespace does not exist (OPTIONAL_NAMESPACE).
+     * One row of the table as plain JSON values, each through {@code map}; null (with the kind's note) when the kind
+     * is proven absent: its API answered 404 (OPTIONAL_API) or its namespace does not exist (OPTIONAL_NAMESPACE).
      */
-    public <T extends HasMetadata, R> List<R> read(ReadKind<T, ?> kind, List<String> notes, Function<? super T, R> map) {
+    public <R> List<R> read(ReadKind<?, ?> kind, List<String> notes, Function<Map<String, Object>, R> map) {
         switch (kind.presence()) {
             case OPTIONAL_API -> {
                 try {
-                    return api.list(kind, map);
+                    return api.listPlain(kind, map);
                 } catch (ApiCalls.NotFound e) {
                     notes.add(kind.absentNote());
                     return null;
@@ -198,10 +198,10 @@ public final class LiveSource implements AutoCloseable {
                     notes.add(kind.absentNote());
                     return null;
                 }
-                return api.list(kind, map);
+                return api.listPlain(kind, map);
             }
             default -> {
-                return api.list(kind, map);
+                return api.listPlain(kind, map);
             }
         }
     }
@@ -209,17 +209,17 @@ public final class LiveSource implements AutoCloseable {
     /** GET namespace: false only on NotFound. */
     public boolean namespaceExists(String namespace) {
         // by status code: an empty 200 (which fabric8's get() also turns into null) is a broken answer, not absence
-        return api.getObject("GET namespace " + namespace, "/api/v1/namespaces/" + namespace,
-                io.fabric8.kubernetes.api.model.Namespace.class, namespace).isPresent();
+        return api.getPlain("GET namespace " + namespace, "/api/v1/namespaces/" + namespace, "Namespace", namespace,
+                io.nodegate.source.json.KubeJson.MODEL).isPresent();
     }
 
     private String source() {
         return "live: " + connection.describe();
     }
 
-    /** Every pod in every namespace, paginated. */
-    public List<Pod> allPods() {
-        return api.list(Kinds.PODS, Function.identity());
+    /** Every pod in every namespace, paginated, as plain JSON values. */
+    public List<Map<String, Object>> allPods() {
+        return api.listPlain(Kinds.PODS, Function.identity());
     }
 
     /** Pods bound to one node (field selector spec.nodeName), paginated. An empty list is a proven answer. */

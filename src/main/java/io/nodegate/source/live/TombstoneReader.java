@@ -21,12 +21,21 @@ public final class TombstoneReader {
         return read(ApiCalls.of(client), namespace);
     }
 
+    /** Over the lean read layer, as plain JSON (no fabric8 model class): what fleet and audit read. */
     public static Collected<Tombstone> read(ApiCalls api, String namespace) {
-        ConfigMap cm = readConfigMap(api, namespace);
-        if (cm == null) {
+        String what = "GET ConfigMap " + namespace + "/" + TombstoneBook.CONFIGMAP;
+        var cm = api.getPlain(what, "/api/v1/namespaces/" + namespace + "/configmaps/" + TombstoneBook.CONFIGMAP,
+                "ConfigMap", TombstoneBook.CONFIGMAP, io.nodegate.source.json.KubeJson.EVIDENCE);
+        if (cm.isEmpty()) {
             return Collected.absent();
         }
-        return Collected.of(book(cm, namespace).tombstones());
+        java.util.Map<String, String> data;
+        try {
+            data = io.nodegate.source.json.Plain.stringMap(cm.get(), "data");
+        } catch (RuntimeException e) {
+            throw new CollectionException(what + " at " + api.server() + ": unusable answer: " + e.getMessage(), e);
+        }
+        return Collected.of(book(data, namespace).tombstones());
     }
 
     /**
@@ -47,8 +56,12 @@ public final class TombstoneReader {
     }
 
     public static TombstoneBook book(ConfigMap cm, String namespace) {
+        return book(cm.getData(), namespace);
+    }
+
+    private static TombstoneBook book(java.util.Map<String, String> data, String namespace) {
         try {
-            return TombstoneBook.parse(cm.getData());
+            return TombstoneBook.parse(data);
         } catch (IllegalArgumentException e) {
             throw new CollectionException("ConfigMap " + namespace + "/" + TombstoneBook.CONFIGMAP + ": "
                     + e.getMessage() + " (fix or remove that key with kubectl edit)", e);
