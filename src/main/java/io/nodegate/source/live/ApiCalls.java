@@ -311,12 +311,12 @@ public final class ApiCalls {
         String what = "GET /version";
         return http.get(what, "/version", answer -> {
             requireOk(what, answer, false);
-            io.fabric8.kubernetes.client.VersionInfo info = decode(what, answer,
-                    io.fabric8.kubernetes.client.VersionInfo.class);
-            if (info == null || info.getGitVersion() == null || info.getGitVersion().isBlank()) {
+            Object version = plain(what, answer, () -> KubeJson.MODEL.readValue(answer.body(), "GET " + answer.url()));
+            Object git = version instanceof Map<?, ?> m ? m.get("gitVersion") : null;
+            if (!(git instanceof String text) || text.isBlank()) {
                 throw new CollectionException(what + " at " + server + ": answer has no gitVersion");
             }
-            return info.getGitVersion();
+            return text;
         });
     }
 
