@@ -80,6 +80,11 @@ public final class StateAssembler {
         return new StateAssembler();
     }
 
+    /** What the mapping noticed so far, in order (the watch keeps each object's notes with its mapped form). */
+    public List<String> mappingNotes() {
+        return List.copyOf(notes);
+    }
+
     /** Objects mapped by {@code earlier} (e.g. on another thread) were read before this one's: its notes go first. */
     public void notesFirst(StateAssembler earlier) {
         notes.addAll(0, earlier.notes);

@@ -9,7 +9,8 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.nodegate.CollectionException;
 import io.nodegate.source.Kinds;
-import io.nodegate.source.RawSnapshot;
+import io.nodegate.model.ClusterState;
+import io.nodegate.source.StateAssembler;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.live.ApiCalls;
 
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -48,6 +50,9 @@ public final class WatchCache implements AutoCloseable {
     private final Map<ReadKind<?, ?>, String> absent = new ConcurrentHashMap<>();
     private final Map<ReadKind<?, ?>, String> lastError = new ConcurrentHashMap<>();
     private final AtomicReference<String> serverVersion = new AtomicReference<>();
+    private final MappedObjects mappedObjects = new MappedObjects();
+    private final AtomicLong updates = new AtomicLong();
+    private final AtomicLong renewals = new AtomicLong();
     private volatile boolean started;
 
     /**
@@ -146,6 +151,12 @@ public final class WatchCache implements AutoCloseable {
             @Override
             public void onUpdate(T oldObj, T newObj) {
                 lastError.remove(kind);
+                updates.incrementAndGet();
+                if (LeaseRenewal.onlyRenewed(oldObj, newObj)) {
+                    // a heartbeat, not a change: the every-interval pass sees the age it moves (see LeaseRenewal)
+                    renewals.incrementAndGet();
+                    return;
+                }
                 onChange.run();
             }
 
@@ -202,20 +213,47 @@ public final class WatchCache implements AutoCloseable {
     }
 
     /**
-     * What the informers hold now, as the objects a LIST would have returned (absent kinds left out, with the same
-     * note the live source attaches). Call only while every kind is healthy.
+     * What the informers hold now, as the state `audit` would build from the same objects read by LIST: absent
+     * kinds carry the same note the live source attaches, the source's notes come before the mapping's, in table
+     * order. Only objects that changed since the last call are mapped again ({@link MappedObjects}). Call only
+     * while every kind is healthy.
      */
-    public RawSnapshot snapshot(Instant now, String source, String context, String server) {
-        Map<ReadKind<?, ?>, List<? extends HasMetadata>> objects = new LinkedHashMap<>();
+    public ClusterState state(Instant now, String source, String context, String server) {
+        StateAssembler.Mapped mapped = new StateAssembler.Mapped();
         List<String> notes = new ArrayList<>();
+        List<String> mappingNotes = new ArrayList<>();
         for (ReadKind<?, ?> kind : kinds) {
             if (absent.containsKey(kind)) {
                 notes.add(absent.get(kind));
                 continue;
             }
-            objects.put(kind, List.copyOf(informers.get(kind).getStore().list()));
+            mapKind(kind, mapped, mappingNotes);
         }
-        return new RawSnapshot(now, source, context, server, serverVersion.get(), objects, notes);
+        notes.addAll(mappingNotes);
+        return StateAssembler.incremental().finish(
+                new StateAssembler.Origin(now, source, context, server, serverVersion.get()), mapped, notes);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata, M> void mapKind(ReadKind<T, M> kind, StateAssembler.Mapped mapped,
+                                                    List<String> notes) {
+        var informer = (SharedIndexInformer<T>) informers.get(kind);
+        mapped.put(kind, mappedObjects.map(kind, informer.getStore().list(), notes));
+    }
+
+    /** Updates the informers delivered (of any kind), since start. */
+    long updatesSeen() {
+        return updates.get();
+    }
+
+    /** Lease updates that were only renewals (no pass asked for them), since start. */
+    public long renewalsSeen() {
+        return renewals.get();
+    }
+
+    /** Objects mapped, reused and renewed in place by the passes so far (tests and the benchmark log). */
+    MappedObjects.Counts mappingCounts() {
+        return mappedObjects.counts();
     }
 
     /** Number of objects cached per kind id (for logs and the benchmark). */

@@ -6,7 +6,6 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.StateAssembler;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +18,7 @@ import java.util.function.Consumer;
 
 /**
  * One evaluation pass: the informers' objects become the same {@link ClusterState} a live `audit` builds
- * ({@link StateAssembler}), the same detectors run on it, and the findings are compared by {@link Finding#key()}
+ * ({@link io.nodegate.source.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
  * with the previous pass: a new key is an appearance, a key that is gone is a resolution.
  *
  * <p>The core rule: a pass runs only when every kind is usable ({@link WatchCache#unhealthy()} empty). Otherwise
@@ -85,7 +84,7 @@ public final class WatchEngine {
         ClusterState state;
         AuditReport report;
         try {
-            state = StateAssembler.assemble(cache.snapshot(now, source, context, server));
+            state = cache.state(now, source, context, server);
             report = Audit.run(state, settings, detectors);
         } catch (RuntimeException e) {
             Pass failed = new Pass(now, false, "evaluation failed: " + e, null, null,

@@ -1,0 +1,174 @@
+package io.nodegate.watch;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detectors;
+import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.lifecycle.TestClock;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.testing.ApiTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Lease renewals are heartbeats, not changes: over real HTTP against the test API server, kubelets renewing their
+ * Leases cause no debounced pass (counted on nodegate_evaluations_total), while a Lease deleted or taken by another
+ * holder does. The interval pass (here called by hand: the interval is an hour, so no pass runs unasked) sees the
+ * renewals, through the cache that keeps each Lease's model and moves only its renewTime.
+ */
+class WatchRenewalTest {
+
+    private static final Map<String, String> WORKER = Map.of("node-role.kubernetes.io/worker", "true");
+    private static final List<String> NODES = List.of("w1", "w2", "w3", "w4");
+
+    private ApiTestServer api;
+    private TestClock clock;
+    private KubernetesClient client;
+    private WatchService service;
+    private final List<String> log = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void cluster() {
+        api = ApiTestServer.start().bookmarkEvery(Duration.ofMillis(300));
+        clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        api.create(new NamespaceBuilder().withNewMetadata().withName("nodegate-system").endMetadata().build());
+        for (String name : NODES) {
+            api.create(node(name), SeedCluster.lease(name, clock.instant()));
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        log.forEach(l -> System.err.println("WATCHLOG " + l));
+        if (service != null) {
+            service.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        api.close();
+    }
+
+    private Node node(String name) {
+        return SeedCluster.node(name, "10.0.1." + (10 + NODES.indexOf(name)), "True", false, WORKER, "boot-" + name,
+                "uuid-" + name, 0, clock.instant(), clock.instant());
+    }
+
+    /** A watch whose only passes are the debounced ones (100 ms after a change): its interval is an hour. */
+    private WatchService watch() throws InterruptedException {
+        client = api.newClient();
+        var settings = new WatchService.Settings(Duration.ofHours(1), Duration.ofMillis(100), null, null, "renewals",
+                Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(250), true, 50, 100, false,
+                AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
+        service = new WatchService(settings, client, clock, log::add);
+        service.start();
+        await("informers synced", () -> service.cache().started() && service.cache().unhealthy().isEmpty());
+        // a Node change after sync: its debounced pass is the first good one
+        api.apply(labelled(node("w1"), "synced"));
+        await("a good pass", () -> service.engine().lastGood() != null);
+        awaitQuiet();
+        return service;
+    }
+
+    private static Node labelled(Node node, String value) {
+        node.getMetadata().getLabels().put("example.com/mark", value);
+        return node;
+    }
+
+    private long evaluations() {
+        return service.metrics().render().lines().filter(l -> l.startsWith("nodegate_evaluations_total "))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
+    }
+
+    /** Waits until no pass has run for 600 ms (six debounce periods). */
+    private void awaitQuiet() throws InterruptedException {
+        long seen = -1;
+        while (seen != evaluations()) {
+            seen = evaluations();
+            Thread.sleep(600);
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        assertThat(condition.getAsBoolean()).as("timed out waiting for: " + what).isTrue();
+    }
+
+    private LeaseInfo leaseInPass(WatchEngine.Pass pass, String node) {
+        return pass.state().nodeLeases().stream().filter(l -> l.name().equals(node)).findFirst().orElse(null);
+    }
+
+    @Test
+    void renewalsAloneCauseNoPassButTheIntervalPassSeesThem() throws Exception {
+        watch();
+        long passes = evaluations();
+        long updatesBefore = service.cache().updatesSeen();
+        long renewalsBefore = service.cache().renewalsSeen();
+        Instant t0 = clock.instant();
+
+        // three rounds of kubelet heartbeats, 10 s apart on the cluster's clock
+        for (int round = 1; round <= 3; round++) {
+            clock.set(t0.plusSeconds(10L * round));
+            for (String n : NODES) {
+                api.apply(SeedCluster.lease(n, clock.instant()));
+            }
+        }
+        await("the informer saw all 12 updates", () -> service.cache().updatesSeen() >= updatesBefore + 12);
+        Thread.sleep(600);
+        assertThat(evaluations()).as("renewals are heartbeats: no debounced pass").isEqualTo(passes);
+        assertThat(service.cache().renewalsSeen() - renewalsBefore).as("each one a renewal").isEqualTo(12);
+
+        // the interval pass (run by hand here) sees the newest renewTimes, without mapping the Leases again
+        var before = service.cache().mappingCounts();
+        WatchEngine.Pass pass = service.engine().evaluate();
+        assertThat(pass.ok()).as(pass.error()).isTrue();
+        for (String n : NODES) {
+            assertThat(leaseInPass(pass, n).renewTime()).isEqualTo(t0.plusSeconds(30));
+        }
+        var after = service.cache().mappingCounts();
+        assertThat(after.renewed() - before.renewed()).isEqualTo(NODES.size());
+        assertThat(after.mapped() - before.mapped()).as("nothing else changed, nothing mapped again").isZero();
+        assertThat(evaluations()).isEqualTo(passes + 1);
+    }
+
+    @Test
+    void aLeaseDeletedOrTakenOverIsAChangeAndRunsAPass() throws Exception {
+        watch();
+        long passes = evaluations();
+
+        api.delete(api.client().leases().inNamespace("kube-node-lease").withName("w3").get());
+        await("a pass after the Lease went", () -> evaluations() > passes);
+        await("the pass without w3's Lease", () -> service.engine().lastGood() != null
+                && leaseInPass(service.engine().lastGood(), "w3") == null);
+        awaitQuiet();
+
+        long afterDelete = evaluations();
+        Lease takenOver = new LeaseBuilder(SeedCluster.lease("w2", clock.instant())).editSpec()
+                .withHolderIdentity("someone-else").endSpec().build();
+        api.apply(takenOver);
+        await("a pass after the holder changed", () -> evaluations() > afterDelete);
+        await("the new holder in a pass", () -> "someone-else".equals(
+                leaseInPass(service.engine().lastGood(), "w2").holderIdentity()));
+    }
+}
