@@ -9,7 +9,9 @@
 # times from its /metrics histogram at the end.
 #
 # Usage: bench/watch.sh [N] [DURATION_SECONDS]      (default: 5000 300)
-# Env:   INTERVAL (default 15s), OUT (default bench/target/watch-last-run.md)
+# Env:   INTERVAL (default 15s), OUT (default bench/target/watch-last-run.md),
+#        NODEGATE_JAR (default target/nodegate.jar: e.g. a jar built from an earlier commit, for a before/after run),
+#        WATCH_JVM (the watch JVM's flags; default: the Deployment's, see below)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,13 +20,14 @@ N=${1:-5000}
 DURATION=${2:-300}
 INTERVAL=${INTERVAL:-15s}
 OUT=${OUT:-$ROOT/bench/target/watch-last-run.md}
+JAR=${NODEGATE_JAR:-$ROOT/target/nodegate.jar}
 # what the image runs (Dockerfile ENTRYPOINT), with the heap bound a 1 GiB limit gives (75 %)
-WATCH_JVM="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Xmx768m"
+WATCH_JVM=${WATCH_JVM:-"-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Xmx768m"}
 
 for tool in java curl mvn; do
   command -v "$tool" >/dev/null || { echo "watch.sh: $tool is required" >&2; exit 2; }
 done
-if [ ! -f target/nodegate.jar ]; then
+if [ -z "${NODEGATE_JAR:-}" ] && [ ! -f target/nodegate.jar ]; then
   echo "building target/nodegate.jar ..." >&2
   mvn -q -B -o -DskipTests package
 fi
@@ -51,7 +54,9 @@ HTTP_PORT=$(( (PORT % 20000) + 30000 ))
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-java $WATCH_JVM -cp "$ROOT/target/nodegate.jar:$BENCH_JAR" io.nodegate.bench.Bench watch --server "$SERVER" \
+echo "watch JVM: $WATCH_JVM; jar: $JAR; load before: $(uptime)" >&2
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+java $WATCH_JVM -cp "$JAR:$BENCH_JAR" io.nodegate.bench.Bench watch --server "$SERVER" \
   --listen-port "$HTTP_PORT" --interval "$INTERVAL" 2>"$WORK/watch.log" &
 WATCH_PID=$!
 TICK=$(getconf CLK_TCK)
@@ -89,6 +94,8 @@ t1=$(date +%s.%N)
 RSS_END=$(rss_kb)
 curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" > "$WORK/metrics-at-end.txt"
 curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "load after: $(uptime)" >&2
 CPU_PCT=$(echo "scale=2; 100 * ($c1 - $c0) / $TICK / ($t1 - $t0)" | bc)
 
 metric() { awk -v m="$1" '$1 == m {print $2}' "$2"; }
@@ -105,6 +112,8 @@ EVENTS=$(grep -o '"watchEvents":[0-9]*' "$WORK/server-stats.json" | cut -d: -f2)
 
 mkdir -p "$(dirname "$OUT")"
 {
+  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
+  echo
   echo "| N | duration after sync | Lease events sent | sync time | CPU at sync | avg CPU after sync | RSS at sync | RSS avg / peak / end | passes (errors) | pass mean | pass histogram (all passes, cumulative) | finding series |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   echo "| $N | ${DURATION} s | $EVENTS | ${SYNC} s | ${SYNC_CPU} s | ${CPU_PCT} % of one core | $((RSS_AT_SYNC / 1024)) MB | $((SUM / SAMPLES / 1024)) / $((PEAK / 1024)) / $((RSS_END / 1024)) MB | $PASSES ($ERRORS) | ${MEAN_MS} ms | $BUCKETS | $FINDINGS |"
