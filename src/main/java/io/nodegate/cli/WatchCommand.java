@@ -97,7 +97,8 @@ public final class WatchCommand implements Callable<Integer> {
     Duration syncTimeout;
 
     @Option(names = "--debounce", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
-            description = "Evaluate this long after a change, so a burst of changes is one pass "
+            description = "Evaluate this long after a change, so a burst of changes is one pass. A Lease "
+                    + "renewal (only renewTime moved) is not a change: the --interval pass sees the ages it moves "
                     + "(default: ${DEFAULT-VALUE}).")
     Duration debounce;
 

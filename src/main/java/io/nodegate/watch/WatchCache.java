@@ -36,8 +36,14 @@ import java.util.stream.Stream;
  * failed re-list or a broken watch it is not, until a LIST succeeds again; {@link #unhealthy()} names those
  * kinds and the watch neither reports nor resolves anything while any is listed.
  *
- * <p>Optional kinds are probed once when the cache starts: an API that answers 404 (CSINode) or a namespace that
- * does not exist (cattle-system) is proven absent and gets no informer, as {@code LiveSource} would note it.
+ * <p>Optional kinds are probed when the cache starts: an API that answers 404 (CSINode) or a namespace that does
+ * not exist (cattle-system) is proven absent and gets no informer, as {@code LiveSource} would note it. The
+ * every-interval pass probes them again ({@link #recheckAbsent}), so a kind that appears later is watched without
+ * a restart.
+ *
+ * <p>A Lease update that only renews ({@link LeaseRenewal}) does not call {@code onChange}: it is a heartbeat, and
+ * the interval pass sees the age it moves. A pass maps only objects that changed since the last one
+ * ({@link MappedObjects}).
  */
 public final class WatchCache implements AutoCloseable {
 
@@ -46,7 +52,10 @@ public final class WatchCache implements AutoCloseable {
     private final List<ReadKind<?, ?>> kinds;
     private final Runnable onChange;
     private final Consumer<String> log;
-    private final Map<ReadKind<?, ?>, SharedIndexInformer<? extends HasMetadata>> informers = new LinkedHashMap<>();
+    private final Map<ReadKind<?, ?>, SharedIndexInformer<? extends HasMetadata>> informers =
+            new ConcurrentHashMap<>();
+    /** Absent kinds whose last re-probe failed: their absence is no longer known, so they are not usable. */
+    private final Map<ReadKind<?, ?>, String> recheckFailed = new ConcurrentHashMap<>();
     private final Map<ReadKind<?, ?>, String> absent = new ConcurrentHashMap<>();
     private final Map<ReadKind<?, ?>, String> lastError = new ConcurrentHashMap<>();
     private final AtomicReference<String> serverVersion = new AtomicReference<>();
@@ -99,6 +108,42 @@ public final class WatchCache implements AutoCloseable {
 
     public boolean started() {
         return started;
+    }
+
+    /**
+     * Asks again about the optional kinds proven absent (the every-interval pass calls it): Rancher installed after
+     * the watch started creates cattle-system, and a CSINode API can come with an upgrade. A kind that now exists
+     * gets its informer and, like any kind, is usable once that has synced (passes fail until then, so nothing
+     * resolves on half a picture). A probe that fails (not a 404, not "no such namespace") makes the kind unusable
+     * until a probe answers again: an error does not keep proving absence.
+     */
+    public synchronized void recheckAbsent() {
+        if (!started || absent.isEmpty()) {
+            return;
+        }
+        for (ReadKind<?, ?> kind : kinds) {
+            if (!absent.containsKey(kind)) {
+                continue;
+            }
+            String absence;
+            try {
+                absence = probeAbsence(kind);
+            } catch (RuntimeException e) {
+                String said = api.describe(e);
+                if (recheckFailed.put(kind, said) == null) {
+                    log.accept("kind " + kind.id() + ": cannot tell whether it is still absent: " + said
+                            + "; nothing is evaluated until it answers");
+                }
+                continue;
+            }
+            recheckFailed.remove(kind);
+            if (absence == null) {
+                log.accept("kind " + kind.id() + " appeared after start (" + kind.listWhat()
+                        + " answers now): watching it from now on");
+                informers.put(kind, startInformer(kind));
+                absent.remove(kind);
+            }
+        }
     }
 
     /** apiserver gitVersion read at start. */
@@ -172,7 +217,7 @@ public final class WatchCache implements AutoCloseable {
     /** True when this kind can be read: proven absent, or synced and watching. */
     public boolean healthy(ReadKind<?, ?> kind) {
         if (absent.containsKey(kind)) {
-            return true;
+            return !recheckFailed.containsKey(kind);
         }
         SharedIndexInformer<?> informer = informers.get(kind);
         return informer != null && informer.hasSynced() && informer.isWatching();
@@ -190,9 +235,10 @@ public final class WatchCache implements AutoCloseable {
         List<String> out = new ArrayList<>();
         for (ReadKind<?, ?> kind : kinds) {
             if (!started || !healthy(kind)) {
-                String error = lastError.get(kind);
+                String error = recheckFailed.containsKey(kind) ? recheckFailed.get(kind) : lastError.get(kind);
                 SharedIndexInformer<?> informer = informers.get(kind);
-                String state = !started ? "not started" : informer == null ? "no informer"
+                String state = !started ? "not started" : recheckFailed.containsKey(kind) ? "absence unknown"
+                        : informer == null ? "no informer"
                         : !informer.hasSynced() ? "not synced" : "not watching";
                 out.add(kind.id() + " (" + state + (error == null ? "" : ": " + error) + ")");
             }

@@ -107,7 +107,7 @@ public final class WatchService implements AutoCloseable {
             startElection();
         }
         long every = settings.interval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::pass, every, every, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::intervalPass, every, every, TimeUnit.MILLISECONDS);
     }
 
     private void startCacheWithRetry() {
@@ -181,6 +181,16 @@ public final class WatchService implements AutoCloseable {
                 pass();
             }, settings.debounce().toMillis(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** The every-interval pass: ages moved; and an optional kind absent so far may have appeared. */
+    private void intervalPass() {
+        try {
+            cache.recheckAbsent();
+        } catch (RuntimeException e) {
+            log.accept("re-probing the absent kinds failed: " + e);
+        }
+        pass();
     }
 
     private void pass() {
