@@ -21,8 +21,9 @@ DURATION=${2:-300}
 INTERVAL=${INTERVAL:-15s}
 OUT=${OUT:-$ROOT/bench/target/watch-last-run.md}
 JAR=${NODEGATE_JAR:-$ROOT/target/nodegate.jar}
-# what the image runs (Dockerfile ENTRYPOINT), with the heap bound a 1 GiB limit gives (75 %)
-WATCH_JVM=${WATCH_JVM:-"-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Xmx768m"}
+# what the image runs (Dockerfile ENTRYPOINT; DockerfileTest keeps the two equal), with the heap that
+# MaxRAMPercentage=50 gives under the Deployment's 512 MiB memory limit (this machine has no such limit: -Xmx256m)
+WATCH_JVM=${WATCH_JVM:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Xmx256m"}
 
 for tool in java curl mvn; do
   command -v "$tool" >/dev/null || { echo "watch.sh: $tool is required" >&2; exit 2; }

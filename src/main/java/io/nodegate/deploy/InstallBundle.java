@@ -45,17 +45,17 @@ public final class InstallBundle {
     public static final long UID = 65532;
 
     /**
-     * Requests and limits. The targets for 5,000 nodes after sync are ≤ 10 % of a core and RSS ≤ 400 MB, but the
-     * watch's benchmark (bench/RESULTS.md) measured 725 MB average and 782 MB peak RSS at 5,000 Nodes, so the
-     * memory request is set to what a watch of that size really holds until that is brought down; the memory
-     * limit leaves room for the re-list after a 410 Gone, when old and new lists are briefly both in memory, and
-     * the JVM sizes its heap from it (-XX:MaxRAMPercentage=75 in the image). CPU is limited loosely so start-up
-     * (JIT, first LIST) is not throttled into failing its probes.
+     * Requests and limits, from the watch's benchmark at 5,000 Nodes whose Leases renew every 10 s (bench/watch.sh,
+     * bench/RESULTS.md): after sync it averaged CPU_REQUEST-ish of one core and held about 380 MB RSS with the image's
+     * JVM flags (serial GC, heap = 50 % of the memory limit = 256 MiB, twice the ~120 MiB live set, so a re-list after
+     * a 410 Gone fits). The memory request is that RSS; the limit is what the heap was sized from. CPU is limited
+     * loosely so start-up (JIT, the first LISTs, the first full mapping) is not throttled into failing its probes.
+     * Smaller clusters need less; the heap follows the limit.
      */
-    public static final String CPU_REQUEST = "100m";
+    public static final String CPU_REQUEST = "150m";
     public static final String CPU_LIMIT = "1";
-    public static final String MEMORY_REQUEST = "768Mi";
-    public static final String MEMORY_LIMIT = "1Gi";
+    public static final String MEMORY_REQUEST = "400Mi";
+    public static final String MEMORY_LIMIT = "512Mi";
 
     private InstallBundle() {
     }

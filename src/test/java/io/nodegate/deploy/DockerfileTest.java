@@ -5,6 +5,12 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.fabric8.kubernetes.api.model.Quantity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,5 +37,27 @@ class DockerfileTest {
         // the read-only root filesystem: no hsperfdata writes
         assertThat(dockerfile).contains("-XX:-UsePerfData");
         assertThat(Files.readString(Path.of(".dockerignore"))).contains("!src/").contains("!pom.xml");
+    }
+
+    /**
+     * The watch's benchmark measures the JVM the image runs: the same flags, and the heap those flags give under the
+     * Deployment's memory limit (the benchmark machine has no limit, so it names the heap with -Xmx).
+     */
+    @Test
+    void theWatchBenchmarkRunsTheImagesJvmFlagsWithTheHeapTheMemoryLimitGives() throws IOException {
+        String dockerfile = Files.readString(Path.of("Dockerfile"));
+        Matcher entrypoint = Pattern.compile("ENTRYPOINT \\[\"java\", (.*), \"-jar\"").matcher(dockerfile);
+        assertThat(entrypoint.find()).as("ENTRYPOINT [\"java\", flags..., \"-jar\", ...]").isTrue();
+        List<String> flags = Arrays.stream(entrypoint.group(1).split(",\\s*")).map(f -> f.replace("\"", "")).toList();
+        Matcher benchJvm = Pattern.compile("WATCH_JVM=\\$\\{WATCH_JVM:-\"([^\"]*)\"}")
+                .matcher(Files.readString(Path.of("bench/watch.sh")));
+        assertThat(benchJvm.find()).isTrue();
+        List<String> benchFlags = List.of(benchJvm.group(1).split(" "));
+
+        assertThat(benchFlags).containsAll(flags);
+        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(String.join(" ", flags));
+        assertThat(percent.find()).isTrue();
+        long limitMiB = new Quantity(InstallBundle.MEMORY_LIMIT).getNumericalAmount().longValue() / (1024 * 1024);
+        assertThat(benchFlags).contains("-Xmx" + limitMiB * Integer.parseInt(percent.group(1)) / 100 + "m");
     }
 }
