@@ -1,5 +1,7 @@
 package io.nodegate.model;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +42,13 @@ public record NodeInfo(
 
     /** Role names from node-role.kubernetes.io/* labels, sorted. */
     public SortedSet<String> roles() {
+        // plain loops in these accessors: detectors call them for every node on every pass of the watch
         SortedSet<String> roles = new TreeSet<>();
-        labels.keySet().stream().filter(k -> k.startsWith(ROLE_PREFIX))
-                .map(k -> k.substring(ROLE_PREFIX.length())).filter(r -> !r.isEmpty()).forEach(roles::add);
+        for (String key : labels.keySet()) {
+            if (key.length() > ROLE_PREFIX.length() && key.startsWith(ROLE_PREFIX)) {
+                roles.add(key.substring(ROLE_PREFIX.length()));
+            }
+        }
         return roles;
     }
 
@@ -51,7 +57,12 @@ public record NodeInfo(
     }
 
     public Condition condition(String type) {
-        return conditions.stream().filter(c -> type.equals(c.type())).findFirst().orElse(null);
+        for (Condition c : conditions) {
+            if (type.equals(c.type())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Ready as the API records it: "True", "False", "Unknown", or null when there is no Ready condition. */
@@ -65,7 +76,13 @@ public record NodeInfo(
     }
 
     public List<String> internalIps() {
-        return addresses.stream().filter(a -> "InternalIP".equals(a.type())).map(NodeAddress::address).toList();
+        List<String> ips = new ArrayList<>(2);
+        for (NodeAddress a : addresses) {
+            if ("InternalIP".equals(a.type())) {
+                ips.add(a.address());
+            }
+        }
+        return Collections.unmodifiableList(ips);
     }
 
     public String annotation(String key) {
