@@ -11,7 +11,8 @@
 # Usage: bench/watch.sh [N] [DURATION_SECONDS]      (default: 5000 300)
 # Env:   INTERVAL (default 15s), OUT (default bench/target/watch-last-run.md),
 #        NODEGATE_JAR (default target/nodegate.jar: e.g. a jar built from an earlier commit, for a before/after run),
-#        WATCH_JVM (the watch JVM's flags; default: the Deployment's, see below)
+#        WATCH_JVM (the watch JVM's flags; default: the Deployment's, see below),
+#        RENEW_EVERY (default 10s; "off": no renewals, to split the watch's CPU between Lease events and the rest)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,7 +46,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" --renew-every 10s --port-file "$WORK/port" \
+RENEW_EVERY=${RENEW_EVERY:-10s}
+RENEW_ARGS=(--renew-every "$RENEW_EVERY")
+[ "$RENEW_EVERY" = off ] && RENEW_ARGS=()
+java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" "${RENEW_ARGS[@]}" --port-file "$WORK/port" \
   --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
 SERVER_PID=$!
 for _ in $(seq 1 600); do [ -f "$WORK/port" ] && break; sleep 0.2; done
@@ -113,7 +117,7 @@ EVENTS=$(grep -o '"watchEvents":[0-9]*' "$WORK/server-stats.json" | cut -d: -f2)
 
 mkdir -p "$(dirname "$OUT")"
 {
-  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
+  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR, Lease renewals every $RENEW_EVERY; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
   echo
   echo "| N | duration after sync | Lease events sent | sync time | CPU at sync | avg CPU after sync | RSS at sync | RSS avg / peak / end | passes (errors) | pass mean | pass histogram (all passes, cumulative) | finding series |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
