@@ -46,11 +46,11 @@ public final class InstallBundle {
 
     /**
      * Requests and limits, from the watch's benchmark at 5,000 Nodes whose Leases renew every 10 s (bench/watch.sh,
-     * bench/RESULTS.md): after sync it averaged CPU_REQUEST-ish of one core and held about 380 MB RSS with the image's
-     * JVM flags (serial GC, heap = 50 % of the memory limit = 256 MiB, twice the ~120 MiB live set, so a re-list after
-     * a 410 Gone fits). The memory request is that RSS; the limit is what the heap was sized from. CPU is limited
-     * loosely so start-up (JIT, the first LISTs, the first full mapping) is not throttled into failing its probes.
-     * Smaller clusters need less; the heap follows the limit.
+     * bench/RESULTS.md): after sync it averaged 12.7 % of one core and 372 MB RSS (peak 384 MB) with the image's JVM
+     * flags (serial GC, heap = 50 % of the memory limit = 256 MiB, twice the ~120 MiB live set, so a re-list after a
+     * 410 Gone fits). The requests are those averages, rounded up; the memory limit is what the heap is sized from.
+     * CPU is limited loosely so start-up (JIT, the first LISTs, the first full mapping) is not throttled into
+     * failing its probes. Smaller clusters need less; the heap follows the limit.
      */
     public static final String CPU_REQUEST = "150m";
     public static final String CPU_LIMIT = "1";
