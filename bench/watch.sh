@@ -12,7 +12,8 @@
 # Env:   INTERVAL (default 15s), OUT (default bench/target/watch-last-run.md),
 #        NODEGATE_JAR (default target/nodegate.jar: e.g. a jar built from an earlier commit, for a before/after run),
 #        WATCH_JVM (the watch JVM's flags; default: the Deployment's, see below),
-#        RENEW_EVERY (default 10s; "off": no renewals, to split the watch's CPU between Lease events and the rest)
+#        RENEW_EVERY (default 10s; e.g. 100000s for next to no Lease events, to split the watch's CPU between the
+#        events and the rest; the server serves watches only with renewals on)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,9 +48,7 @@ cleanup() {
 trap cleanup EXIT
 
 RENEW_EVERY=${RENEW_EVERY:-10s}
-RENEW_ARGS=(--renew-every "$RENEW_EVERY")
-[ "$RENEW_EVERY" = off ] && RENEW_ARGS=()
-java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" "${RENEW_ARGS[@]}" --port-file "$WORK/port" \
+java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" --renew-every "$RENEW_EVERY" --port-file "$WORK/port" \
   --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
 SERVER_PID=$!
 for _ in $(seq 1 600); do [ -f "$WORK/port" ] && break; sleep 0.2; done
