@@ -100,7 +100,7 @@ public final class PolicyCommand implements Callable<Integer> {
         }
         PolicyApplier.Result result;
         try (io.nodegate.source.live.KubeConnection connection = source.connect()) {
-            result = PolicyApplier.apply(connection.client(), bundle);
+            result = PolicyApplier.apply(new io.nodegate.source.live.ApiCalls(connection), bundle);
         }
         result.applied().forEach(what -> out.println("applied " + what));
         result.skipped().forEach(what -> out.println("skipped " + what));

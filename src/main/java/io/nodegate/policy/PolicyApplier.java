@@ -22,7 +22,12 @@ public final class PolicyApplier {
     }
 
     public static Result apply(KubernetesClient client, PolicyBundle bundle) {
-        ApiCalls calls = ApiCalls.of(client);
+        return apply(ApiCalls.of(client), bundle);
+    }
+
+    /** Reads over the connection's lean layer; the server-side applies go through its fabric8 client. */
+    public static Result apply(ApiCalls calls, PolicyBundle bundle) {
+        KubernetesClient client = calls.client();
         boolean needsCattleSystem = bundle.objects().stream()
                 .anyMatch(o -> OperatorRbac.CATTLE_SYSTEM.equals(o.getMetadata().getNamespace()));
         boolean cattleSystemExists;

@@ -42,6 +42,12 @@ import java.util.Objects;
  */
 public final class ApiTarget {
 
+    /** Where credentials that change come from: an exec plugin, or a fabric8 client's token provider. */
+    interface CredentialSource {
+        /** Fresh credentials; {@link Credentials#expires()} says when to ask again. */
+        Credentials fetch(ApiTarget target);
+    }
+
     /** Bearer token, basic auth or client certificate to present; any of them may be null. */
     public record Credentials(String token, String username, String password, String clientCertPem,
                               String clientKeyPem, String clientCertWhere, java.time.Instant expires) {
@@ -61,7 +67,7 @@ public final class ApiTarget {
     private final String tlsServerName;
     private final Credentials staticCredentials;
     private final Path tokenFile;
-    private final ExecPlugin exec;
+    private final CredentialSource exec;
     private final ProxySetting proxy;
     private final String namespace;
     private String userName;
@@ -71,7 +77,7 @@ public final class ApiTarget {
     private volatile Credentials sslContextFor;
 
     ApiTarget(String server, String context, String origin, String caPem, String caWhere, boolean insecure,
-              String tlsServerName, Credentials staticCredentials, Path tokenFile, ExecPlugin exec,
+              String tlsServerName, Credentials staticCredentials, Path tokenFile, CredentialSource exec,
               ProxySetting proxy, String namespace) {
         this.server = stripSlash(Objects.requireNonNull(server, "server"));
         this.context = context;
@@ -170,7 +176,7 @@ public final class ApiTarget {
                 return c;
             }
             if (exec != null) {
-                c = exec.run(this);
+                c = exec.fetch(this);
             } else if (tokenFile != null && staticCredentials.token() == null) {
                 c = new Credentials(readTokenFile(), staticCredentials.username(), staticCredentials.password(),
                         staticCredentials.clientCertPem(), staticCredentials.clientKeyPem(),

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * kubeconfig's installHint; a plugin that fails, hangs past {@link #TIMEOUT} or prints no usable credential is a
  * collection failure (exit 3) naming the command, with the end of its stderr.
  */
-final class ExecPlugin {
+final class ExecPlugin implements ApiTarget.CredentialSource {
 
     /** A plugin that has not answered in this time is stuck (waiting for a browser login nobody will finish). */
     static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -65,7 +65,8 @@ final class ExecPlugin {
     }
 
     /** Runs the plugin once and returns its credentials. */
-    ApiTarget.Credentials run(ApiTarget target) {
+    @Override
+    public ApiTarget.Credentials fetch(ApiTarget target) {
         if ("Always".equals(interactiveMode)) {
             throw new InputException("exec credential plugin '" + command + "' (" + where + ") has interactiveMode: "
                     + "Always, but nodegate runs plugins without a terminal; log in first (run the plugin or kubectl "

@@ -87,14 +87,51 @@ public final class KubeConnection implements AutoCloseable {
     /** Like {@link #wrapping(KubernetesClient)}; {@code requestTimeout} null means the client's own. */
     public static KubeConnection wrapping(KubernetesClient client, Duration requestTimeout) {
         Config c = client.getConfiguration();
-        String token = c.getAutoOAuthToken() != null ? c.getAutoOAuthToken() : c.getOauthToken();
-        ApiTarget target = ApiTarget.of(client.getMasterUrl().toString(), token);
-        if (Boolean.TRUE.equals(c.isTrustCerts())) {
-            target = target.insecure();
-        }
         long millis = c.getRequestTimeout() > 0 ? c.getRequestTimeout() : 10_000;
-        return new KubeConnection(target, requestTimeout != null && !requestTimeout.isZero() && !requestTimeout.isNegative()
-                ? requestTimeout : Duration.ofMillis(millis), false, client);
+        return new KubeConnection(targetOf(c, client.getMasterUrl().toString()),
+                requestTimeout != null && !requestTimeout.isZero() && !requestTimeout.isNegative()
+                        ? requestTimeout : Duration.ofMillis(millis), false, client);
+    }
+
+    /**
+     * The same server, TLS settings and credentials as a fabric8 config (the reverse of {@link #fabric8Config}), so
+     * reads next to a client built elsewhere authenticate as that client does.
+     */
+    static ApiTarget targetOf(Config c, String masterUrl) {
+        String caPem = pem(c.getCaCertData(), c.getCaCertFile());
+        String certPem = pem(c.getClientCertData(), c.getClientCertFile());
+        String keyPem = pem(c.getClientKeyData(), c.getClientKeyFile());
+        ApiTarget.Credentials fixed = new ApiTarget.Credentials(null, c.getUsername(), c.getPassword(),
+                certPem != null && keyPem != null ? certPem : null, certPem != null && keyPem != null ? keyPem : null,
+                "the fabric8 client's client certificate", null);
+        boolean insecure = Boolean.TRUE.equals(c.isTrustCerts());
+        ApiTarget target = new ApiTarget(masterUrl, null, "a fabric8 client", insecure ? null : caPem,
+                "the fabric8 client's CA", insecure, c.getTlsServerName(), fixed, null,
+                new TokenFrom(c), ProxySetting.NONE, c.getNamespace());
+        return target;
+    }
+
+    private static String pem(String data, String file) {
+        if (data != null && !data.isBlank()) {
+            String decoded = new String(Base64.getMimeDecoder().decode(data.trim()), StandardCharsets.ISO_8859_1);
+            return decoded.contains("-----BEGIN") ? decoded : data; // fabric8 also accepts PEM text as "data"
+        }
+        return file == null || file.isBlank() ? null : readQuietly(Path.of(file));
+    }
+
+    /** The fabric8 config's bearer token, asked each time (a provider may refresh it). */
+    private record TokenFrom(Config config) implements ApiTarget.CredentialSource {
+        @Override
+        public ApiTarget.Credentials fetch(ApiTarget target) {
+            String token = config.getOauthTokenProvider() != null ? config.getOauthTokenProvider().getToken()
+                    : config.getAutoOAuthToken() != null ? config.getAutoOAuthToken() : config.getOauthToken();
+            String certPem = pem(config.getClientCertData(), config.getClientCertFile());
+            String keyPem = pem(config.getClientKeyData(), config.getClientKeyFile());
+            boolean cert = certPem != null && keyPem != null;
+            return new ApiTarget.Credentials(token, config.getUsername(), config.getPassword(), cert ? certPem : null,
+                    cert ? keyPem : null, "the fabric8 client's client certificate",
+                    java.time.Instant.now().plusSeconds(60));
+        }
     }
 
     private static void requirePositive(Duration requestTimeout) {

@@ -463,6 +463,41 @@ class LeanClientTest {
         }
     }
 
+    @Test
+    void theFabric8ClientForWritesIsBuiltFromTheSameTargetAndReadsBesideAClientAuthenticateAsIt() throws IOException {
+        // kubeconfig -> ApiTarget -> fabric8 client: an EC client certificate over mutual TLS, and an exec token
+        Path ec = kubeconfig("fabric8-ec", "server: " + https(mutual) + "\ncertificate-authority: certs/ca.crt",
+                "client-certificate: certs/client-ec.crt\nclient-key: certs/client-ec.key");
+        try (KubeConnection connection = KubeConnection.of(Kubeconfig.resolve(ec, null), Duration.ofSeconds(10), false)) {
+            assertThat(connection.client().nodes().list().getItems()).hasSize(5);
+            assertThat(connection.clientBuilt()).isTrue();
+        }
+        Path plugin = script("fabric8-token.sh", """
+                #!/bin/sh
+                echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}'
+                """.formatted(TOKEN));
+        api.requireBearerToken(TOKEN);
+        try {
+            Path kc = kubeconfig("fabric8-exec", "server: " + https(tls) + "\ncertificate-authority: certs/ca.crt",
+                    exec("client.authentication.k8s.io/v1", plugin.toString(), false, null));
+            try (KubeConnection connection = KubeConnection.of(Kubeconfig.resolve(kc, null), Duration.ofSeconds(10),
+                    false)) {
+                assertThat(connection.client().nodes().list().getItems()).hasSize(5);
+            }
+
+            // fabric8 client -> ApiTarget: a token provider and a CA are carried over to the lean reads
+            io.fabric8.kubernetes.client.Config config = new io.fabric8.kubernetes.client.ConfigBuilder(
+                    io.fabric8.kubernetes.client.Config.empty()).withMasterUrl(https(tls)).withCaCertData(b64(certs.caCert))
+                    .withOauthTokenProvider(() -> TOKEN).build();
+            try (var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config)
+                    .withHttpClientFactory(new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory()).build()) {
+                assertThat(new ApiCalls(KubeConnection.wrapping(client)).serverVersion()).startsWith("v1.");
+            }
+        } finally {
+            api.requireBearerToken(null);
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     private static String exec(String apiVersion, String command, boolean clusterInfo, String installHint) {
