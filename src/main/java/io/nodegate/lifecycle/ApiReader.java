@@ -94,6 +94,11 @@ public final class ApiReader {
         return get("Node " + name, "/api/v1/nodes/" + name, Node.class, name);
     }
 
+    /** The Node's answer as the server sent it (bytes) and parsed: what `remove` saves before its DELETE. */
+    public Optional<ApiCalls.RawObject> nodeAsSent(String name) {
+        return api.getRaw("GET Node " + name, "/api/v1/nodes/" + name, "Node", name);
+    }
+
     public Optional<NodeInfo> node(String name) {
         return plain("Node " + name, "/api/v1/nodes/" + name, "Node", name)
                 .map(n -> assemble(Map.of(Kinds.NODES, List.of(n))).nodes().get(0));

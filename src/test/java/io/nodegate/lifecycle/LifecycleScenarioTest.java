@@ -82,6 +82,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
         clock.advance(Duration.ofMinutes(2));
         String a11Uid = node("gpu-a11").getMetadata().getUid();
         playGarbageCollector("gpu-a11");
+        String a11AsServed = get(api.url() + "/api/v1/nodes/gpu-a11");
         CliRun r = remove("gpu-a11");
         assertThat(r.exitCode()).as(r.all()).isZero();
         assertThat(r.out()).contains("deleted Node gpu-a11", "still there", "cascade complete");
@@ -101,7 +102,9 @@ class LifecycleScenarioTest extends SeededClusterTest {
         try (Stream<Path> s = Files.list(evidence)) {
             removal = s.filter(p -> p.getFileName().toString().startsWith("remove-gpu-a11-")).findFirst().orElseThrow();
         }
-        assertThat(Files.readString(removal.resolve("node.json"))).contains("\"uid\":\"" + a11Uid + "\"");
+        assertThat(Files.readString(removal.resolve("node.json"))).contains("\"uid\":\"" + a11Uid + "\"")
+                .as("the Node's JSON exactly as the server sent it, not a re-serialised copy")
+                .isEqualTo(a11AsServed.endsWith("\n") ? a11AsServed : a11AsServed + "\n");
         assertThat(Files.readString(removal.resolve("lease.json"))).contains("\"holderIdentity\":\"gpu-a11\"");
         assertThat(Files.readString(removal.resolve("node-password-secret.json")))
                 .contains("gpu-a11.node-password.rke2").doesNotContain("\"data\"");
@@ -272,6 +275,16 @@ class LifecycleScenarioTest extends SeededClusterTest {
                 assertThat(Files.readString(p)).as(p.toString()).doesNotContain(SeedCluster.SECRET_VALUE)
                         .doesNotContain(encoded);
             }
+        }
+    }
+
+    /** One GET as a plain HTTP client sees it (the server's bytes, not parsed). */
+    private static String get(String url) throws java.io.IOException {
+        var conn = (java.net.HttpURLConnection) java.net.URI.create(url).toURL().openConnection();
+        try (var in = conn.getInputStream()) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            conn.disconnect();
         }
     }
 }

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.source.json.Plain;
+import io.nodegate.source.live.ApiCalls;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.CollectionException;
@@ -155,10 +157,13 @@ public final class NodeRemover {
         }
         store.ensureWritable();
 
-        var nodeObj = api.rawNode(node).orElseThrow(() -> new RefusedException(
+        // the Node's JSON exactly as the server sent it: that is what is saved before the DELETE
+        var nodeObj = api.nodeAsSent(node).orElseThrow(() -> new RefusedException(
                 "Node " + node + " is already gone (NotFound): nothing deleted"));
-        String uid = nodeObj.getMetadata().getUid();
-        String rv = nodeObj.getMetadata().getResourceVersion();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> nodeMeta = (Map<String, Object>) nodeObj.object().get("metadata");
+        String uid = String.valueOf(nodeMeta.get("uid"));
+        String rv = nodeMeta.get("resourceVersion") == null ? null : String.valueOf(nodeMeta.get("resourceVersion"));
         if (!uid.equals(expectedUid)) {
             throw new RefusedException("Node " + node + " has uid " + uid + " but the " + (opt.override() != null ? "baseline" : "gate")
                     + " saw " + expectedUid + ": it was recreated (the host registered again). Not deleted.");
@@ -168,10 +173,17 @@ public final class NodeRemover {
                     + acceptableRv + "): run the gate again. Not deleted.");
         }
 
+        try {
+            tombstoneOf(nodeObj, started, gateFile); // the fields it reads are well-formed: checked before anything
+        } catch (RuntimeException e) {
+            throw new CollectionException("GET Node " + node + ": unusable answer: " + e.getMessage()
+                    + ". Nothing deleted", e);
+        }
+
         // Backups first: if any cannot be written and read back, nothing is deleted.
         String dirName = "remove-" + node + "-" + EvidenceStore.stamp(started);
         Map<String, String> backups = new LinkedHashMap<>();
-        backups.put("node", backup(dirName + "/node.json", nodeObj));
+        backups.put("node", backupAsSent(dirName + "/node.json", nodeObj.body()));
         backups.put("lease", backup(dirName + "/lease.json", api.rawLease(node).orElse(null)));
         backups.put("csinode", backup(dirName + "/csinode.json", api.rawCsiNode(node).orElse(null)));
         Secret secret = api.nodePasswordSecret(node).map(NodeRemover::metadataOnly).orElse(null);
@@ -239,12 +251,15 @@ public final class NodeRemover {
     static final Duration PROGRESS_HEARTBEAT = Duration.ofSeconds(10);
 
     /** The removed host as a tombstone: its name, the deleted object's uid and the identities that outlive a rename. */
-    private Tombstone tombstoneOf(Node nodeObj, Instant deletedAt, String gateFile) {
-        var info = nodeObj.getStatus() == null ? null : nodeObj.getStatus().getNodeInfo();
+    private Tombstone tombstoneOf(ApiCalls.RawObject nodeObj, Instant deletedAt, String gateFile) {
+        Map<String, Object> node = nodeObj.object();
+        Map<String, Object> meta = Plain.map(node, "metadata");
+        Map<String, Object> status = Plain.map(node, "status");
+        Map<String, Object> info = status == null ? null : Plain.map(status, "nodeInfo");
         String gateSha = gateFile == null ? null : EvidenceStore.sha256(java.nio.file.Path.of(gateFile));
-        return new Tombstone(nodeObj.getMetadata().getName(), nodeObj.getMetadata().getUid(),
-                info == null ? null : info.getSystemUUID(), info == null ? null : info.getMachineID(), deletedAt,
-                gateSha, TombstoneLedger.who(api));
+        return new Tombstone(Plain.string(meta, "name"), Plain.string(meta, "uid"),
+                info == null ? null : Plain.string(info, "systemUUID"), info == null ? null : Plain.string(info, "machineID"),
+                deletedAt, gateSha, TombstoneLedger.who(api));
     }
 
     /**
@@ -328,6 +343,12 @@ public final class NodeRemover {
                     + (pods.size() > 5 ? " …" : ""));
         }
         return left;
+    }
+
+    private String backupAsSent(String name, byte[] body) {
+        String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+        store.writeText(name, text.endsWith("\n") ? text : text + "\n");
+        return name;
     }
 
     private String backup(String name, HasMetadata obj) {

@@ -260,6 +260,42 @@ public final class ApiCalls {
         });
     }
 
+    /** A named object's answer: the bytes exactly as the server sent them, and the object they hold. */
+    public record RawObject(byte[] body, Map<String, Object> object) {
+    }
+
+    /**
+     * A named object with its answer's bytes as the server sent them (evidence written before a DELETE): empty only
+     * on a 404; the same checks as {@link #getPlain}. Never for Secrets (their values would be in the bytes).
+     */
+    public Optional<RawObject> getRaw(String what, String path, String kind, String expectedName) {
+        if ("Secret".equals(kind)) {
+            throw new IllegalArgumentException("a Secret's answer holds its values: read it with getPlain");
+        }
+        lastServer = server;
+        return http.get(what, path, answer -> {
+            if (answer.status() == 404) {
+                return Optional.<RawObject>empty();
+            }
+            requireOk(what, answer, false);
+            byte[] body = answer.body().readAllBytes();
+            Map<String, Object> obj;
+            try {
+                obj = KubeJson.EVIDENCE.readObject(new java.io.ByteArrayInputStream(body), "GET " + answer.url(), kind);
+            } catch (JsonReadException e) {
+                obj = null;
+            }
+            Map<String, Object> meta = obj == null || !(obj.get("metadata") instanceof Map<?, ?>) ? null
+                    : Plain.map(obj, "metadata");
+            if (meta == null || !expectedName.equals(meta.get("name")) || !(meta.get("uid") instanceof String uid)
+                    || uid.isBlank()) {
+                throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
+                        + kind + " " + expectedName + ": empty, cut or another object)");
+            }
+            return Optional.of(new RawObject(body, obj));
+        });
+    }
+
     /**
      * Runs a streaming read of a 200 answer. A failure of the stream underneath (the deadline, a reset) goes back to
      * {@link ApiHttp} as I/O, so it is reported as a timeout or a broken connection; broken JSON is an unparsable
