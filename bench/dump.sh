@@ -47,6 +47,8 @@ row() { # name command...
     "$(head -c 120 "$WORK/err.txt" | tr '\n|' '  ')" | tee -a "$OUT"
 }
 
+# bin/nodegate writes its class-data archive on first use: do that before measuring
+bin/nodegate audit -f examples/healthy >/dev/null 2>&1 || true
 mkdir -p "$(dirname "$OUT")"
 {
   echo "### audit -f of a ${SIZE_MB} MB kubectl JSON List ($NODES nodes), $(date -u +%FT%TZ)"
@@ -64,5 +66,19 @@ for i in $(seq "$RUNS"); do
   # shellcheck disable=SC2086
   row "after, same flags (run $i)" java $OLD_FLAGS -jar "$NODEGATE_JAR" audit -f "$DUMP" --now "$NOW" -o json
   row "after, bin/nodegate (run $i)" bin/nodegate audit -f "$DUMP" --now "$NOW" -o json
+done
+# The launcher's -Xms64m must not cost a small audit anything: examples/healthy (7 nodes), 5 runs each, with the
+# class-data archive, interleaved: the launcher's flags without and with -Xms64m.
+{
+  echo
+  echo "| small: audit -f examples/healthy | wall s | CPU s | peak RSS MB | exit | stderr (start) |"
+  echo "|---|---|---|---|---|---|"
+} | tee -a "$OUT"
+CDS_FLAGS="-Xshare:auto -Xlog:cds*=off -XX:SharedArchiveFile=$ROOT/target/nodegate.jsa"
+for i in 1 2 3 4 5; do
+  # shellcheck disable=SC2086
+  row "launcher flags without -Xms64m (run $i)" java $OLD_FLAGS $CDS_FLAGS -jar "$NODEGATE_JAR" audit -f examples/healthy -o json
+  # shellcheck disable=SC2086
+  row "launcher flags with -Xms64m (run $i)" java $OLD_FLAGS -Xms64m $CDS_FLAGS -jar "$NODEGATE_JAR" audit -f examples/healthy -o json
 done
 { echo; echo "uptime after: $(uptime)"; } | tee -a "$OUT"

@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  * }</pre>
  * <ul>
  * <li>{@code body} is an {@link InputStream} (UTF-8 bytes, e.g. an HTTP response body) or a {@link Reader}; it is
- *     read to its end and not closed. {@code where} names the input in errors ("LIST nodes at URL", a file name).</li>
+ *     read to its end and closed (Jackson closes the source it parsed). {@code where} names the input in errors
+ *     ("LIST nodes at URL", a file name).</li>
  * <li>The item kind ("Node") is what the caller knows the items to be (an API LIST page's items carry no
  *     {@code kind}); null when unknown. An item's own {@code kind} wins. It decides the Secret and ConfigMap rules
  *     below; the reader never adds a {@code kind} field to an item.</li>
