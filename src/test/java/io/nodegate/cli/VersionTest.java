@@ -22,4 +22,17 @@ class VersionTest {
         assertThat(bytes.toString(StandardCharsets.UTF_8).replace("\r\n", "\n"))
                 .isEqualTo(picocli.out().replace("\r\n", "\n"));
     }
+
+    /** The build fills version.txt from pom.xml; bin/nodegate prints "nodegate " + its content for --version. */
+    @Test
+    void theVersionIsThePomsAndTheLauncherReadsTheSameFile() throws Exception {
+        String pom = java.nio.file.Files.readString(java.nio.file.Path.of("pom.xml"));
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("<artifactId>nodegate</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        assertThat(m.find()).as("pom.xml names nodegate's version").isTrue();
+        assertThat(VersionProvider.version()).isEqualTo(m.group(1));
+        assertThat(CliRun.run("--version").out().trim()).isEqualTo("nodegate " + m.group(1));
+        assertThat(java.nio.file.Files.readString(java.nio.file.Path.of("bin/nodegate")))
+                .contains("target/classes" + VersionProvider.RESOURCE);
+    }
 }
