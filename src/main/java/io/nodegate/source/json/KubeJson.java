@@ -151,14 +151,7 @@ public final class KubeJson {
     /** As {@link #readList(InputStream, String, String, Consumer)} over a parser positioned before the root. */
     public ListEnvelope readList(JsonParser p, String where, String itemKind, Consumer<Map<String, Object>> onItem) {
         try {
-            JsonToken root = p.nextToken();
-            if (root == null) {
-                throw new JsonReadException(where + ": empty answer (no JSON value)", false);
-            }
-            if (root != JsonToken.START_OBJECT) {
-                throw new JsonReadException(where + ": a JSON " + describe(root) + " " + at(p)
-                        + ", not a Kubernetes list", false);
-            }
+            startRootObject(p, where, "list");
             ListEnvelope envelope = readListObject(p, where, itemKind, (item, listKind) -> {
                 if (!(item instanceof Map<?, ?>)) {
                     throw new JsonReadException(where + ": a list item is not an object " + at(p), false);
@@ -187,14 +180,7 @@ public final class KubeJson {
      */
     public Map<String, Object> readObject(InputStream body, String where, String kind) {
         try (JsonParser p = parser(body)) {
-            JsonToken root = p.nextToken();
-            if (root == null) {
-                throw new JsonReadException(where + ": empty answer (no JSON value)", false);
-            }
-            if (root != JsonToken.START_OBJECT) {
-                throw new JsonReadException(where + ": a JSON " + describe(root) + " " + at(p)
-                        + ", not a Kubernetes object", false);
-            }
+            startRootObject(p, where, "object");
             Map<String, Object> out = readK8sObject(p, kind);
             requireEnd(p, where);
             return out;
@@ -205,13 +191,28 @@ public final class KubeJson {
         }
     }
 
+    /** The root value's first token; an answer with no JSON value at all is broken, never an empty result. */
+    private static JsonToken firstToken(JsonParser p, String where) {
+        JsonToken root = p.nextToken();
+        if (root == null) {
+            throw new JsonReadException(where + ": empty answer (no JSON value)", false);
+        }
+        return root;
+    }
+
+    /** Steps into the root, which must be an object: a Kubernetes {@code what} ("list" or "object"). */
+    private static void startRootObject(JsonParser p, String where, String what) {
+        JsonToken root = firstToken(p, where);
+        if (root != JsonToken.START_OBJECT) {
+            throw new JsonReadException(where + ": a JSON " + describe(root) + " " + at(p) + ", not a Kubernetes "
+                    + what, false);
+        }
+    }
+
     /** Reads any JSON value whole (skip rules applied to Kubernetes objects in it, as for a root value). */
     public Object readValue(InputStream body, String where) {
         try (JsonParser p = parser(body)) {
-            JsonToken root = p.nextToken();
-            if (root == null) {
-                throw new JsonReadException(where + ": empty answer (no JSON value)", false);
-            }
+            JsonToken root = firstToken(p, where);
             Object out = root == JsonToken.START_OBJECT ? readK8sObject(p, null) : rootValue(p);
             requireEnd(p, where);
             return out;

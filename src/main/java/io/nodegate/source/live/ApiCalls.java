@@ -137,16 +137,8 @@ public final class ApiCalls {
             String labelSelector, String fieldSelector, Function<? super T, R> map) {
         Class<? extends KubernetesResourceList<T>> listType = listType(type);
         List<R> all = new ArrayList<>();
-        Set<String> seenTokens = new HashSet<>();
-        String token = null;
-        int pages = 0;
-        do {
-            StringBuilder query = new StringBuilder(collectionPath).append("?limit=").append(pageSize);
-            appendParam(query, "labelSelector", labelSelector);
-            appendParam(query, "fieldSelector", fieldSelector);
-            appendParam(query, "continue", token);
-            lastServer = server;
-            KubernetesResourceList<T> list = http.get(what, query.toString(), answer -> {
+        forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
+            KubernetesResourceList<T> list = http.get(what, query, answer -> {
                 requireOk(what, answer, true);
                 return decode(what, answer, listType);
             });
@@ -160,7 +152,30 @@ public final class ApiCalls {
                 }
                 all.add(map.apply(item));
             }
-            token = list.getMetadata() == null ? null : list.getMetadata().getContinue();
+            return list.getMetadata() == null ? null : list.getMetadata().getContinue();
+        });
+        return all;
+    }
+
+    /**
+     * The one pagination rule of both LIST readers: asks for {@code limit} items a page and follows
+     * {@code continue} until a page carries none (an empty token is none). A token the server already sent, or more
+     * than {@link #MAX_PAGES} pages, is a broken answer: the list would never end.
+     *
+     * @param readPage reads one page from the query path given and returns that page's continue token
+     */
+    private void forEachPage(String what, String collectionPath, String labelSelector, String fieldSelector,
+                             Function<String, String> readPage) {
+        Set<String> seenTokens = new HashSet<>();
+        String token = null;
+        int pages = 0;
+        do {
+            StringBuilder query = new StringBuilder(collectionPath).append("?limit=").append(pageSize);
+            appendParam(query, "labelSelector", labelSelector);
+            appendParam(query, "fieldSelector", fieldSelector);
+            appendParam(query, "continue", token);
+            lastServer = server;
+            token = readPage.apply(query.toString());
             if (token != null && token.isEmpty()) {
                 token = null;
             }
@@ -172,7 +187,6 @@ public final class ApiCalls {
                 throw new CollectionException(what + " at " + server + ": did not end after " + MAX_PAGES + " pages");
             }
         } while (token != null);
-        return all;
     }
 
     /**
@@ -197,16 +211,8 @@ public final class ApiCalls {
     public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
                                  String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
         List<R> all = new ArrayList<>();
-        Set<String> seenTokens = new HashSet<>();
-        String token = null;
-        int pages = 0;
-        do {
-            StringBuilder query = new StringBuilder(collectionPath).append("?limit=").append(pageSize);
-            appendParam(query, "labelSelector", labelSelector);
-            appendParam(query, "fieldSelector", fieldSelector);
-            appendParam(query, "continue", token);
-            lastServer = server;
-            KubeJson.ListEnvelope page = http.get(what, query.toString(), answer -> {
+        forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
+            KubeJson.ListEnvelope page = http.get(what, query, answer -> {
                 requireOk(what, answer, true);
                 return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
                         item -> {
@@ -219,15 +225,8 @@ public final class ApiCalls {
                             all.add(map.apply(item));
                         }));
             });
-            token = page.continueToken();
-            if (token != null && !seenTokens.add(token)) {
-                throw new CollectionException(what + " at " + server
-                        + ": the server repeated a continue token; the list would never end");
-            }
-            if (++pages > MAX_PAGES) {
-                throw new CollectionException(what + " at " + server + ": did not end after " + MAX_PAGES + " pages");
-            }
-        } while (token != null);
+            return page.continueToken();
+        });
         return all;
     }
 
