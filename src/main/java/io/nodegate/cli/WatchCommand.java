@@ -1,6 +1,5 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.ExitCode;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
@@ -155,7 +154,6 @@ public final class WatchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--event-rate must be > 0 and --event-burst >= 1");
         }
         io.nodegate.source.live.KubeConnection connection = env.connectForModel(live);
-        KubernetesClient client = connection.client(); // informers and leader election: fabric8, from the same target
         String server = stripSlash(connection.server());
         String source = "live: " + connection.describe();
         String me = identity != null ? identity : defaultIdentity();
@@ -173,10 +171,10 @@ public final class WatchCommand implements Callable<Integer> {
                 err.flush();
             }
         };
-        WatchService service = new WatchService(settings, client, env.clock(), once ? line -> { } : log);
+        WatchService service = new WatchService(settings, connection, env.clock(), once ? line -> { } : log);
         try {
             if (once) {
-                return once(service, client);
+                return once(service);
             }
             service.start();
             log.accept("serving /metrics /healthz /readyz /findings on " + describe(address, service.httpPort())
@@ -184,7 +182,7 @@ public final class WatchCommand implements Callable<Integer> {
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 service.close();
-                client.close();
+                connection.close();
                 stopped.countDown();
             }, "nodegate-watch-stop"));
             stopped.await();
@@ -192,12 +190,12 @@ public final class WatchCommand implements Callable<Integer> {
         } finally {
             if (once) {
                 service.close();
-                client.close();
+                connection.close();
             }
         }
     }
 
-    private int once(WatchService service, KubernetesClient client) throws InterruptedException {
+    private int once(WatchService service) throws InterruptedException {
         long deadline = System.nanoTime() + syncTimeout.toNanos();
         String lastStartError = null;
         while (!service.cache().started()) {

@@ -1,10 +1,6 @@
 package io.nodegate.source;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
-import io.fabric8.kubernetes.client.dsl.Resource;
 
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.Plain;
@@ -17,15 +13,15 @@ import java.util.function.UnaryOperator;
 /**
  * One row of the table of what nodegate reads ({@link Kinds#ALL}): which objects (type, namespace, label), whether
  * a cluster must have them, how they are trimmed on arrival, where `collect` writes them and how they map into the
- * model. The live source, the dump source, `collect`, the lifecycle reads and the watch's informers all go through
- * these rows, so adding a kind is adding a row.
+ * model. The live source, the dump source, `collect`, the lifecycle reads and the watch's list-then-watch all go
+ * through these rows, so adding a kind is adding a row.
  *
- * <p>The mapping into the model reads plain JSON values ({@link KubeJson}: what the API or a dump file sent,
- * parsed without fabric8's typed model): {@link #fromJson}. Where a fabric8 object still arrives (the watch's
- * informers, reads that still go through the fabric8 client), {@link #toModel} turns it into the same plain value
- * first ({@link FabricJson}), so there is one mapping.
+ * <p>The mapping into the model reads plain JSON values ({@link KubeJson}: what the API, a watch event or a dump
+ * file sent, parsed without fabric8's typed model): {@link #fromJson}, the one mapping every source uses. Where a
+ * fabric8 object still arrives (reads that still go through the fabric8 client), {@link FabricJson} turns it into
+ * the same plain value first.
  *
- * @param <T> the fabric8 type of these objects (for informers and the fabric8 client's calls)
+ * @param <T> the fabric8 type of these objects (its API path, plural and kind; the fabric8 client's typed calls)
  * @param <M> what one object becomes in the model
  */
 public final class ReadKind<T extends HasMetadata, M> {
@@ -140,19 +136,6 @@ public final class ReadKind<T extends HasMetadata, M> {
      */
     public M fromJson(StateAssembler assembler, Map<String, Object> object) {
         return fromJson.apply(assembler, object);
-    }
-
-    /** Maps one fabric8 object into the model, through its plain JSON form ({@link FabricJson}), by {@link #fromJson}. */
-    public M toModel(StateAssembler assembler, T object) {
-        return fromJson(assembler, FabricJson.toPlain(object, KubeJson.MODEL));
-    }
-
-    /** The client operation that lists and watches exactly these objects (namespace and label applied). */
-    public FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> operation(KubernetesClient client) {
-        var all = client.resources(type);
-        FilterWatchListDeletable<T, KubernetesResourceList<T>, Resource<T>> op = namespace != null
-                ? all.inNamespace(namespace) : allNamespaces() ? all.inAnyNamespace() : all;
-        return labelKey == null ? op : op.withLabel(labelKey, labelValue);
     }
 
     /** Whether an object of {@code objectKind} from a dump is one of these (kind, namespace and label match). */

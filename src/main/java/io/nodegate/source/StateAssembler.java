@@ -414,14 +414,31 @@ public final class StateAssembler {
     }
 
     /**
-     * The one form the API server writes metadata and condition times in (RFC 3339, UTC, whole seconds:
-     * {@code 2026-10-19T06:10:00Z}), read without the general parser, which took ~14% of a 5,000-node live
-     * audit's CPU time. Null for anything else (including impossible dates), which then takes the general path.
+     * The two forms the API server writes times in, read without the general parser, which took ~14% of a
+     * 5,000-node live audit's CPU time: metadata and condition times (RFC 3339, UTC, whole seconds:
+     * {@code 2026-10-19T06:10:00Z}) and MicroTime, a Lease's renewTime and acquireTime
+     * ({@code 2026-10-19T06:10:00.123456Z}, 1 to 9 fraction digits). Null for anything else (including impossible
+     * dates), which then takes the general path.
      */
     private static Instant utcWholeSeconds(String t) {
-        if (t.length() != 20 || t.charAt(4) != '-' || t.charAt(7) != '-' || t.charAt(10) != 'T'
-                || t.charAt(13) != ':' || t.charAt(16) != ':' || t.charAt(19) != 'Z') {
+        int length = t.length();
+        if (length < 20 || t.charAt(4) != '-' || t.charAt(7) != '-' || t.charAt(10) != 'T'
+                || t.charAt(13) != ':' || t.charAt(16) != ':' || t.charAt(length - 1) != 'Z') {
             return null;
+        }
+        int nanos = 0;
+        if (length > 20) {
+            int fractionDigits = length - 21;
+            if (t.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9) {
+                return null;
+            }
+            nanos = digits(t, 20, fractionDigits);
+            if (nanos < 0) {
+                return null;
+            }
+            for (int i = fractionDigits; i < 9; i++) {
+                nanos *= 10;
+            }
         }
         int year = digits(t, 0, 4);
         int month = digits(t, 5, 2);
@@ -433,7 +450,7 @@ public final class StateAssembler {
             return null;
         }
         try {
-            return LocalDateTime.of(year, month, day, hour, minute, second).toInstant(ZoneOffset.UTC);
+            return LocalDateTime.of(year, month, day, hour, minute, second, nanos).toInstant(ZoneOffset.UTC);
         } catch (DateTimeException e) {
             return null;
         }

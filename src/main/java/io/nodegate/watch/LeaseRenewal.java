@@ -1,12 +1,9 @@
 package io.nodegate.watch;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
-import io.nodegate.model.LeaseInfo;
-
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Tells a Lease heartbeat from a Lease change. A kubelet renews its kube-node-lease Lease every 10 s and the control
@@ -16,53 +13,56 @@ import java.util.Objects;
  * them. Treating each renewal as a change made the debounced pass run back to back (every ~1.6 s at 5,000 nodes).
  *
  * <p>Everything else is a change: another holder, a new or removed Lease, a different duration, a renewTime that
- * appears or disappears (the model notes a Lease without one), new labels, a deletionTimestamp, fields this
- * version of the client does not know (kept in additionalProperties).
+ * appears or disappears (the model notes a Lease without one), new labels, a deletionTimestamp, any field this
+ * version of nodegate does not know.
  */
 final class LeaseRenewal {
+
+    private static final Set<String> MOVES_WITH_A_RENEWAL_IN_METADATA = Set.of("resourceVersion", "managedFields");
+    private static final Set<String> MOVES_WITH_A_RENEWAL_IN_SPEC = Set.of("renewTime");
 
     private LeaseRenewal() {
     }
 
-    /** True when {@code after} differs from {@code before} only in renewTime, resourceVersion or managedFields. */
-    static boolean onlyRenewed(HasMetadata before, HasMetadata after) {
-        if (!(before instanceof Lease b) || !(after instanceof Lease a)) {
+    /**
+     * True when two versions of one Lease (plain JSON values) differ only in spec.renewTime, resourceVersion or
+     * managedFields, and both have a renewTime.
+     */
+    static boolean onlyRenewed(Map<String, Object> before, Map<String, Object> after) {
+        if (!(before.get("spec") instanceof Map<?, ?> specBefore) || !(after.get("spec") instanceof Map<?, ?> specAfter)
+                || !(specBefore.get("renewTime") instanceof String) || !(specAfter.get("renewTime") instanceof String)
+                || !(before.get("metadata") instanceof Map<?, ?> metaBefore)
+                || !(after.get("metadata") instanceof Map<?, ?> metaAfter)) {
             return false;
         }
-        ObjectMeta mb = b.getMetadata();
-        ObjectMeta ma = a.getMetadata();
-        LeaseSpec sb = b.getSpec();
-        LeaseSpec sa = a.getSpec();
-        if (mb == null || ma == null || sb == null || sa == null || sb.getRenewTime() == null
-                || sa.getRenewTime() == null) {
-            return false;
+        Set<String> fields = new HashSet<>(before.keySet());
+        fields.addAll(after.keySet());
+        for (String field : fields) {
+            boolean same = switch (field) {
+                case "metadata" -> equalApartFrom(metaBefore, metaAfter, MOVES_WITH_A_RENEWAL_IN_METADATA);
+                case "spec" -> equalApartFrom(specBefore, specAfter, MOVES_WITH_A_RENEWAL_IN_SPEC);
+                default -> before.containsKey(field) == after.containsKey(field)
+                        && Objects.equals(before.get(field), after.get(field));
+            };
+            if (!same) {
+                return false;
+            }
         }
-        return Objects.equals(mb.getName(), ma.getName())
-                && Objects.equals(mb.getNamespace(), ma.getNamespace())
-                && Objects.equals(mb.getUid(), ma.getUid())
-                && Objects.equals(mb.getCreationTimestamp(), ma.getCreationTimestamp())
-                && Objects.equals(mb.getDeletionTimestamp(), ma.getDeletionTimestamp())
-                && Objects.equals(mb.getLabels(), ma.getLabels())
-                && Objects.equals(mb.getAnnotations(), ma.getAnnotations())
-                && Objects.equals(mb.getOwnerReferences(), ma.getOwnerReferences())
-                && Objects.equals(mb.getFinalizers(), ma.getFinalizers())
-                && Objects.equals(mb.getAdditionalProperties(), ma.getAdditionalProperties())
-                && Objects.equals(sb.getHolderIdentity(), sa.getHolderIdentity())
-                && Objects.equals(sb.getLeaseDurationSeconds(), sa.getLeaseDurationSeconds())
-                && Objects.equals(sb.getAcquireTime(), sa.getAcquireTime())
-                && Objects.equals(sb.getLeaseTransitions(), sa.getLeaseTransitions())
-                && Objects.equals(sb.getPreferredHolder(), sa.getPreferredHolder())
-                && Objects.equals(sb.getStrategy(), sa.getStrategy())
-                && Objects.equals(sb.getAdditionalProperties(), sa.getAdditionalProperties())
-                && Objects.equals(b.getAdditionalProperties(), a.getAdditionalProperties());
+        return true;
     }
 
-    /**
-     * The model of a renewed Lease from the model of its earlier version: only the renewal time moves. Valid only
-     * when {@link #onlyRenewed} holds for the two fabric8 objects (both have a renewTime, so no note changes).
-     */
-    static LeaseInfo renewed(LeaseInfo earlier, Lease now) {
-        return new LeaseInfo(earlier.namespace(), earlier.name(), earlier.uid(), earlier.created(),
-                earlier.holderIdentity(), now.getSpec().getRenewTime().toInstant(), earlier.leaseDurationSeconds());
+    private static boolean equalApartFrom(Map<?, ?> a, Map<?, ?> b, Set<String> ignored) {
+        for (var e : a.entrySet()) {
+            if (!ignored.contains(e.getKey())
+                    && (!b.containsKey(e.getKey()) || !Objects.equals(e.getValue(), b.get(e.getKey())))) {
+                return false;
+            }
+        }
+        for (Object key : b.keySet()) {
+            if (!ignored.contains(key) && !a.containsKey(key)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

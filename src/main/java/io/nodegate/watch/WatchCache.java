@@ -1,17 +1,10 @@
 package io.nodegate.watch;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.nodegate.CollectionException;
-import io.nodegate.source.Kinds;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.StateAssembler;
+import io.nodegate.source.Kinds;
 import io.nodegate.source.ReadKind;
+import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.ApiCalls;
 
 import java.time.Duration;
@@ -24,20 +17,20 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
- * One fabric8 SharedIndexInformer per row of {@link Kinds#audited()}: exactly what `audit` reads, kept current by
- * LIST + WATCH (re-listing after a 410 Gone, retrying failed calls with fabric8's back-off). Each cached object is
- * trimmed as it is stored ({@link ReadKind#trim}: a Secret keeps metadata only) on top of the model-only parsing
- * of the client, so managedFields, images and Secret values are never held.
+ * One {@link KindWatch} per row of {@link Kinds#audited()}: exactly what `audit` reads, kept current by LIST +
+ * WATCH over the same read layer as `audit` ({@link ApiCalls}: one HTTP client, one pagination rule, one error
+ * wording), re-listing after a 410 Gone and retrying failed calls with back-off. Objects are held as the plain JSON
+ * values {@code KubeJson} parses (managedFields, images and Secret values skipped while parsing), so nothing the
+ * model never reads is held.
  *
- * <p>Health is per kind: a kind is usable only while its informer has synced <em>and</em> is watching. After a
- * failed re-list or a broken watch it is not, until a LIST succeeds again; {@link #unhealthy()} names those
- * kinds and the watch neither reports nor resolves anything while any is listed.
+ * <p>Health is per kind: a kind is usable only while its watch has listed <em>and</em> is watching. After a failed
+ * re-list or a broken watch it is not, until a LIST or watch succeeds again; {@link #unhealthy()} names those kinds
+ * and the watch neither reports nor resolves anything while any is listed.
  *
  * <p>Optional kinds are probed when the cache starts: an API that answers 404 (CSINode) or a namespace that does
- * not exist (cattle-system) is proven absent and gets no informer, as {@code LiveSource} would note it. The
+ * not exist (cattle-system) is proven absent and gets no watch, as {@code LiveSource} would note it. The
  * every-interval pass probes them again ({@link #recheckAbsent}), so a kind that appears later is watched without
  * a restart.
  *
@@ -47,31 +40,50 @@ import java.util.stream.Stream;
  */
 public final class WatchCache implements AutoCloseable {
 
-    private final KubernetesClient client;
     private final ApiCalls api;
     private final List<ReadKind<?, ?>> kinds;
     private final Runnable onChange;
     private final Consumer<String> log;
-    private final Map<ReadKind<?, ?>, SharedIndexInformer<? extends HasMetadata>> informers =
-            new ConcurrentHashMap<>();
+    private final Map<ReadKind<?, ?>, KindWatch> watches = new ConcurrentHashMap<>();
     /** Absent kinds whose last re-probe failed: their absence is no longer known, so they are not usable. */
     private final Map<ReadKind<?, ?>, String> recheckFailed = new ConcurrentHashMap<>();
     private final Map<ReadKind<?, ?>, String> absent = new ConcurrentHashMap<>();
-    private final Map<ReadKind<?, ?>, String> lastError = new ConcurrentHashMap<>();
     private final AtomicReference<String> serverVersion = new AtomicReference<>();
     private final MappedObjects mappedObjects = new MappedObjects();
     private final AtomicLong updates = new AtomicLong();
     private final AtomicLong renewals = new AtomicLong();
+    private final KindWatch.Listener listener = new KindWatch.Listener() {
+        @Override
+        public void added(ReadKind<?, ?> kind, Map<String, Object> object) {
+            onChange.run();
+        }
+
+        @Override
+        public void updated(ReadKind<?, ?> kind, Map<String, Object> before, Map<String, Object> after) {
+            updates.incrementAndGet();
+            if ("Lease".equals(kind.kind()) && LeaseRenewal.onlyRenewed(before, after)) {
+                // a heartbeat, not a change: the every-interval pass sees the age it moves (see LeaseRenewal)
+                renewals.incrementAndGet();
+                return;
+            }
+            onChange.run();
+        }
+
+        @Override
+        public void deleted(ReadKind<?, ?> kind, Map<String, Object> object) {
+            onChange.run();
+        }
+    };
     private volatile boolean started;
+    private volatile boolean closed;
 
     /**
-     * @param onChange called after every add, update or delete the informers see (the watch debounces it)
+     * @param api      the read layer (its request timeout bounds each LIST; a watch is bounded by its own timeout)
+     * @param onChange called after every add, delete or change the watches see (the watch debounces it)
      * @param log      where retries and failures are said, one line each
      */
-    public WatchCache(KubernetesClient client, Duration requestTimeout, List<ReadKind<?, ?>> kinds,
-                      Runnable onChange, Consumer<String> log) {
-        this.client = client;
-        this.api = new ApiCalls(client, requestTimeout);
+    public WatchCache(ApiCalls api, List<ReadKind<?, ?>> kinds, Runnable onChange, Consumer<String> log) {
+        this.api = api;
         this.kinds = List.copyOf(kinds);
         this.onChange = onChange;
         this.log = log;
@@ -83,24 +95,26 @@ public final class WatchCache implements AutoCloseable {
     }
 
     /**
-     * Reads the server version and probes the optional kinds, then starts every informer (without waiting for
-     * them to sync). Throws {@link CollectionException} when the API cannot be asked: the caller retries.
+     * Reads the server version and probes the optional kinds, then starts every kind's watch (without waiting for
+     * them to list). Throws {@link CollectionException} when the API cannot be asked: the caller retries.
      */
     public synchronized void start() {
-        if (started) {
+        if (started || closed) {
             return;
         }
-        String version = api.call("GET /version", client::getKubernetesVersion).getGitVersion();
+        String version = api.serverVersion();
         serverVersion.set(version);
+        Map<ReadKind<?, ?>, String> found = new LinkedHashMap<>();
         for (ReadKind<?, ?> kind : kinds) {
             String absence = probeAbsence(kind);
             if (absence != null) {
-                absent.put(kind, absence);
+                found.put(kind, absence);
             }
         }
+        absent.putAll(found);
         for (ReadKind<?, ?> kind : kinds) {
             if (!absent.containsKey(kind)) {
-                informers.put(kind, startInformer(kind));
+                startWatch(kind);
             }
         }
         started = true;
@@ -113,12 +127,12 @@ public final class WatchCache implements AutoCloseable {
     /**
      * Asks again about the optional kinds proven absent (the every-interval pass calls it): Rancher installed after
      * the watch started creates cattle-system, and a CSINode API can come with an upgrade. A kind that now exists
-     * gets its informer and, like any kind, is usable once that has synced (passes fail until then, so nothing
+     * gets its watch and, like any kind, is usable once that has listed (passes fail until then, so nothing
      * resolves on half a picture). A probe that fails (not a 404, not "no such namespace") makes the kind unusable
      * until a probe answers again: an error does not keep proving absence.
      */
     public synchronized void recheckAbsent() {
-        if (!started || absent.isEmpty()) {
+        if (!started || closed || absent.isEmpty()) {
             return;
         }
         for (ReadKind<?, ?> kind : kinds) {
@@ -129,7 +143,7 @@ public final class WatchCache implements AutoCloseable {
             try {
                 absence = probeAbsence(kind);
             } catch (RuntimeException e) {
-                String said = api.describe(e);
+                String said = e.getMessage();
                 if (recheckFailed.put(kind, said) == null) {
                     log.accept("kind " + kind.id() + ": cannot tell whether it is still absent: " + said
                             + "; nothing is evaluated until it answers");
@@ -140,7 +154,7 @@ public final class WatchCache implements AutoCloseable {
             if (absence == null) {
                 log.accept("kind " + kind.id() + " appeared after start (" + kind.listWhat()
                         + " answers now): watching it from now on");
-                informers.put(kind, startInformer(kind));
+                startWatch(kind);
                 absent.remove(kind);
             }
         }
@@ -152,75 +166,26 @@ public final class WatchCache implements AutoCloseable {
     }
 
     private String probeAbsence(ReadKind<?, ?> kind) {
-        switch (kind.presence()) {
-            case OPTIONAL_API -> {
-                try {
-                    api.call(kind.listWhat(), () -> kind.operation(client)
-                            .list(new ListOptionsBuilder().withLimit(1L).build()));
-                    return null;
-                } catch (ApiCalls.NotFound e) {
-                    return kind.absentNote();
-                }
-            }
-            case OPTIONAL_NAMESPACE -> {
-                try {
-                    boolean exists = api.call("GET namespace " + kind.namespace(),
-                            () -> client.namespaces().withName(kind.namespace()).get()) != null;
-                    return exists ? null : kind.absentNote();
-                } catch (ApiCalls.NotFound e) {
-                    return kind.absentNote();
-                }
-            }
-            default -> {
-                return null;
-            }
-        }
+        return switch (kind.presence()) {
+            case OPTIONAL_API -> api.serves(kind) ? null : kind.absentNote();
+            case OPTIONAL_NAMESPACE -> api.namespaceExists(kind.namespace()) ? null : kind.absentNote();
+            default -> null;
+        };
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> startInformer(ReadKind<T, ?> kind) {
-        SharedIndexInformer<T> informer = kind.operation(client).withLimit(ApiCalls.PAGE_SIZE).runnableInformer(0);
-        informer.itemStore(new TrimmingStore<>(kind));
-        informer.exceptionHandler((wasStarted, failure) -> {
-            String said = kind.listWhat() + " / WATCH: " + api.describe(failure);
-            lastError.put(kind, said);
-            log.accept("informer " + kind.id() + ": " + said + "; retrying with back-off");
-            return true; // keep retrying: an error is never the end of the watch, nor "0 found"
-        });
-        informer.addEventHandler(new ResourceEventHandler<T>() {
-            @Override
-            public void onAdd(T obj) {
-                lastError.remove(kind);
-                onChange.run();
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                lastError.remove(kind);
-                updates.incrementAndGet();
-                if (LeaseRenewal.onlyRenewed(oldObj, newObj)) {
-                    // a heartbeat, not a change: the every-interval pass sees the age it moves (see LeaseRenewal)
-                    renewals.incrementAndGet();
-                    return;
-                }
-                onChange.run();
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
-            }
-        });
-        informer.start();
-        return informer;
+    private void startWatch(ReadKind<?, ?> kind) {
+        KindWatch watch = new KindWatch(api, kind, listener, log);
+        watches.put(kind, watch);
+        watch.start();
     }
 
-    /** True when this kind can be read: proven absent, or synced and watching. */
+    /** True when this kind can be read: proven absent, or listed and watching. */
     public boolean healthy(ReadKind<?, ?> kind) {
         if (absent.containsKey(kind)) {
             return !recheckFailed.containsKey(kind);
         }
-        SharedIndexInformer<?> informer = informers.get(kind);
-        return informer != null && informer.hasSynced() && informer.isWatching();
+        KindWatch watch = watches.get(kind);
+        return watch != null && watch.healthy();
     }
 
     /** Kind id -> usable (1 in nodegate_informer_synced), in table order. */
@@ -235,11 +200,12 @@ public final class WatchCache implements AutoCloseable {
         List<String> out = new ArrayList<>();
         for (ReadKind<?, ?> kind : kinds) {
             if (!started || !healthy(kind)) {
-                String error = recheckFailed.containsKey(kind) ? recheckFailed.get(kind) : lastError.get(kind);
-                SharedIndexInformer<?> informer = informers.get(kind);
+                KindWatch watch = watches.get(kind);
+                String error = recheckFailed.containsKey(kind) ? recheckFailed.get(kind)
+                        : watch == null ? null : watch.lastError();
                 String state = !started ? "not started" : recheckFailed.containsKey(kind) ? "absence unknown"
-                        : informer == null ? "no informer"
-                        : !informer.hasSynced() ? "not synced" : "not watching";
+                        : watch == null ? "no watch"
+                        : !watch.synced() ? "not synced" : "not watching";
                 out.add(kind.id() + " (" + state + (error == null ? "" : ": " + error) + ")");
             }
         }
@@ -259,7 +225,7 @@ public final class WatchCache implements AutoCloseable {
     }
 
     /**
-     * What the informers hold now, as the state `audit` would build from the same objects read by LIST: absent
+     * What the watches hold now, as the state `audit` would build from the same objects read by LIST: absent
      * kinds carry the same note the live source attaches, the source's notes come before the mapping's, in table
      * order. Only objects that changed since the last call are mapped again ({@link MappedObjects}). Call only
      * while every kind is healthy.
@@ -280,14 +246,11 @@ public final class WatchCache implements AutoCloseable {
                 new StateAssembler.Origin(now, source, context, server, serverVersion.get()), mapped, notes);
     }
 
-    @SuppressWarnings("unchecked")
-    private <T extends HasMetadata, M> void mapKind(ReadKind<T, M> kind, StateAssembler.Mapped mapped,
-                                                    List<String> notes) {
-        var informer = (SharedIndexInformer<T>) informers.get(kind);
-        mapped.put(kind, mappedObjects.map(kind, informer.getStore().list(), notes));
+    private <M> void mapKind(ReadKind<?, M> kind, StateAssembler.Mapped mapped, List<String> notes) {
+        mapped.put(kind, mappedObjects.map(kind, watches.get(kind).objects(), notes));
     }
 
-    /** Updates the informers delivered (of any kind), since start. */
+    /** Updates the watches delivered (of any kind), since start. */
     long updatesSeen() {
         return updates.get();
     }
@@ -297,66 +260,27 @@ public final class WatchCache implements AutoCloseable {
         return renewals.get();
     }
 
-    /** Objects mapped, reused and renewed in place by the passes so far (tests and the benchmark log). */
+    /** Objects mapped and reused by the passes so far (tests and the benchmark log). */
     MappedObjects.Counts mappingCounts() {
         return mappedObjects.counts();
     }
 
-    /** Number of objects cached per kind id (for logs and the benchmark). */
+    /** Number of objects held per kind id (for logs and the benchmark). */
     public Map<String, Integer> sizes() {
         Map<String, Integer> out = new LinkedHashMap<>();
-        informers.forEach((k, i) -> out.put(k.id(), i.getStore().list().size()));
+        kinds.forEach(k -> {
+            KindWatch w = watches.get(k);
+            if (w != null) {
+                out.put(k.id(), w.size());
+            }
+        });
         return out;
     }
 
     @Override
     public synchronized void close() {
-        informers.values().forEach(SharedIndexInformer::stop);
-        informers.clear();
-    }
-
-    /** The informer's store, keeping each object as {@link ReadKind#trim} leaves it. */
-    private static final class TrimmingStore<T extends HasMetadata> implements ItemStore<T> {
-        private final ReadKind<T, ?> kind;
-        private final Map<String, T> items = new ConcurrentHashMap<>();
-
-        TrimmingStore(ReadKind<T, ?> kind) {
-            this.kind = kind;
-        }
-
-        @Override
-        public String getKey(T obj) {
-            return Cache.metaNamespaceKeyFunc(obj);
-        }
-
-        @Override
-        public T put(String key, T obj) {
-            return items.put(key, kind.trim(obj));
-        }
-
-        @Override
-        public T remove(String key) {
-            return items.remove(key);
-        }
-
-        @Override
-        public Stream<String> keySet() {
-            return items.keySet().stream();
-        }
-
-        @Override
-        public Stream<T> values() {
-            return items.values().stream();
-        }
-
-        @Override
-        public int size() {
-            return items.size();
-        }
-
-        @Override
-        public T get(String key) {
-            return items.get(key);
-        }
+        closed = true;
+        watches.values().forEach(KindWatch::close);
+        watches.clear();
     }
 }

@@ -1,6 +1,7 @@
 package io.nodegate.watch;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.live.KubeConnection;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * `nodegate watch` running: informers ({@link WatchCache}), passes ({@link WatchEngine}) after changes
+ * `nodegate watch` running: the watches of every audited kind ({@link WatchCache}), passes ({@link WatchEngine}) after changes
  * (debounced) and every interval, HTTP ({@link WatchHttp}), and leader election on a coordination.k8s.io Lease
  * through fabric8's LeaderElector. Every replica evaluates and serves HTTP; only the leader posts Events.
  *
@@ -49,7 +50,7 @@ public final class WatchService implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final KubernetesClient client;
+    private final KubeConnection connection;
     private final Clock clock;
     private final Consumer<String> log;
     private final AtomicBoolean leader = new AtomicBoolean();
@@ -63,9 +64,13 @@ public final class WatchService implements AutoCloseable {
     private volatile CompletableFuture<?> election;
     private volatile boolean closed;
 
-    public WatchService(Settings settings, KubernetesClient client, Clock clock, Consumer<String> log) {
+    /**
+     * @param connection reads (the watches) go over its lean HTTP layer; its fabric8 client is built only for the
+     *                   writes of a long-running watch (leader election, Events), never for --once
+     */
+    public WatchService(Settings settings, KubeConnection connection, Clock clock, Consumer<String> log) {
         this.settings = settings;
-        this.client = client;
+        this.connection = connection;
         this.clock = clock;
         this.log = log;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -73,11 +78,11 @@ public final class WatchService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.cache = new WatchCache(client, settings.requestTimeout(), Kinds.audited(), this::changed, log);
+        this.cache = new WatchCache(new ApiCalls(connection), Kinds.audited(), this::changed, log);
         this.metrics = new WatchMetrics(settings.version(), cache::health, leader::get);
-        this.events = new ApiEventSink(client, clock, settings.identity(), settings.eventsPerSecond(),
-                settings.eventBurst(), log);
-        EventSink sink = settings.postEvents() ? events : new EventSink() {
+        this.events = settings.postEvents() ? new ApiEventSink(connection.client(), clock, settings.identity(),
+                settings.eventsPerSecond(), settings.eventBurst(), log) : null;
+        EventSink sink = events != null ? events : new EventSink() {
             @Override
             public void appeared(io.nodegate.detect.Finding finding) {
             }
@@ -90,7 +95,7 @@ public final class WatchService implements AutoCloseable {
                 metrics, settings.source(), settings.context(), settings.server(), log);
     }
 
-    /** Starts HTTP, then the informers (retrying while the API cannot be reached), the election and the passes. */
+    /** Starts HTTP, then the watches (retrying while the API cannot be reached), the election and the passes. */
     public void start() {
         if (settings.listen() != null) {
             try {
@@ -155,7 +160,7 @@ public final class WatchService implements AutoCloseable {
                         },
                         who -> log.accept("leader is " + who)))
                 .build();
-        election = client.leaderElector().withConfig(config).build().start();
+        election = connection.client().leaderElector().withConfig(config).build().start();
         election.whenComplete((ok, failure) -> {
             leader.set(false);
             if (!closed) {
@@ -222,7 +227,7 @@ public final class WatchService implements AutoCloseable {
 
     /** Events the rate limit dropped. */
     public long eventsDropped() {
-        return events.dropped();
+        return events == null ? 0 : events.dropped();
     }
 
     @Override

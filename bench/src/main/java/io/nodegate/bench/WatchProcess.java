@@ -1,6 +1,5 @@
 package io.nodegate.bench;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detectors;
 import io.nodegate.source.live.KubeConnection;
@@ -35,14 +34,12 @@ final class WatchProcess {
                 current-context: bench
                 """.formatted(server));
         KubeConnection connection = KubeConnection.openForModel(kubeconfig, null, Duration.ofSeconds(30));
-        KubernetesClient client = connection.client();
-        client.getConfiguration().setOnlyHttpWatches(true);
         Duration every = Duration.ofSeconds(Long.parseLong(interval.replaceAll("s$", "")));
         var settings = new WatchService.Settings(every, Duration.ofSeconds(2),
                 new InetSocketAddress("127.0.0.1", listenPort), null, "bench", Duration.ofSeconds(15),
                 Duration.ofSeconds(10), Duration.ofSeconds(2), true, 1, 25, false, AuditSettings.DEFAULTS,
                 Detectors.all(), Duration.ofSeconds(30), "live: bench (" + server + ")", "bench", server, "bench");
-        WatchService watch = new WatchService(settings, client, java.time.Clock.systemUTC(),
+        WatchService watch = new WatchService(settings, connection, java.time.Clock.systemUTC(),
                 line -> System.err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " watch: " + line));
         watch.start();
         System.err.println("watch serving on 127.0.0.1:" + watch.httpPort());

@@ -224,6 +224,62 @@ public final class KubeJson {
     }
 
     /**
+     * One event of a watch stream: {@code type} ADDED, MODIFIED, DELETED, BOOKMARK or ERROR; {@code object} the
+     * object (skip rules applied, as a list item of the watched kind), or for ERROR the Status the server sent.
+     */
+    public record WatchEvent(String type, Map<String, Object> object) {
+    }
+
+    /**
+     * Reads a watch answer (kube-apiserver streams one JSON object per event, {@code {"type":..,"object":{..}}},
+     * one after another) and hands each event to {@code onEvent} as soon as it is parsed, until the stream ends.
+     * Each event is complete when handed over; a stream cut inside an event fails with {@link JsonReadException}
+     * (the events before it were whole and stand).
+     *
+     * @param itemKind the kind of the watched objects ("Lease"; decides the Secret and ConfigMap rules)
+     * @return how many events were read
+     * @throws JsonReadException on malformed JSON, a root value that is not an object, an event without a type or
+     *                           an object, or a read error of the stream underneath ({@link JsonReadException#ioFailure()})
+     */
+    public int readWatchEvents(InputStream body, String where, String itemKind, Consumer<WatchEvent> onEvent) {
+        int count = 0;
+        try (JsonParser p = parser(body)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new JsonReadException(where + ": a watch event is a JSON " + describe(t) + " " + at(p)
+                            + ", not an object", false);
+                }
+                String type = null;
+                Map<String, Object> object = null;
+                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                    String field = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if ("type".equals(field) && v == JsonToken.VALUE_STRING) {
+                        type = p.getString();
+                    } else if ("object".equals(field) && v == JsonToken.START_OBJECT) {
+                        // kube-apiserver writes the type first: an ERROR's Status is read as a Status
+                        object = readK8sObject(p, "ERROR".equals(type) ? "Status" : itemKind);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                if (type == null || object == null) {
+                    throw new JsonReadException(where + ": watch event " + (count + 1) + " has no "
+                            + (type == null ? "type" : "object") + " " + at(p), false);
+                }
+                onEvent.accept(new WatchEvent(type, object));
+                count++;
+            }
+            return count;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /**
      * Reads every root value of a dump (JSON may hold several, one after another; a YAML parser yields one per
      * document). A root object with an {@code items} array is streamed: its items go to
      * {@link DocumentHandler#item} as they are parsed, then {@link DocumentHandler#listEnd}, except when its

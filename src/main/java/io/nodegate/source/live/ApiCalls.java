@@ -210,7 +210,29 @@ public final class ApiCalls {
      */
     public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
                                  String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
+        return listVersioned(what, collectionPath, itemKind, labelSelector, fieldSelector, mode, map).items();
+    }
+
+    /**
+     * A whole LIST and the resourceVersion it was served at: where a watch of the same collection starts, so that
+     * it misses nothing between the LIST and the WATCH.
+     *
+     * @param resourceVersion the last page's {@code metadata.resourceVersion} (a paginated LIST is one snapshot:
+     *                        every page carries the same one); null when the server sent none
+     */
+    public record Listed<R>(List<R> items, String resourceVersion) {
+    }
+
+    /** Every object of one row of the table, as {@link #listPlain(ReadKind, Function)} reads them, with the version. */
+    public <R> Listed<R> listVersioned(ReadKind<?, ?> kind, KubeJson mode, Function<Map<String, Object>, R> map) {
+        return listVersioned(kind.listWhat(), collectionPath(kind.type(), kind.namespace()), kind.kind(),
+                kind.labelSelector(), null, mode, map);
+    }
+
+    private <R> Listed<R> listVersioned(String what, String collectionPath, String itemKind, String labelSelector,
+                                        String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
         List<R> all = new ArrayList<>();
+        String[] version = new String[1];
         forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
             KubeJson.ListEnvelope page = http.get(what, query, answer -> {
                 requireOk(what, answer, true);
@@ -225,9 +247,104 @@ public final class ApiCalls {
                             all.add(map.apply(item));
                         }));
             });
+            version[0] = page.resourceVersion();
             return page.continueToken();
         });
-        return all;
+        return new Listed<>(all, version[0]);
+    }
+
+    /**
+     * Whether the server serves this row's collection: a one-item LIST answers 200 (true) or 404 (false: the API,
+     * e.g. CSINode, is not there). Any other answer is an error, never "not served".
+     */
+    public boolean serves(ReadKind<?, ?> kind) {
+        String what = kind.listWhat();
+        String query = collectionPath(kind.type(), kind.namespace()) + "?limit=1";
+        try {
+            http.get(what, query, answer -> {
+                requireOk(what, answer, true);
+                return plain(what, answer, () -> KubeJson.MODEL.readList(answer.body(), "GET " + answer.url(),
+                        kind.kind(), item -> { }));
+            });
+            return true;
+        } catch (NotFound e) {
+            return false;
+        }
+    }
+
+    /** GET namespace: false only on 404; an empty or broken 200 is an error, never absence. */
+    public boolean namespaceExists(String namespace) {
+        return getPlain("GET namespace " + namespace, "/api/v1/namespaces/" + namespace, "Namespace", namespace,
+                KubeJson.MODEL).isPresent();
+    }
+
+    // ---- watches ------------------------------------------------------------------------------------------------
+
+    /**
+     * The server cannot watch from the resourceVersion asked (410 Gone: etcd compacted it, "too old resource
+     * version"), as a status or as an ERROR event: the watcher must LIST again.
+     */
+    public static final class Gone extends CollectionException {
+        Gone(String message) {
+            super(message);
+        }
+    }
+
+    /** What a running watch tells its caller. */
+    public interface WatchListener {
+        /** The server accepted the watch (200): events follow. {@code abort} closes it from another thread. */
+        void opened(Runnable abort);
+
+        /** One ADDED, MODIFIED, DELETED or BOOKMARK event, whole (ERROR events are thrown, never handed over). */
+        void event(KubeJson.WatchEvent event);
+    }
+
+    /**
+     * Watches one row of the table from {@code resourceVersion} (an HTTP streaming watch, as client-go and kubectl
+     * watch: one JSON event per line, bookmarks asked for) and hands each event to {@code listener} until the server
+     * ends the watch after {@code timeoutSeconds}; then it returns normally and the caller watches again from the
+     * last version it saw. The whole answer is bounded by {@code timeoutSeconds} plus the request timeout.
+     *
+     * @throws Gone               on 410 (at start or as an ERROR event): LIST again
+     * @throws NotFound           on 404 (the API or namespace went away)
+     * @throws CollectionException on any other failure, ERROR event, broken event or cut stream
+     */
+    public void watch(ReadKind<?, ?> kind, String resourceVersion, int timeoutSeconds, KubeJson mode,
+                      WatchListener listener) {
+        String what = "WATCH " + kind.listWhat().replaceFirst("^LIST ", "");
+        StringBuilder query = new StringBuilder(collectionPath(kind.type(), kind.namespace()))
+                .append("?watch=true&allowWatchBookmarks=true&timeoutSeconds=").append(timeoutSeconds);
+        appendParam(query, "labelSelector", kind.labelSelector());
+        appendParam(query, "resourceVersion", resourceVersion);
+        http.stream(what, query.toString(), Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
+            if (answer.status() == 410) {
+                throw new Gone(what + " at " + server + ": 410 Gone (" + statusMessage(answer.body())
+                        + "): the version " + resourceVersion + " is compacted; listing again");
+            }
+            requireOk(what, answer, true);
+            listener.opened(answer::abort);
+            plain(what, answer, () -> mode.readWatchEvents(answer.body(), "WATCH " + answer.url(), kind.kind(),
+                    event -> {
+                        switch (event.type()) {
+                            case "ADDED", "MODIFIED", "DELETED", "BOOKMARK" -> listener.event(event);
+                            case "ERROR" -> throw watchError(what, event.object());
+                            default -> throw new CollectionException(what + " at " + server
+                                    + ": unusable answer: a watch event of type '" + event.type() + "'");
+                        }
+                    }));
+            return null;
+        });
+    }
+
+    /** An ERROR event's Status: 410 is {@link Gone}; anything else fails the watch with the server's words. */
+    private CollectionException watchError(String what, Map<String, Object> status) {
+        Object code = status.get("code");
+        String message = status.get("message") instanceof String m ? m : String.valueOf(status);
+        if (code instanceof Number n && n.intValue() == 410) {
+            return new Gone(what + " at " + server + ": 410 Gone (" + message + "): listing again");
+        }
+        return new CollectionException(what + ": " + (code instanceof Number n ? n.intValue() + " "
+                + reason(n.intValue()) + " " : "") + "error event from " + server + ": " + message);
     }
 
     /**

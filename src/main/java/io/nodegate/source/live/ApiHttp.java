@@ -83,6 +83,12 @@ public final class ApiHttp {
 
         /** The full URL asked, for messages. */
         String url();
+
+        /**
+         * Closes the connection from another thread: a reader blocked on the body fails at once (a watch that is
+         * being stopped).
+         */
+        void abort();
     }
 
     /** Consumes one answer. Runs inside the deadline; what it returns is the call's result. */
@@ -106,8 +112,22 @@ public final class ApiHttp {
      */
     public <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                       Reader<T> reader) {
+        return send(what, method, pathAndQuery, contentType, body, requestTimeout, reader);
+    }
+
+    /**
+     * A GET whose answer may take longer than {@link #requestTimeout()}: a watch, which the server holds open for
+     * its {@code timeoutSeconds}. {@code deadline} bounds the whole answer all the same, so a connection that died
+     * without a word cannot hold the caller for ever.
+     */
+    public <T> T stream(String what, String pathAndQuery, Duration deadline, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, deadline, reader);
+    }
+
+    private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
+                       Duration within, Reader<T> reader) {
         String url = target.server() + pathAndQuery;
-        long timeoutMillis = requestTimeout.toMillis();
+        long timeoutMillis = within.toMillis();
         Deadline deadline = new Deadline();
         HttpURLConnection conn = null;
         try {
@@ -161,6 +181,11 @@ public final class ApiHttp {
                     public String url() {
                         return url;
                     }
+
+                    @Override
+                    public void abort() {
+                        answered.disconnect();
+                    }
                 });
             }
         } catch (IOException | RuntimeException thrown) {
@@ -168,7 +193,7 @@ public final class ApiHttp {
             boolean connectTimeout = e instanceof SocketTimeoutException && String.valueOf(e.getMessage())
                     .toLowerCase(java.util.Locale.ROOT).contains("connect");
             if (deadline.expired || e instanceof SocketTimeoutException && !connectTimeout) {
-                throw timeout(what, e);
+                throw timeout(what, within, e);
             }
             if (e instanceof RuntimeException r) {
                 throw r; // CollectionException from the reader, or a bug: not a transport failure
@@ -204,9 +229,10 @@ public final class ApiHttp {
     }
 
     /** A timeout of the whole answer, in the wording the fault-matrix and users know. */
-    private CollectionException timeout(String what, Throwable cause) {
+    private CollectionException timeout(String what, Duration within, Throwable cause) {
         return new CollectionException(what + ": no answer from API server " + target.server() + " within "
-                + Durations.format(requestTimeout) + " (the whole answer, headers and body; --request-timeout)", cause);
+                + Durations.format(within) + " (the whole answer, headers and body"
+                + (within.equals(requestTimeout) ? "; --request-timeout)" : ")"), cause);
     }
 
     private CollectionException failure(String what, Throwable e) {

@@ -18,7 +18,7 @@ import java.util.Base64;
  * A live API server: where it is and how to talk to it ({@link ApiTarget}, resolved by kubectl's rules in
  * {@link Kubeconfig}), the lean read layer over it ({@link #http()}, {@link ApiCalls}), and a fabric8 client built
  * <b>only when asked for</b> ({@link #client()}) by the paths that write (annotate, remove, readmit, policy --apply,
- * Events) or watch (informers, leader election). Reads never build it: a live audit, gate, baseline, verify-gone,
+ * Events, leader election). Reads, the watch's included, never build it: a live audit, gate, baseline, verify-gone,
  * redundancy, views or fleet run costs no fabric8 start-up (0.5-0.9 s measured in a fresh JVM).
  *
  * <p>The fabric8 client is configured from the same {@link ApiTarget} (server, CA, tls-server-name, insecure flag,
@@ -164,7 +164,7 @@ public final class KubeConnection implements AutoCloseable {
                             .withConfig(fabric8Config(target, requestTimeout))
                             .withHttpClientFactory(new JdkHttpClientFactory());
                     if (modelOnly) {
-                        // the watch's informers: objects fit for the model only, never written back
+                        // a connection opened for the model: what its client reads is never written back
                         builder.withKubernetesSerialization(ModelOnlyParsing.serialization());
                     }
                     client = builder.build();

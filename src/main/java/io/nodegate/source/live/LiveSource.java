@@ -208,9 +208,7 @@ public final class LiveSource implements AutoCloseable {
 
     /** GET namespace: false only on NotFound. */
     public boolean namespaceExists(String namespace) {
-        // by status code: an empty 200 (which fabric8's get() also turns into null) is a broken answer, not absence
-        return api.getPlain("GET namespace " + namespace, "/api/v1/namespaces/" + namespace, "Namespace", namespace,
-                io.nodegate.source.json.KubeJson.MODEL).isPresent();
+        return api.namespaceExists(namespace);
     }
 
     private String source() {

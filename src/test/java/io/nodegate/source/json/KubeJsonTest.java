@@ -250,4 +250,42 @@ class KubeJsonTest {
             seen.add(value);
         }
     }
+
+    @Test
+    void aWatchStreamIsReadEventByEventWithTheSkipRules() {
+        String stream = "{'type':'ADDED','object':{'kind':'Secret','apiVersion':'v1','metadata':{'name':'s1',"
+                + "'namespace':'kube-system','resourceVersion':'11','managedFields':[{'manager':'k3s'}]},"
+                + "'data':{'hash':'" + SECRET_VALUE + "'}}}\n"
+                + "{'type':'BOOKMARK','object':{'kind':'Secret','metadata':{'resourceVersion':'12'}}}\n"
+                + "{'type':'ERROR','object':{'kind':'Status','apiVersion':'v1','status':'Failure',"
+                + "'message':'too old resource version: 5 (12)','reason':'Expired','code':410}}\n";
+        List<KubeJson.WatchEvent> events = new ArrayList<>();
+        int count = KubeJson.MODEL.readWatchEvents(body(stream), "WATCH secrets", "Secret", events::add);
+
+        assertThat(count).isEqualTo(3);
+        assertThat(events).extracting(KubeJson.WatchEvent::type).containsExactly("ADDED", "BOOKMARK", "ERROR");
+        assertThat(events.get(0).object()).doesNotContainKey("data");
+        assertThat(Plain.map(events.get(0).object(), "metadata")).doesNotContainKey("managedFields")
+                .containsEntry("resourceVersion", "11");
+        assertThat(events.toString()).doesNotContain(SECRET_VALUE);
+        assertThat(events.get(2).object()).containsEntry("code", 410L).containsEntry("reason", "Expired");
+    }
+
+    @Test
+    void aWatchStreamCutInsideAnEventFailsAfterTheWholeEventsBeforeIt() {
+        String stream = "{'type':'MODIFIED','object':{'metadata':{'name':'n1','resourceVersion':'7'}}}\n"
+                + "{'type':'MODIFIED','object':{'metadata':{'name':'n2'";
+        List<KubeJson.WatchEvent> events = new ArrayList<>();
+        assertThatThrownBy(() -> KubeJson.MODEL.readWatchEvents(body(stream), "WATCH nodes", "Node", events::add))
+                .isInstanceOf(JsonReadException.class).hasMessageContaining("WATCH nodes");
+        assertThat(events).singleElement().extracting(KubeJson.WatchEvent::type).isEqualTo("MODIFIED");
+
+        assertThatThrownBy(() -> KubeJson.MODEL.readWatchEvents(body("{'object':{'metadata':{'name':'n1'}}}"),
+                "WATCH nodes", "Node", e -> { })).isInstanceOf(JsonReadException.class)
+                .hasMessageContaining("watch event 1 has no type");
+        assertThatThrownBy(() -> KubeJson.MODEL.readWatchEvents(body("['not','an','event']"), "WATCH nodes", "Node",
+                e -> { })).isInstanceOf(JsonReadException.class).hasMessageContaining("not an object");
+        assertThat(KubeJson.MODEL.readWatchEvents(body(""), "WATCH nodes", "Node", e -> { }))
+                .as("a watch the server ended before any event").isZero();
+    }
 }
