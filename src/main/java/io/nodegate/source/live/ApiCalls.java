@@ -62,6 +62,7 @@ public final class ApiCalls {
     private final String server;
     private final Duration requestTimeout;
     private final long pageSize;
+    private final LastServerAsked lastAsked;
 
     public ApiCalls(KubeConnection connection) {
         this(connection, PAGE_SIZE);
@@ -73,9 +74,16 @@ public final class ApiCalls {
         this.server = connection.server();
         this.requestTimeout = connection.requestTimeout();
         this.pageSize = pageSize;
+        this.lastAsked = connection.lastAsked();
     }
 
-    /** For a client built elsewhere (tests, the watch): reads go to its server with its token, writes use it. */
+    /**
+     * For a client built elsewhere (tests, the watch): reads go to its server with its token, writes use it. Calls
+     * are recorded in a {@link LastServerAsked} of this connection's own, which no overall deadline reads: a command
+     * that wants its deadline message to name the server opens its connection with the command's (see
+     * {@link KubeConnection#wrapping(KubernetesClient, Duration, LastServerAsked)}). The watch builds its readers
+     * this way today; it is being reworked separately and will take the command's one then.
+     */
     public static ApiCalls of(KubernetesClient client) {
         return new ApiCalls(KubeConnection.wrapping(client));
     }
@@ -174,7 +182,7 @@ public final class ApiCalls {
             appendParam(query, "labelSelector", labelSelector);
             appendParam(query, "fieldSelector", fieldSelector);
             appendParam(query, "continue", token);
-            lastServer = server;
+            lastAsked.asking(server);
             token = readPage.apply(query.toString());
             if (token != null && token.isEmpty()) {
                 token = null;
@@ -236,7 +244,7 @@ public final class ApiCalls {
      */
     public Optional<Map<String, Object>> getPlain(String what, String path, String kind, String expectedName,
                                                   KubeJson mode) {
-        lastServer = server;
+        lastAsked.asking(server);
         return http.get(what, path, answer -> {
             if (answer.status() == 404) {
                 return Optional.<Map<String, Object>>empty();
@@ -271,7 +279,7 @@ public final class ApiCalls {
         if ("Secret".equals(kind)) {
             throw new IllegalArgumentException("a Secret's answer holds its values: read it with getPlain");
         }
-        lastServer = server;
+        lastAsked.asking(server);
         return http.get(what, path, answer -> {
             if (answer.status() == 404) {
                 return Optional.<RawObject>empty();
@@ -318,7 +326,7 @@ public final class ApiCalls {
      * cut connection), another object or no uid is a broken answer, never absence.
      */
     public <T extends HasMetadata> Optional<T> getObject(String what, String path, Class<T> type, String expectedName) {
-        lastServer = server;
+        lastAsked.asking(server);
         Optional<T> found = http.get(what, path, answer -> {
             if (answer.status() == 404) {
                 return Optional.empty();
@@ -342,7 +350,7 @@ public final class ApiCalls {
 
     /** The API server's gitVersion, from GET /version. */
     public String serverVersion() {
-        lastServer = server;
+        lastAsked.asking(server);
         String what = "GET /version";
         return http.get(what, "/version", answer -> {
             requireOk(what, answer, false);
@@ -357,7 +365,7 @@ public final class ApiCalls {
 
     /** Status and Date header of GET {@code path}, for the server's clock; the body is read and dropped. */
     public String dateHeader(String what, String path) {
-        lastServer = server;
+        lastAsked.asking(server);
         return http.get(what, path, answer -> {
             requireOk(what, answer, false);
             answer.body().transferTo(java.io.OutputStream.nullOutputStream());
@@ -530,13 +538,6 @@ public final class ApiCalls {
         return t;
     });
 
-    /** The API server of the most recent call in this process, for the overall deadline's message. */
-    private static volatile String lastServer;
-
-    public static String lastServer() {
-        return lastServer;
-    }
-
     /** The whole-answer deadline of one request: the client's request timeout (headers and body together). */
     long deadlineMillis() {
         long millis = requestTimeout == null ? 0 : requestTimeout.toMillis();
@@ -576,7 +577,7 @@ public final class ApiCalls {
 
     /** Runs one call; failures become {@link CollectionException} (404: {@link NotFound}) in the one wording. */
     public <T> T call(String what, Supplier<T> call) {
-        lastServer = server;
+        lastAsked.asking(server);
         try {
             return withinDeadline(what, call);
         } catch (KubernetesClientException e) {
