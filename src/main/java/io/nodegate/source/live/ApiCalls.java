@@ -14,6 +14,7 @@ import io.nodegate.CollectionException;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.json.JsonReadException;
 import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.MetadataOnly;
 import io.nodegate.source.json.Plain;
 
 import java.io.IOException;
@@ -145,7 +146,7 @@ public final class ApiCalls {
             String labelSelector, String fieldSelector, Function<? super T, R> map) {
         Class<? extends KubernetesResourceList<T>> listType = listType(type);
         List<R> all = new ArrayList<>();
-        forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
+        forEachPage(what, collectionPath, labelSelector, fieldSelector, null, query -> {
             KubernetesResourceList<T> list = http.get(what, query, answer -> {
                 requireOk(what, answer, true);
                 return decode(what, answer, listType);
@@ -170,10 +171,11 @@ public final class ApiCalls {
      * {@code continue} until a page carries none (an empty token is none). A token the server already sent, or more
      * than {@link #MAX_PAGES} pages, is a broken answer: the list would never end.
      *
-     * @param readPage reads one page from the query path given and returns that page's continue token
+     * @param extraQuery one more "name=value" for every page's query (includeObject=Metadata), or null
+     * @param readPage   reads one page from the query path given and returns that page's continue token
      */
     private void forEachPage(String what, String collectionPath, String labelSelector, String fieldSelector,
-                             Function<String, String> readPage) {
+                             String extraQuery, Function<String, String> readPage) {
         Set<String> seenTokens = new HashSet<>();
         String token = null;
         int pages = 0;
@@ -182,6 +184,9 @@ public final class ApiCalls {
             appendParam(query, "labelSelector", labelSelector);
             appendParam(query, "fieldSelector", fieldSelector);
             appendParam(query, "continue", token);
+            if (extraQuery != null) {
+                query.append('&').append(extraQuery);
+            }
             lastAsked.asking(server);
             token = readPage.apply(query.toString());
             if (token != null && token.isEmpty()) {
@@ -204,7 +209,8 @@ public final class ApiCalls {
      */
     public <R> List<R> listPlain(ReadKind<?, ?> kind, Function<Map<String, Object>, R> map) {
         return listPlain(kind.listWhat(), collectionPath(kind.type(), kind.namespace()), kind.kind(),
-                kind.labelSelector(), null, connection.modelOnly() ? KubeJson.MODEL : KubeJson.EVIDENCE, map);
+                kind.labelSelector(), null, connection.modelOnly() ? KubeJson.MODEL : KubeJson.EVIDENCE,
+                kind.metadataOnly(), map);
     }
 
     /**
@@ -212,27 +218,50 @@ public final class ApiCalls {
      * {@code map} item by item (a page is never held whole). A malformed or truncated body fails the whole read:
      * the items already mapped are dropped with it.
      *
+     * Secrets are always read metadata-only ({@link MetadataOnly#forKind}): their values never cross the wire.
+     *
      * @param itemKind the items' kind ("Node"; decides the Secret and ConfigMap skip rules)
      * @throws NotFound           on a 404 answer
      * @throws CollectionException on any other failure or a broken answer
      */
     public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
                                  String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
+        return listPlain(what, collectionPath, itemKind, labelSelector, fieldSelector, mode,
+                MetadataOnly.forKind(itemKind), map);
+    }
+
+    /**
+     * As {@link #listPlain(String, String, String, String, String, KubeJson, Function)}; with {@code metadataOnly}
+     * set (Secrets), the server is asked for a Table of the items' metadata and named columns
+     * ({@link MetadataOnly#ACCEPT}), so nothing else of them crosses the wire; each row arrives as an item of the
+     * row's kind.
+     */
+    public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
+                                 String fieldSelector, KubeJson mode, MetadataOnly metadataOnly,
+                                 Function<Map<String, Object>, R> map) {
+        MetadataOnly asked = metadataOnly != null ? metadataOnly : MetadataOnly.forKind(itemKind);
         List<R> all = new ArrayList<>();
-        forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
-            KubeJson.ListEnvelope page = http.get(what, query, answer -> {
-                requireOk(what, answer, true);
-                return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
-                        item -> {
-                            Map<String, Object> meta = item.get("metadata") instanceof Map<?, ?> m
-                                    ? Plain.map(item, "metadata") : null;
-                            if (meta == null || !(meta.get("name") instanceof String name) || name.isEmpty()) {
-                                throw new CollectionException(what + " at " + server + ": unusable answer: an item "
-                                        + "without metadata.name");
-                            }
-                            all.add(map.apply(item));
-                        }));
-            });
+        java.util.function.Consumer<Map<String, Object>> onItem = item -> {
+            Map<String, Object> meta = item.get("metadata") instanceof Map<?, ?> m ? Plain.map(item, "metadata") : null;
+            if (meta == null || !(meta.get("name") instanceof String name) || name.isEmpty()) {
+                throw new CollectionException(what + " at " + server + ": unusable answer: an item without "
+                        + "metadata.name");
+            }
+            all.add(map.apply(item));
+        };
+        forEachPage(what, collectionPath, labelSelector, fieldSelector,
+                asked == null ? null : MetadataOnly.INCLUDE_OBJECT, query -> {
+            KubeJson.ListEnvelope page = asked == null
+                    ? http.get(what, query, answer -> {
+                        requireOk(what, answer, true);
+                        return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
+                                onItem));
+                    })
+                    : http.get(what, query, MetadataOnly.ACCEPT, answer -> {
+                        requireOk(what, answer, true);
+                        return plain(what, answer, () -> mode.readMetadataList(answer.body(), "GET " + answer.url(),
+                                asked, onItem));
+                    });
             return page.continueToken();
         });
         return all;
@@ -245,14 +274,19 @@ public final class ApiCalls {
     public Optional<Map<String, Object>> getPlain(String what, String path, String kind, String expectedName,
                                                   KubeJson mode) {
         lastAsked.asking(server);
-        return http.get(what, path, answer -> {
+        // a Secret is asked for as a one-row Table of its metadata and type: its values never cross the wire
+        MetadataOnly metadataOnly = MetadataOnly.forKind(kind);
+        String query = metadataOnly == null ? path : path + (path.contains("?") ? "&" : "?") + MetadataOnly.INCLUDE_OBJECT;
+        return http.get(what, query, metadataOnly == null ? "application/json" : MetadataOnly.ACCEPT, answer -> {
             if (answer.status() == 404) {
                 return Optional.<Map<String, Object>>empty();
             }
             requireOk(what, answer, false);
             Map<String, Object> obj;
             try {
-                obj = plain(what, answer, () -> mode.readObject(answer.body(), "GET " + answer.url(), kind));
+                obj = plain(what, answer, () -> metadataOnly == null
+                        ? mode.readObject(answer.body(), "GET " + answer.url(), kind)
+                        : mode.readMetadataObject(answer.body(), "GET " + answer.url(), metadataOnly));
             } catch (CollectionException e) {
                 obj = null;
             }

@@ -96,6 +96,11 @@ public final class ApiHttp {
         return send(what, "GET", pathAndQuery, null, null, reader);
     }
 
+    /** GET {@code pathAndQuery} asking for {@code accept} (e.g. a Table of metadata) instead of application/json. */
+    public <T> T get(String what, String pathAndQuery, String accept, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, reader);
+    }
+
     /**
      * One request with a total deadline of {@link #requestTimeout()}.
      *
@@ -106,6 +111,11 @@ public final class ApiHttp {
      */
     public <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                       Reader<T> reader) {
+        return send(what, method, pathAndQuery, contentType, body, "application/json", reader);
+    }
+
+    private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
+                       String accept, Reader<T> reader) {
         String url = target.server() + pathAndQuery;
         long timeoutMillis = requestTimeout.toMillis();
         Deadline deadline = new Deadline();
@@ -122,7 +132,7 @@ public final class ApiHttp {
             conn.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
             conn.setInstanceFollowRedirects(false);
             conn.setUseCaches(false);
-            conn.setRequestProperty("Accept", "application/json");
+            conn.setRequestProperty("Accept", accept);
             conn.setRequestProperty("User-Agent", USER_AGENT);
             String auth = target.authorization();
             if (auth != null) {
