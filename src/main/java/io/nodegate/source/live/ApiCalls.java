@@ -63,6 +63,7 @@ public final class ApiCalls {
     private final String server;
     private final Duration requestTimeout;
     private final long pageSize;
+    private final int maxPages;
     private final LastServerAsked lastAsked;
 
     public ApiCalls(KubeConnection connection) {
@@ -70,6 +71,18 @@ public final class ApiCalls {
     }
 
     public ApiCalls(KubeConnection connection, long pageSize) {
+        this(connection, pageSize, MAX_PAGES);
+    }
+
+    /**
+     * @param maxPages the most pages one LIST may take before it is a broken answer ({@value #MAX_PAGES} in
+     *                 production; tests give a small cap so a server that never ends is stopped in milliseconds)
+     */
+    ApiCalls(KubeConnection connection, long pageSize, int maxPages) {
+        if (maxPages < 1) {
+            throw new IllegalArgumentException("maxPages must be at least 1, got " + maxPages);
+        }
+        this.maxPages = maxPages;
         this.connection = connection;
         this.http = connection.http();
         this.server = connection.server();
@@ -168,8 +181,9 @@ public final class ApiCalls {
 
     /**
      * The one pagination rule of both LIST readers: asks for {@code limit} items a page and follows
-     * {@code continue} until a page carries none (an empty token is none). A token the server already sent, or more
-     * than {@link #MAX_PAGES} pages, is a broken answer: the list would never end.
+     * {@code continue} until a page carries none (an empty token is none). A token the server already sent, or a
+     * continue token still coming after {@code maxPages} pages ({@value #MAX_PAGES} unless a test sets fewer), is a
+     * broken answer: the list would never end.
      *
      * @param extraQuery one more "name=value" for every page's query (includeObject=Metadata), or null
      * @param readPage   reads one page from the query path given and returns that page's continue token
@@ -196,8 +210,9 @@ public final class ApiCalls {
                 throw new CollectionException(what + " at " + server
                         + ": the server repeated a continue token; the list would never end");
             }
-            if (++pages > MAX_PAGES) {
-                throw new CollectionException(what + " at " + server + ": did not end after " + MAX_PAGES + " pages");
+            if (++pages >= maxPages && token != null) {
+                throw new CollectionException(what + " at " + server + ": did not end after " + maxPages
+                        + " pages (the server kept sending new continue tokens); the list would never end");
             }
         } while (token != null);
     }
