@@ -47,7 +47,7 @@ public final class BaselineCommand implements Callable<Integer> {
     private final Environment env;
 
     public Save() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     Save(Environment env) {

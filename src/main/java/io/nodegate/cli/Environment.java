@@ -2,6 +2,7 @@ package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.live.LastServerAsked;
 import io.nodegate.lifecycle.remove.NodeRemover;
 
 import java.time.Clock;
@@ -20,22 +21,31 @@ import java.util.function.Function;
  * @param clock        the time commands record and compare against
  * @param pollInterval how long remove waits between looks at the deletion cascade
  * @param sleeper      how commands wait (tests pass a clock that advances instead of sleeping)
+ * @param lastAsked    the API server this invocation asked last, for its overall deadline's message: every
+ *                     connection the command opens records into it (one per environment, so two commands in one
+ *                     JVM never see each other's server)
  */
 public record Environment(Function<LiveOptions, KubeConnection> connect, Clock clock, Duration pollInterval,
-                          NodeRemover.Sleeper sleeper) {
+                          NodeRemover.Sleeper sleeper, LastServerAsked lastAsked) {
 
     /** kubectl's connection rules (--kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster service account). */
     private static final Function<LiveOptions, KubeConnection> KUBECTL_RULES = LiveOptions::connect;
 
-    /** The real world: kubectl's connection rules, the system clock, real sleeping. */
-    public static final Environment SYSTEM = new Environment(KUBECTL_RULES, Clock.systemUTC(),
-            Duration.ofSeconds(2), d -> Thread.sleep(d.toMillis()));
+    /**
+     * The real world: kubectl's connection rules, the system clock, real sleeping; a new one per command invocation
+     * (it carries that invocation's {@link #lastAsked}).
+     */
+    public static Environment system() {
+        return new Environment(KUBECTL_RULES, Clock.systemUTC(), Duration.ofSeconds(2), d -> Thread.sleep(d.toMillis()),
+                new LastServerAsked());
+    }
 
     public Environment {
         Objects.requireNonNull(connect, "connect");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(pollInterval, "pollInterval");
         Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(lastAsked, "lastAsked");
     }
 
     /**
@@ -48,18 +58,19 @@ public record Environment(Function<LiveOptions, KubeConnection> connect, Clock c
 
     /** This environment talking to one given client whatever the connection flags (tests). */
     public Environment withClient(KubernetesClient client) {
-        return new Environment(options -> KubeConnection.wrapping(client), clock, pollInterval, sleeper);
+        return new Environment(options -> KubeConnection.wrapping(client, null, lastAsked), clock, pollInterval,
+                sleeper, lastAsked);
     }
 
     public Environment withClock(Clock newClock) {
-        return new Environment(connect, newClock, pollInterval, sleeper);
+        return new Environment(connect, newClock, pollInterval, sleeper, lastAsked);
     }
 
     public Environment withPollInterval(Duration interval) {
-        return new Environment(connect, clock, interval, sleeper);
+        return new Environment(connect, clock, interval, sleeper, lastAsked);
     }
 
     public Environment withSleeper(NodeRemover.Sleeper newSleeper) {
-        return new Environment(connect, clock, pollInterval, newSleeper);
+        return new Environment(connect, clock, pollInterval, newSleeper, lastAsked);
     }
 }

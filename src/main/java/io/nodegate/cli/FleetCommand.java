@@ -104,7 +104,7 @@ public final class FleetCommand implements Callable<Integer> {
     private final Environment env;
 
     public FleetCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     FleetCommand(Environment env) {
@@ -114,7 +114,8 @@ public final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<FleetSource> sources = sources();
-        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeout, namespace, env.clock());
+        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeout, namespace, env.clock(),
+                env.lastAsked());
         List<FleetLoader.Loaded> loaded = new ArrayList<>();
         for (FleetSource s : sources) {
             try {
@@ -242,8 +243,9 @@ public final class FleetCommand implements Callable<Integer> {
 
         List<Loaded> load(FleetSource source);
 
-        static FleetLoader real(String now, java.time.Duration requestTimeout, String namespace, java.time.Clock clock) {
-            return source -> FleetSources.load(source, now, requestTimeout, namespace, clock);
+        static FleetLoader real(String now, java.time.Duration requestTimeout, String namespace, java.time.Clock clock,
+                                io.nodegate.source.live.LastServerAsked lastAsked) {
+            return source -> FleetSources.load(source, now, requestTimeout, namespace, clock, lastAsked);
         }
     }
 }

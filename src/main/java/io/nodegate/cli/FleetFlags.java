@@ -58,7 +58,7 @@ public final class FleetFlags {
         for (String[] t : targets) {
             String what = t[0] != null ? "--fleet-context " + t[0] : "--fleet-kubeconfig " + t[1];
             Path kubeconfig = t[1] != null ? Path.of(t[1]) : home.kubeconfig;
-            try (LiveSource live = LiveSource.open(kubeconfig, t[0], home.requestTimeout)) {
+            try (LiveSource live = LiveSource.open(kubeconfig, t[0], home.requestTimeout, home.lastAsked)) {
                 List<NodeInfo> nodes = new ApiReader(live.connection()).nodes();
                 String name = t[0] != null ? t[0] : live.connection().context() != null ? live.connection().context()
                         : t[1];

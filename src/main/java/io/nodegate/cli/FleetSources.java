@@ -6,6 +6,7 @@ import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.dump.TombstoneDumps;
+import io.nodegate.source.live.LastServerAsked;
 import io.nodegate.source.live.LiveSource;
 import io.nodegate.source.live.TombstoneReader;
 import io.nodegate.source.rancher.RancherSource;
@@ -22,16 +23,17 @@ final class FleetSources {
 
     static List<FleetCommand.FleetLoader.Loaded> load(FleetCommand.FleetSource source, String now,
                                                       java.time.Duration requestTimeoutSeconds, String namespace,
-                                                      java.time.Clock clock) {
+                                                      java.time.Clock clock, LastServerAsked lastAsked) {
         return switch (source.kind()) {
-            case CONTEXT, KUBECONFIG -> List.of(live(source, requestTimeoutSeconds, namespace));
+            case CONTEXT, KUBECONFIG -> List.of(live(source, requestTimeoutSeconds, namespace, lastAsked));
             case DUMP -> List.of(dump(source, now, namespace));
-            case RANCHER -> rancher(source, requestTimeoutSeconds, clock.instant());
+            case RANCHER -> rancher(source, requestTimeoutSeconds, clock.instant(), lastAsked);
         };
     }
 
-    private static FleetCommand.FleetLoader.Loaded live(FleetCommand.FleetSource source, java.time.Duration timeout, String namespace) {
-        try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
+    private static FleetCommand.FleetLoader.Loaded live(FleetCommand.FleetSource source, java.time.Duration timeout,
+                                                        String namespace, LastServerAsked lastAsked) {
+        try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout, lastAsked)) {
             ClusterState state = live.load(false);
             // the kinds table reads nodegate-system's tombstones with the rest; another --namespace is one more GET
             Collected<Tombstone> tombstones = TombstoneBook.DEFAULT_NAMESPACE.equals(namespace) ? state.tombstones()
@@ -61,8 +63,8 @@ final class FleetSources {
     }
 
     private static List<FleetCommand.FleetLoader.Loaded> rancher(FleetCommand.FleetSource source, java.time.Duration timeout,
-                                                                 Instant now) {
-        try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout)) {
+                                                                 Instant now, LastServerAsked lastAsked) {
+        try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout, lastAsked)) {
             List<FleetCommand.FleetLoader.Loaded> out = new ArrayList<>();
             for (RancherSource.DownstreamCluster c : RancherSource.read(live.api(), source.context(), now)) {
                 List<String> notes = new ArrayList<>(c.state().notes());

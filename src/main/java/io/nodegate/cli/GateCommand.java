@@ -52,7 +52,7 @@ public final class GateCommand implements Callable<Integer> {
     private final Environment env;
 
     public GateCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     GateCommand(Environment env) {

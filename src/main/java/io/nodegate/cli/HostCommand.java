@@ -105,7 +105,7 @@ public final class HostCommand implements Callable<Integer> {
         private final Environment env;
 
         Inspect() {
-            this(Environment.SYSTEM);
+            this(Environment.system());
         }
 
         Inspect(Environment env) {

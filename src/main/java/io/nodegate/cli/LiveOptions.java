@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.live.LastServerAsked;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Option;
 
@@ -25,6 +26,13 @@ public final class LiveOptions {
             description = "Per-request timeout against the API server, as kubectl's: 30s, 1m (default: ${DEFAULT-VALUE}).")
     Duration requestTimeout = Duration.ofSeconds(10);
 
+    /**
+     * Where connections opened from these options record the server they ask: the command's own
+     * ({@link Environment#lastAsked()}), handed in when the command line is built ({@link Nodegate#newCommandLine});
+     * options built by hand (views, tests) keep one of their own.
+     */
+    LastServerAsked lastAsked = new LastServerAsked();
+
     /** True when the user named a cluster explicitly (a default kubeconfig may still be used without this). */
     boolean named() {
         return kubeconfig != null || context != null;
@@ -35,12 +43,12 @@ public final class LiveOptions {
      * client is built only when a write asks for it. Close it.
      */
     public KubeConnection connect() {
-        return KubeConnection.open(kubeconfig, context, requestTimeout);
+        return KubeConnection.open(kubeconfig, context, requestTimeout, lastAsked);
     }
 
     /** Like {@link #connect()}, with the model-only parsing of {@link KubeConnection#openForModel}. Close it. */
     public KubeConnection connectForModel() {
-        return KubeConnection.openForModel(kubeconfig, context, requestTimeout);
+        return KubeConnection.openForModel(kubeconfig, context, requestTimeout, lastAsked);
     }
 
     /**
@@ -48,6 +56,6 @@ public final class LiveOptions {
      * {@link LiveSource#podsOnNode(String)}). Close it when done; closing closes its client.
      */
     public LiveSource liveSource() {
-        return LiveSource.open(kubeconfig, context, requestTimeout);
+        return LiveSource.open(kubeconfig, context, requestTimeout, lastAsked);
     }
 }

@@ -50,8 +50,9 @@ public final class Nodegate implements Callable<Integer> {
             System.exit(ExitCode.USAGE);
             return;
         }
-        startDeadline(deadline, args.length > 0 ? args[0] : "nodegate");
-        System.exit(execute(args));
+        Environment env = Environment.system();
+        startDeadline(deadline, args.length > 0 ? args[0] : "nodegate", env.lastAsked());
+        System.exit(execute(env, args));
     }
 
     /** Environment variable that sets the overall deadline of one command (e.g. 45m). */
@@ -63,23 +64,27 @@ public final class Nodegate implements Callable<Integer> {
      * Every command gets an overall deadline on top of each request's own: whatever hangs (a server trickling an
      * answer, a call outside the API layer), the command ends with exit 3 and says which server it last asked.
      */
-    static void startDeadline(Duration deadline, String command) {
+    static void startDeadline(Duration deadline, String command, io.nodegate.source.live.LastServerAsked lastAsked) {
         Thread watchdog = new Thread(() -> {
             try {
                 Thread.sleep(deadline.toMillis());
             } catch (InterruptedException e) {
                 return;
             }
-            String server = io.nodegate.source.live.ApiCalls.lastServer();
             System.out.flush();
-            System.err.println("nodegate: " + command + " did not finish within its overall deadline of "
-                    + io.nodegate.time.Durations.format(deadline) + (server == null ? "" : " (last API server asked: " + server + ")")
-                    + "; the result is INVALID. " + DEADLINE_ENV + " sets the deadline");
+            System.err.println(deadlineMessage(command, deadline, lastAsked.server()));
             System.err.flush();
             Runtime.getRuntime().halt(ExitCode.COLLECTION);
         }, "nodegate-deadline");
         watchdog.setDaemon(true);
         watchdog.start();
+    }
+
+    /** What the overall deadline prints when it stops a command; {@code server} null when none was asked. */
+    static String deadlineMessage(String command, Duration deadline, String server) {
+        return "nodegate: " + command + " did not finish within its overall deadline of "
+                + io.nodegate.time.Durations.format(deadline) + (server == null ? "" : " (last API server asked: " + server + ")")
+                + "; the result is INVALID. " + DEADLINE_ENV + " sets the deadline";
     }
 
     static void printVersion(java.io.PrintStream out) {
@@ -91,7 +96,12 @@ public final class Nodegate implements Callable<Integer> {
 
     /** Runs a command line and returns its exit code; used by main and by tests. */
     public static int execute(String... args) {
-        CommandLine cl = newCommandLine(args, Environment.SYSTEM);
+        return execute(Environment.system(), args);
+    }
+
+    /** Runs a command line in {@code env} (main gives the one whose last-asked server its deadline reports). */
+    static int execute(Environment env, String... args) {
+        CommandLine cl = newCommandLine(args, env);
         helpWidth(cl, System.getenv("COLUMNS"));
         try {
             return cl.execute(args);
@@ -195,7 +205,7 @@ public final class Nodegate implements Callable<Integer> {
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {
-        return newCommandLine(Environment.SYSTEM);
+        return newCommandLine(Environment.system());
     }
 
     /** The full command tree, every command built with {@code env} (its client, clock and sleeper). */
@@ -219,9 +229,26 @@ public final class Nodegate implements Callable<Integer> {
             cl.addSubcommand(new CommandLine.HelpCommand());
         }
         helpEverywhere(cl);
+        handLastAskedToOptions(cl.getCommandSpec(), env.lastAsked());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine));
         cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.COLLECTION);
         return cl;
+    }
+
+    /**
+     * Every --kubeconfig/--context option set in the tree ({@link LiveOptions}, also inside {@link SourceOptions})
+     * opens its connections recording into this invocation's {@link Environment#lastAsked()}: commands that open
+     * them from their options rather than through {@link Environment#connect()} (audit, collect, probe, policy,
+     * redundancy, the gate's --fleet-context) feed the overall deadline's message too.
+     */
+    private static void handLastAskedToOptions(CommandLine.Model.CommandSpec spec,
+                                               io.nodegate.source.live.LastServerAsked lastAsked) {
+        if (spec.userObject() instanceof LiveOptions live) {
+            live.lastAsked = lastAsked;
+        }
+        spec.mixins().values().forEach(mixin -> handLastAskedToOptions(mixin, lastAsked));
+        spec.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct()
+                .forEach(sub -> handLastAskedToOptions(sub, lastAsked));
     }
 
     /** Builds commands (and their subcommands and mixins) with the environment when they take one. */

@@ -70,7 +70,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
     private final Environment env;
 
     ProbeKubeletCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     ProbeKubeletCommand(Environment env) {

@@ -47,7 +47,7 @@ public final class ReadmitCommand implements Callable<Integer> {
     private final Environment env;
 
     public ReadmitCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     ReadmitCommand(Environment env) {

@@ -40,7 +40,7 @@ public final class RemoveCommand implements Callable<Integer> {
     private final Environment env;
 
     public RemoveCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     RemoveCommand(Environment env) {

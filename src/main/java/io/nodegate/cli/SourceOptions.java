@@ -73,7 +73,8 @@ public final class SourceOptions {
             return state;
         }
         checkLiveFlags();
-        try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeout)) {
+        try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeout,
+                live.lastAsked)) {
             return source.load(withPods);
         }
     }

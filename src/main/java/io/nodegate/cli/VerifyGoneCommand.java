@@ -40,7 +40,7 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     private final Environment env;
 
     public VerifyGoneCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     VerifyGoneCommand(Environment env) {

@@ -12,9 +12,11 @@ public interface ViewLoader {
     ClusterState load(ViewSpec spec);
 
     /** The real sources, through {@link SourceOptions}: one live or offline load per view, without pods. */
-    static ViewLoader sources(String now, java.time.Duration requestTimeout) {
+    static ViewLoader sources(String now, java.time.Duration requestTimeout,
+                              io.nodegate.source.live.LastServerAsked lastAsked) {
         return spec -> {
             SourceOptions options = new SourceOptions();
+            options.live.lastAsked = lastAsked;
             options.live.kubeconfig = spec.kubeconfig();
             options.live.context = spec.context();
             if (spec.offline()) {

@@ -90,10 +90,20 @@ public final class ViewsCommand implements Callable<Integer> {
     /** Null means the real sources; tests put a fixture loader here. */
     ViewLoader loader;
 
+    private final Environment env;
+
+    public ViewsCommand() {
+        this(Environment.system());
+    }
+
+    ViewsCommand(Environment env) {
+        this.env = env;
+    }
+
     @Override
     public Integer call() {
         List<ViewSpec> specs = specs();
-        ViewLoader effective = loader != null ? loader : ViewLoader.sources(now, requestTimeout);
+        ViewLoader effective = loader != null ? loader : ViewLoader.sources(now, requestTimeout, env.lastAsked());
         List<NamedView> views = new ArrayList<>();
         for (ViewSpec s : specs) {
             views.add(new NamedView(s.name(), load(effective, s)));

@@ -61,7 +61,7 @@ public final class WatchCommand implements Callable<Integer> {
     private final Environment env;
 
     public WatchCommand() {
-        this(Environment.SYSTEM);
+        this(Environment.system());
     }
 
     WatchCommand(Environment env) {

@@ -308,7 +308,14 @@ public final class ApiReader {
         KubernetesClient client = client();
         String url = connection.server() + path;
         return client.getHttpClient().newHttpRequestBuilder().uri(url)
+                .setHeader("Accept", acceptFor(path))
                 .delete("application/json", Json.MAPPER.writeValueAsString(deleteOptions));
+    }
+
+    /** A Secret's answer is asked for as metadata only: its values never cross the wire, even when it is deleted. */
+    private static String acceptFor(String path) {
+        return path.contains("/secrets/") ? io.nodegate.source.json.MetadataOnly.ACCEPT_OBJECT_METADATA
+                : "application/json";
     }
 
     /** A JSON merge patch of one object, for {@link #send}: the caller checks the answer itself. */
@@ -327,7 +334,7 @@ public final class ApiReader {
      */
     public Optional<tools.jackson.databind.JsonNode> reread(String what, String path) {
         String url = connection.server() + path;
-        return api.connection().http().get("re-reading " + what + " at " + url, path, answer -> {
+        return api.connection().http().get("re-reading " + what + " at " + url, path, acceptFor(path), answer -> {
             if (answer.status() == 404) {
                 return Optional.<tools.jackson.databind.JsonNode>empty();
             }

@@ -20,6 +20,7 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.source.ReadKind.Presence;
+import io.nodegate.source.json.MetadataOnly;
 
 import java.util.List;
 
@@ -46,13 +47,15 @@ public final class Kinds {
             "node-leases.json", null, "Leases in " + NODE_LEASE_NAMESPACE, null, StateAssembler::lease);
 
     /**
-     * kube-system Secrets, reduced to metadata the moment they arrive (the model keeps the node-password ones).
-     * A field selector on type cannot narrow this: node-password Secrets have type Opaque like many others.
+     * kube-system Secrets, metadata and type only (the model keeps the node-password ones). Live, only that crosses
+     * the wire: the LIST asks for a Table of metadata and the Type column ({@link MetadataOnly#SECRET}), never for
+     * the Secrets, whose values nodegate has no use for. A field selector on type cannot narrow the list: older
+     * node-password Secrets are untyped (Opaque), like many others.
      */
     public static final ReadKind<Secret, SecretMeta> KUBE_SYSTEM_SECRETS = new ReadKind<>("node-password-secrets",
             Secret.class, KUBE_SYSTEM, null, null, Presence.REQUIRED, "LIST secrets in " + KUBE_SYSTEM,
             "node-password-secrets.json", null, "Secrets in " + KUBE_SYSTEM, SecretTrim::metadataOnly,
-            StateAssembler::secret);
+            StateAssembler::secret, MetadataOnly.SECRET);
 
     public static final ReadKind<CSINode, CsiNodeInfo> CSINODES = new ReadKind<>("csinodes", CSINode.class, null,
             null, null, Presence.OPTIONAL_API, "LIST csinodes (storage.k8s.io/v1)", "csinodes.json",

@@ -3,6 +3,7 @@ package io.nodegate.source;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.MetadataOnly;
 import io.nodegate.source.json.Plain;
 
 import java.util.Map;
@@ -51,10 +52,20 @@ public final class ReadKind<T extends HasMetadata, M> {
     private final String notInInputWhat;
     private final UnaryOperator<T> trim;
     private final BiFunction<StateAssembler, Map<String, Object>, M> fromJson;
+    private final MetadataOnly metadataOnly;
 
     ReadKind(String id, Class<T> type, String namespace, String labelKey, String labelValue, Presence presence,
              String listWhat, String dumpFile, String absentNote, String notInInputWhat, UnaryOperator<T> trim,
              BiFunction<StateAssembler, Map<String, Object>, M> fromJson) {
+        this(id, type, namespace, labelKey, labelValue, presence, listWhat, dumpFile, absentNote, notInInputWhat, trim,
+                fromJson, null);
+    }
+
+    /** @param metadataOnly how to read only these objects' metadata (Secrets), or null to read them whole */
+    ReadKind(String id, Class<T> type, String namespace, String labelKey, String labelValue, Presence presence,
+             String listWhat, String dumpFile, String absentNote, String notInInputWhat, UnaryOperator<T> trim,
+             BiFunction<StateAssembler, Map<String, Object>, M> fromJson, MetadataOnly metadataOnly) {
+        this.metadataOnly = metadataOnly;
         this.id = id;
         this.type = type;
         this.kind = HasMetadata.getKind(type);
@@ -121,6 +132,15 @@ public final class ReadKind<T extends HasMetadata, M> {
     /** Offline, when the input holds none of an optional kind: how the "not in the input" note names them. */
     public String notInInputWhat() {
         return notInInputWhat;
+    }
+
+    /**
+     * Non-null when only these objects' metadata may cross the wire (Secrets): live reads ask the API server for a
+     * Table of metadata and the columns named here ({@link MetadataOnly}), never for the objects; what they yield
+     * has this row's kind, so `collect` writes and the dump source reads them like any dump of this kind.
+     */
+    public MetadataOnly metadataOnly() {
+        return metadataOnly;
     }
 
     /** What is kept of an object as it arrives (a Secret loses its data at once). */

@@ -49,7 +49,7 @@ class HelpEverywhereTest {
     }
 
     private static String help(String columns, String... args) {
-        CommandLine cl = Nodegate.newCommandLine(args, Environment.SYSTEM);
+        CommandLine cl = Nodegate.newCommandLine(args, Environment.system());
         Nodegate.helpWidth(cl, columns);
         StringWriter out = new StringWriter();
         cl.setOut(new PrintWriter(out, true));

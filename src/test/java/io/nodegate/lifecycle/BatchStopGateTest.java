@@ -53,7 +53,7 @@ class BatchStopGateTest {
 
     private CliRun cli(String... args) {
         TestClock clock = new TestClock(Instant.parse("2026-10-22T06:10:00Z"));
-        return CliRun.run(Environment.SYSTEM.withClient(client).withClock(clock).withSleeper(clock), args);
+        return CliRun.run(Environment.system().withClient(client).withClock(clock).withSleeper(clock), args);
     }
 
     @AfterEach

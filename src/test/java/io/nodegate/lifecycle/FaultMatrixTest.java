@@ -40,7 +40,7 @@ class FaultMatrixTest {
 
     /** One command line against this world's proxied client and virtual clock. */
     CliRun cli(String... args) {
-        return CliRun.run(Environment.SYSTEM.withClient(viaProxy).withClock(clock).withSleeper(clock)
+        return CliRun.run(Environment.system().withClient(viaProxy).withClock(clock).withSleeper(clock)
                 .withPollInterval(Duration.ofSeconds(5)), args);
     }
 

@@ -77,6 +77,11 @@ class ReadmitScenarioTest extends SeededClusterTest {
         assertThat(yes.exitCode()).as(yes.all()).isZero();
         assertThat(yes.out()).contains("deleted Secret kube-system/gpu-a10.node-password.rke2");
         assertThat(secretExists()).isFalse();
+        // every read of the Secret and the DELETE's answer carried its metadata only: its value never crossed the wire
+        String hash = java.util.Base64.getEncoder().encodeToString(SeedCluster.SECRET_VALUE.getBytes());
+        assertThat(api.answersSent()).isNotEmpty().allSatisfy(body -> assertThat(body).doesNotContain(hash));
+        assertThat(api.requestAccepts()).filteredOn(r -> r.startsWith("DELETE ") && r.contains("/secrets/"))
+                .singleElement().asString().contains("as=PartialObjectMetadata");
         assertThat(node().getMetadata().getUid()).isEqualTo(uid);
         assertThat(node().getSpec().getUnschedulable()).isTrue();
         assertThat(api.client().secrets().inNamespace("kube-system").withName("gpu-a11.node-password.rke2").get()).isNotNull();

@@ -39,7 +39,7 @@ abstract class SeededClusterTest {
 
     /** The commands, built against this test's API server and virtual clock. */
     Environment env() {
-        return Environment.SYSTEM.withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
+        return Environment.system().withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
     }
 
     /** Runs one command line in {@link #env()}. */

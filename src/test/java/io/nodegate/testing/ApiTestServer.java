@@ -59,6 +59,12 @@ import java.util.function.Predicate;
  *       {@code !k}, {@code k in (a,b)}, {@code k notin (a,b)}); the mock alone ignores {@code in}/{@code notin}.</li>
  *   <li><b>Date</b>: every answer carries one (the real server's clock is what a baseline records).</li>
  *   <li><b>PATCH</b> answers 200 with the patched object, as kube-apiserver does (the mock alone says 202).</li>
+ *   <li><b>Representations</b> ({@link ApiMediaTypes}): a GET (LIST or one object) sent with
+ *       {@code Accept: application/json;as=Table;g=meta.k8s.io;v=v1} answers a Table (Secrets with the Secret
+ *       printer's Type and Data columns; each row's object per {@code includeObject}, by default its
+ *       PartialObjectMetadata), {@code as=PartialObjectMetadataList}/{@code as=PartialObjectMetadata} answer
+ *       metadata only, media ranges are tried in order and none acceptable is 406. Without such a header the
+ *       objects come whole, as from the real server. {@link #answersSent()} keeps what was sent.</li>
  *   <li><b>/version</b> answers the gitVersion set with {@link #setGitVersion(String)}.</li>
  *   <li><b>Unserved APIs</b>: {@link #unserve(String)} makes a resource path answer 404 "the server could not
  *       find the requested resource", as for an API group/resource the cluster does not have (e.g. CSINode).
@@ -107,6 +113,8 @@ public final class ApiTestServer implements AutoCloseable {
     private final KubernetesClient setupClient;
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
     private final List<String> requestLog = new CopyOnWriteArrayList<>();
+    private final List<String> requestAccepts = new CopyOnWriteArrayList<>();
+    private final List<String> answersSent = new CopyOnWriteArrayList<>();
     private final List<Failure> failures = new CopyOnWriteArrayList<>();
     private final List<String> unserved = new CopyOnWriteArrayList<>();
     private volatile String gitVersion = "v1.34.1+rke2r1";
@@ -288,9 +296,24 @@ public final class ApiTestServer implements AutoCloseable {
         return List.copyOf(requestLog);
     }
 
+    /** Every request of the code under test as "METHOD path?query Accept: value", in order. */
+    public List<String> requestAccepts() {
+        return List.copyOf(requestAccepts);
+    }
+
+    /**
+     * The bodies of the answers to the code under test's GETs (LISTs and named GETs; setup calls excluded), exactly
+     * as sent: what crossed the wire, e.g. to prove that no Secret value did.
+     */
+    public List<String> answersSent() {
+        return List.copyOf(answersSent);
+    }
+
     public ApiTestServer resetCounts() {
         counts.clear();
         requestLog.clear();
+        requestAccepts.clear();
+        answersSent.clear();
         return this;
     }
 
@@ -499,6 +522,7 @@ public final class ApiTestServer implements AutoCloseable {
             if (!setup) {
                 counts.computeIfAbsent(method + " " + path, k -> new AtomicInteger()).incrementAndGet();
                 requestLog.add(method + " " + request.getPath());
+                requestAccepts.add(method + " " + request.getPath() + " Accept: " + request.getHeader("Accept"));
             }
             if (!setup && requiredToken != null
                     && !("Bearer " + requiredToken).equals(request.getHeader("Authorization"))) {
@@ -522,7 +546,8 @@ public final class ApiTestServer implements AutoCloseable {
             if ("GET".equals(method) && isList(path) && !"true".equals(query.get("watch"))) {
                 MockResponse answer = list(request, path, query);
                 noteResourceVersion(answer);
-                return answer;
+                return sent(setup, ApiMediaTypes.negotiate(request.getHeader("Accept"), true, resourceOf(path),
+                        ApiMediaTypes.includeObject(query), answer));
             }
             if ("GET".equals(method) && "true".equals(query.get("watch"))) {
                 return watch(request, path, query, setup);
@@ -533,6 +558,20 @@ public final class ApiTestServer implements AutoCloseable {
                 answer.setResponseCode(200);
             }
             noteResourceVersion(answer);
+            if ("GET".equals(method) || "DELETE".equals(method)) {
+                // a named GET or DELETE: the representation the client asked for (a Table, PartialObjectMetadata,
+                // the object), as kube-apiserver negotiates every answer that carries an object
+                return sent(setup, ApiMediaTypes.negotiate(request.getHeader("Accept"), false, resourceOfObject(path),
+                        ApiMediaTypes.includeObject(query), answer));
+            }
+            return answer;
+        }
+
+        /** Notes the body of an answer to the code under test (setup calls excluded), for {@link #answersSent()}. */
+        private MockResponse sent(boolean setup, MockResponse answer) {
+            if (!setup && answer.getBody() != null) {
+                answersSent.add(new String(answer.getBody().getBytes(), StandardCharsets.UTF_8));
+            }
             return answer;
         }
 
@@ -668,6 +707,12 @@ public final class ApiTestServer implements AutoCloseable {
             return false;
         }
         return rest.size() == 1 || (rest.size() == 3 && "namespaces".equals(rest.get(0)));
+    }
+
+    /** The resource of a named object's path (/api/v1/namespaces/N/secrets/NAME: secrets). */
+    private static String resourceOfObject(String path) {
+        List<String> rest = afterGroupVersion(path);
+        return rest == null || rest.size() < 2 ? "" : rest.get(rest.size() - 2);
     }
 
     private static String resourceOf(String path) {

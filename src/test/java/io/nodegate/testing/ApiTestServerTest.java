@@ -94,4 +94,53 @@ class ApiTestServerTest {
         assertThat(client.nodes().withName("s").get().getStatus().getConditions().get(0).getStatus())
                 .isEqualTo("Unknown");
     }
+
+    /** GET with an Accept header, over plain HTTP: status and body. */
+    private String[] get(String pathAndQuery, String accept) throws Exception {
+        var c = (java.net.HttpURLConnection) java.net.URI.create(api.url() + pathAndQuery).toURL().openConnection();
+        if (accept != null) {
+            c.setRequestProperty("Accept", accept);
+        }
+        int code = c.getResponseCode();
+        var in = code >= 400 ? c.getErrorStream() : c.getInputStream();
+        return new String[]{Integer.toString(code), in == null ? "" : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8),
+                String.valueOf(c.getHeaderField("Content-Type"))};
+    }
+
+    /** kube-apiserver's content negotiation, which nodegate's metadata-only Secret reads rely on. */
+    @Test
+    void answersTablesAndMetadataOnlyWhenAskedAndWholeObjectsOtherwise() throws Exception {
+        api.create(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withNamespace("kube-system")
+                .withName("s1").endMetadata().withType("k3s.cattle.io/node-password").addToData("hash", "c2VjcmV0LXZhbHVl")
+                .build());
+        String list = "/api/v1/namespaces/kube-system/secrets";
+        String[] whole = get(list, null);
+        assertThat(whole[0]).isEqualTo("200");
+        assertThat(whole[1]).contains("c2VjcmV0LXZhbHVl");
+
+        String[] table = get(list + "?limit=10", "application/json;as=Table;g=meta.k8s.io;v=v1,application/json");
+        assertThat(table[0]).isEqualTo("200");
+        assertThat(table[2]).contains("as=Table");
+        assertThat(table[1]).contains("\"kind\":\"Table\"", "\"name\":\"Type\"", "k3s.cattle.io/node-password",
+                "\"kind\":\"PartialObjectMetadata\"").doesNotContain("c2VjcmV0LXZhbHVl");
+        assertThat(get(list + "?includeObject=None", "application/json;as=Table;g=meta.k8s.io;v=v1")[1])
+                .contains("\"object\":null");
+
+        String[] partialList = get(list, "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1");
+        assertThat(partialList[1]).contains("PartialObjectMetadataList", "\"name\":\"s1\"")
+                .doesNotContain("c2VjcmV0LXZhbHVl").doesNotContain("node-password\"");
+        // a PartialObjectMetadata (one object) cannot answer a LIST: with no other range acceptable, 406
+        assertThat(get(list, "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1")[0]).isEqualTo("406");
+        // ... and with a fallback range, the fallback is served
+        assertThat(get(list, "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json")[1])
+                .contains("c2VjcmV0LXZhbHVl");
+
+        String[] one = get(list + "/s1", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1");
+        assertThat(one[0]).isEqualTo("200");
+        assertThat(one[1]).contains("\"kind\":\"PartialObjectMetadata\"", "\"name\":\"s1\"")
+                .doesNotContain("c2VjcmV0LXZhbHVl");
+        assertThat(get(list + "/s1", "application/json;as=Table;g=meta.k8s.io;v=v1")[1]).contains("\"rows\":[{")
+                .contains("k3s.cattle.io/node-password").doesNotContain("c2VjcmV0LXZhbHVl");
+        assertThat(get(list + "/nope", "application/json;as=Table;g=meta.k8s.io;v=v1")[0]).isEqualTo("404");
+    }
 }

@@ -11,7 +11,7 @@ import java.io.StringWriter;
 public record CliRun(int exitCode, String out, String err) {
 
     public static CliRun run(String... args) {
-        return run(Environment.SYSTEM, args);
+        return run(Environment.system(), args);
     }
 
     /** Runs with commands built in {@code env} (a test client, a virtual clock). */

@@ -61,7 +61,7 @@ class WatchOnceTest {
     @Test
     void oncePrintsWhatAuditPrintsForTheSameState(@TempDir Path tmp) {
         Instant t = Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        Environment env = Environment.SYSTEM.withClient(client).withClock(Clock.fixed(t, ZoneOffset.UTC));
+        Environment env = Environment.system().withClient(client).withClock(Clock.fixed(t, ZoneOffset.UTC));
 
         CliRun watch = CliRun.run(env, "watch", "--once");
         Path kubeconfig = api.writeKubeconfig(tmp.resolve("kubeconfig"));

@@ -317,6 +317,214 @@ public final class KubeJson {
         }
     }
 
+    /**
+     * Reads the answer to a metadata-only LIST ({@link MetadataOnly#ACCEPT}): a Table, each row becoming an object of
+     * {@code spec}'s kind made of the row's metadata and the columns {@code spec} names, handed to {@code onItem} as
+     * it is read. A server that answered the plain list instead (the Accept header's fallback) is read as
+     * {@link #readList} would, Secret values skipped.
+     *
+     * @throws JsonReadException on malformed or truncated JSON, an answer that is neither a Table nor a list, a row
+     *                           without its object's metadata, or a Table without a column {@code spec} needs
+     */
+    public ListEnvelope readMetadataList(InputStream body, String where, MetadataOnly spec,
+                                         Consumer<Map<String, Object>> onItem) {
+        try (JsonParser p = parser(body)) {
+            startRootObject(p, where, "list");
+            MetadataAnswer answer = readMetadataAnswer(p, where, spec, onItem);
+            if (answer.envelope == null) {
+                throw new JsonReadException(where + ": the answer has neither rows nor items: not a Kubernetes Table "
+                        + "or list", false);
+            }
+            requireEnd(p, where);
+            return answer.envelope;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /**
+     * Reads the answer to a metadata-only GET of one object: a Table of one row (the object, as
+     * {@link #readMetadataList} makes it), or, from a server that does not serve Tables, the object itself with
+     * everything but its metadata and top-level text fields (a Secret's type) skipped.
+     */
+    public Map<String, Object> readMetadataObject(InputStream body, String where, MetadataOnly spec) {
+        try (JsonParser p = parser(body)) {
+            startRootObject(p, where, "object");
+            List<Map<String, Object>> rows = new ArrayList<>();
+            MetadataAnswer answer = readMetadataAnswer(p, where, spec, rows::add);
+            requireEnd(p, where);
+            if (answer.envelope == null) {
+                return answer.root;
+            }
+            if (rows.size() != 1) {
+                throw new JsonReadException(where + ": a Table of " + rows.size() + " rows answered a GET of one "
+                        + spec.kind(), false);
+            }
+            return rows.get(0);
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /** A metadata-only answer: a Table or list (envelope set), or else one object (root). */
+    private record MetadataAnswer(ListEnvelope envelope, Map<String, Object> root) {
+    }
+
+    /** The root object of a metadata-only answer (parser inside it). */
+    private MetadataAnswer readMetadataAnswer(JsonParser p, String where, MetadataOnly spec,
+                                              Consumer<Map<String, Object>> onItem) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        List<String> columns = null;
+        List<Map<String, Object>> rowsBeforeColumns = new ArrayList<>();
+        int count = -1;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (field) {
+                case "columnDefinitions" -> {
+                    columns = new ArrayList<>();
+                    if (readScalarOrContainer(p, t) instanceof List<?> defs) {
+                        for (Object def : defs) {
+                            columns.add(def instanceof Map<?, ?> d && d.get("name") instanceof String n ? n : null);
+                        }
+                    }
+                    for (Map<String, Object> row : rowsBeforeColumns) {
+                        onItem.accept(fromRow(row, columns, where, spec));
+                    }
+                    rowsBeforeColumns.clear();
+                }
+                case "rows" -> {
+                    if (t != JsonToken.START_ARRAY) {
+                        throw new JsonReadException(where + ": rows is a JSON " + describe(t) + " " + at(p)
+                                + ", not an array", false);
+                    }
+                    count = Math.max(count, 0);
+                    JsonToken e;
+                    while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
+                        if (e != JsonToken.START_OBJECT) {
+                            throw new JsonReadException(where + ": a Table row is not an object " + at(p), false);
+                        }
+                        Map<String, Object> row = readRow(p, spec);
+                        if (columns == null) {
+                            rowsBeforeColumns.add(row);
+                        } else {
+                            onItem.accept(fromRow(row, columns, where, spec));
+                        }
+                        count++;
+                    }
+                }
+                case "items" -> {
+                    // the plain list: the server does not serve Tables; the Secret rules skip the values
+                    if (t != JsonToken.START_ARRAY) {
+                        throw new JsonReadException(where + ": items is a JSON " + describe(t) + " " + at(p)
+                                + ", not an array", false);
+                    }
+                    count = Math.max(count, 0) + streamItems(p, spec.kind(), (item, listKind) -> {
+                        if (!(item instanceof Map<?, ?>)) {
+                            throw new JsonReadException(where + ": a list item is not an object " + at(p), false);
+                        }
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> map = (Map<String, Object>) item;
+                        onItem.accept(map);
+                    });
+                }
+                case "metadata" -> {
+                    if (t == JsonToken.START_OBJECT) {
+                        ObjectState state = new ObjectState(spec.kind());
+                        fields.put(field, readMetadata(p, state));
+                    } else {
+                        fields.put(field, readScalarOrContainer(p, t));
+                    }
+                }
+                default -> {
+                    // kind, apiVersion, a Secret's type; the rest (a fallback object's data) is skipped unread
+                    if (t == JsonToken.VALUE_STRING) {
+                        fields.put(field, p.getString());
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+        }
+        if (!rowsBeforeColumns.isEmpty()) {
+            throw new JsonReadException(where + ": a Table without columnDefinitions: the " + spec.kind()
+                    + "s' columns cannot be read", false);
+        }
+        if (count < 0) {
+            Map<String, Object> meta = fields.get("metadata") instanceof Map<?, ?> ? Plain.map(fields, "metadata") : null;
+            if (meta != null && modelOnly) {
+                meta.remove("managedFields");
+            }
+            return new MetadataAnswer(null, fields);
+        }
+        return new MetadataAnswer(envelope(fields, count), null);
+    }
+
+    /** One Table row (parser on its START_OBJECT): the cells, and the object's metadata with the skip rules. */
+    private Map<String, Object> readRow(JsonParser p, MetadataOnly spec) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if ("object".equals(field) && t == JsonToken.START_OBJECT) {
+                // a PartialObjectMetadata: read with the rules of the kind it stands for (a Secret's
+                // last-applied-configuration annotation repeats its values: never kept)
+                Map<String, Object> object = new LinkedHashMap<>();
+                ObjectState state = new ObjectState(spec.kind());
+                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                    String f = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if ("metadata".equals(f) && v == JsonToken.START_OBJECT) {
+                        object.put(f, readMetadata(p, state));
+                    } else if (v == JsonToken.VALUE_STRING) {
+                        object.put(f, p.getString());
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                row.put(field, object);
+            } else if ("cells".equals(field)) {
+                row.put(field, readScalarOrContainer(p, t));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return row;
+    }
+
+    /** A Table row as an object of {@code spec}'s kind: apiVersion, kind, metadata and the named columns' cells. */
+    private static Map<String, Object> fromRow(Map<String, Object> row, List<String> columns, String where,
+                                               MetadataOnly spec) {
+        if (!(row.get("object") instanceof Map<?, ?> object) || !(object.get("metadata") instanceof Map<?, ?> meta)) {
+            throw new JsonReadException(where + ": a Table row without its object's metadata (the server ignored "
+                    + "includeObject=Metadata?)", false);
+        }
+        List<?> cells = row.get("cells") instanceof List<?> c ? c : null;
+        if (cells == null || cells.size() != columns.size()) {
+            throw new JsonReadException(where + ": a Table row has " + (cells == null ? "no" : cells.size())
+                    + " cells for " + columns.size() + " columns", false);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("apiVersion", spec.apiVersion());
+        out.put("kind", spec.kind());
+        out.put("metadata", meta);
+        for (Map.Entry<String, String> column : spec.columnFields().entrySet()) {
+            int at = columns.indexOf(column.getKey());
+            if (at < 0) {
+                throw new JsonReadException(where + ": the Table has no " + column.getKey() + " column " + columns
+                        + ": the " + spec.kind() + "s' " + column.getValue() + " cannot be read", false);
+            }
+            if (cells.get(at) instanceof String value && !value.isEmpty()) {
+                out.put(column.getValue(), value);
+            }
+        }
+        return out;
+    }
+
     // -------------------------------------------------------------------------------------------------------------
 
     private interface ItemSink {

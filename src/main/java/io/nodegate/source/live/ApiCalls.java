@@ -14,6 +14,7 @@ import io.nodegate.CollectionException;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.json.JsonReadException;
 import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.MetadataOnly;
 import io.nodegate.source.json.Plain;
 
 import java.io.IOException;
@@ -62,20 +63,41 @@ public final class ApiCalls {
     private final String server;
     private final Duration requestTimeout;
     private final long pageSize;
+    private final int maxPages;
+    private final LastServerAsked lastAsked;
 
     public ApiCalls(KubeConnection connection) {
         this(connection, PAGE_SIZE);
     }
 
     public ApiCalls(KubeConnection connection, long pageSize) {
+        this(connection, pageSize, MAX_PAGES);
+    }
+
+    /**
+     * @param maxPages the most pages one LIST may take before it is a broken answer ({@value #MAX_PAGES} in
+     *                 production; tests give a small cap so a server that never ends is stopped in milliseconds)
+     */
+    ApiCalls(KubeConnection connection, long pageSize, int maxPages) {
+        if (maxPages < 1) {
+            throw new IllegalArgumentException("maxPages must be at least 1, got " + maxPages);
+        }
+        this.maxPages = maxPages;
         this.connection = connection;
         this.http = connection.http();
         this.server = connection.server();
         this.requestTimeout = connection.requestTimeout();
         this.pageSize = pageSize;
+        this.lastAsked = connection.lastAsked();
     }
 
-    /** For a client built elsewhere (tests, the watch): reads go to its server with its token, writes use it. */
+    /**
+     * For a client built elsewhere (tests, the watch): reads go to its server with its token, writes use it. Calls
+     * are recorded in a {@link LastServerAsked} of this connection's own, which no overall deadline reads: a command
+     * that wants its deadline message to name the server opens its connection with the command's (see
+     * {@link KubeConnection#wrapping(KubernetesClient, Duration, LastServerAsked)}). The watch builds its readers
+     * this way today; it is being reworked separately and will take the command's one then.
+     */
     public static ApiCalls of(KubernetesClient client) {
         return new ApiCalls(KubeConnection.wrapping(client));
     }
@@ -137,7 +159,7 @@ public final class ApiCalls {
             String labelSelector, String fieldSelector, Function<? super T, R> map) {
         Class<? extends KubernetesResourceList<T>> listType = listType(type);
         List<R> all = new ArrayList<>();
-        forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
+        forEachPage(what, collectionPath, labelSelector, fieldSelector, null, query -> {
             KubernetesResourceList<T> list = http.get(what, query, answer -> {
                 requireOk(what, answer, true);
                 return decode(what, answer, listType);
@@ -159,13 +181,15 @@ public final class ApiCalls {
 
     /**
      * The one pagination rule of both LIST readers: asks for {@code limit} items a page and follows
-     * {@code continue} until a page carries none (an empty token is none). A token the server already sent, or more
-     * than {@link #MAX_PAGES} pages, is a broken answer: the list would never end.
+     * {@code continue} until a page carries none (an empty token is none). A token the server already sent, or a
+     * continue token still coming after {@code maxPages} pages ({@value #MAX_PAGES} unless a test sets fewer), is a
+     * broken answer: the list would never end.
      *
-     * @param readPage reads one page from the query path given and returns that page's continue token
+     * @param extraQuery one more "name=value" for every page's query (includeObject=Metadata), or null
+     * @param readPage   reads one page from the query path given and returns that page's continue token
      */
     private void forEachPage(String what, String collectionPath, String labelSelector, String fieldSelector,
-                             Function<String, String> readPage) {
+                             String extraQuery, Function<String, String> readPage) {
         Set<String> seenTokens = new HashSet<>();
         String token = null;
         int pages = 0;
@@ -174,7 +198,10 @@ public final class ApiCalls {
             appendParam(query, "labelSelector", labelSelector);
             appendParam(query, "fieldSelector", fieldSelector);
             appendParam(query, "continue", token);
-            lastServer = server;
+            if (extraQuery != null) {
+                query.append('&').append(extraQuery);
+            }
+            lastAsked.asking(server);
             token = readPage.apply(query.toString());
             if (token != null && token.isEmpty()) {
                 token = null;
@@ -183,8 +210,9 @@ public final class ApiCalls {
                 throw new CollectionException(what + " at " + server
                         + ": the server repeated a continue token; the list would never end");
             }
-            if (++pages > MAX_PAGES) {
-                throw new CollectionException(what + " at " + server + ": did not end after " + MAX_PAGES + " pages");
+            if (++pages >= maxPages && token != null) {
+                throw new CollectionException(what + " at " + server + ": did not end after " + maxPages
+                        + " pages (the server kept sending new continue tokens); the list would never end");
             }
         } while (token != null);
     }
@@ -196,7 +224,8 @@ public final class ApiCalls {
      */
     public <R> List<R> listPlain(ReadKind<?, ?> kind, Function<Map<String, Object>, R> map) {
         return listPlain(kind.listWhat(), collectionPath(kind.type(), kind.namespace()), kind.kind(),
-                kind.labelSelector(), null, connection.modelOnly() ? KubeJson.MODEL : KubeJson.EVIDENCE, map);
+                kind.labelSelector(), null, connection.modelOnly() ? KubeJson.MODEL : KubeJson.EVIDENCE,
+                kind.metadataOnly(), map);
     }
 
     /**
@@ -204,13 +233,29 @@ public final class ApiCalls {
      * {@code map} item by item (a page is never held whole). A malformed or truncated body fails the whole read:
      * the items already mapped are dropped with it.
      *
+     * Secrets are always read metadata-only ({@link MetadataOnly#forKind}): their values never cross the wire.
+     *
      * @param itemKind the items' kind ("Node"; decides the Secret and ConfigMap skip rules)
      * @throws NotFound           on a 404 answer
      * @throws CollectionException on any other failure or a broken answer
      */
     public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
                                  String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
-        return listVersioned(what, collectionPath, itemKind, labelSelector, fieldSelector, mode, map).items();
+        return listPlain(what, collectionPath, itemKind, labelSelector, fieldSelector, mode,
+                MetadataOnly.forKind(itemKind), map);
+    }
+
+    /**
+     * As {@link #listPlain(String, String, String, String, String, KubeJson, Function)}; with {@code metadataOnly}
+     * set (Secrets), the server is asked for a Table of the items' metadata and named columns
+     * ({@link MetadataOnly#ACCEPT}), so nothing else of them crosses the wire; each row arrives as an item of the
+     * row's kind.
+     */
+    public <R> List<R> listPlain(String what, String collectionPath, String itemKind, String labelSelector,
+                                 String fieldSelector, KubeJson mode, MetadataOnly metadataOnly,
+                                 Function<Map<String, Object>, R> map) {
+        return listVersioned(what, collectionPath, itemKind, labelSelector, fieldSelector, mode, metadataOnly, map)
+                .items();
     }
 
     /**
@@ -226,27 +271,36 @@ public final class ApiCalls {
     /** Every object of one row of the table, as {@link #listPlain(ReadKind, Function)} reads them, with the version. */
     public <R> Listed<R> listVersioned(ReadKind<?, ?> kind, KubeJson mode, Function<Map<String, Object>, R> map) {
         return listVersioned(kind.listWhat(), collectionPath(kind.type(), kind.namespace()), kind.kind(),
-                kind.labelSelector(), null, mode, map);
+                kind.labelSelector(), null, mode, MetadataOnly.forKind(kind.kind()), map);
     }
 
     private <R> Listed<R> listVersioned(String what, String collectionPath, String itemKind, String labelSelector,
-                                        String fieldSelector, KubeJson mode, Function<Map<String, Object>, R> map) {
+                                        String fieldSelector, KubeJson mode, MetadataOnly metadataOnly,
+                                        Function<Map<String, Object>, R> map) {
+        MetadataOnly asked = metadataOnly != null ? metadataOnly : MetadataOnly.forKind(itemKind);
         List<R> all = new ArrayList<>();
         String[] version = new String[1];
-        forEachPage(what, collectionPath, labelSelector, fieldSelector, query -> {
-            KubeJson.ListEnvelope page = http.get(what, query, answer -> {
-                requireOk(what, answer, true);
-                return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
-                        item -> {
-                            Map<String, Object> meta = item.get("metadata") instanceof Map<?, ?> m
-                                    ? Plain.map(item, "metadata") : null;
-                            if (meta == null || !(meta.get("name") instanceof String name) || name.isEmpty()) {
-                                throw new CollectionException(what + " at " + server + ": unusable answer: an item "
-                                        + "without metadata.name");
-                            }
-                            all.add(map.apply(item));
-                        }));
-            });
+        java.util.function.Consumer<Map<String, Object>> onItem = item -> {
+            Map<String, Object> meta = item.get("metadata") instanceof Map<?, ?> m ? Plain.map(item, "metadata") : null;
+            if (meta == null || !(meta.get("name") instanceof String name) || name.isEmpty()) {
+                throw new CollectionException(what + " at " + server + ": unusable answer: an item without "
+                        + "metadata.name");
+            }
+            all.add(map.apply(item));
+        };
+        forEachPage(what, collectionPath, labelSelector, fieldSelector,
+                asked == null ? null : MetadataOnly.INCLUDE_OBJECT, query -> {
+            KubeJson.ListEnvelope page = asked == null
+                    ? http.get(what, query, answer -> {
+                        requireOk(what, answer, true);
+                        return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
+                                onItem));
+                    })
+                    : http.get(what, query, MetadataOnly.ACCEPT, answer -> {
+                        requireOk(what, answer, true);
+                        return plain(what, answer, () -> mode.readMetadataList(answer.body(), "GET " + answer.url(),
+                                asked, onItem));
+                    });
             version[0] = page.resourceVersion();
             return page.continueToken();
         });
@@ -260,6 +314,7 @@ public final class ApiCalls {
     public boolean serves(ReadKind<?, ?> kind) {
         String what = kind.listWhat();
         String query = collectionPath(kind.type(), kind.namespace()) + "?limit=1";
+        lastAsked.asking(server);
         try {
             http.get(what, query, answer -> {
                 requireOk(what, answer, true);
@@ -316,6 +371,7 @@ public final class ApiCalls {
                 .append("?watch=true&allowWatchBookmarks=true&timeoutSeconds=").append(timeoutSeconds);
         appendParam(query, "labelSelector", kind.labelSelector());
         appendParam(query, "resourceVersion", resourceVersion);
+        lastAsked.asking(server);
         http.stream(what, query.toString(), Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
             if (answer.status() == 410) {
                 throw new Gone(what + " at " + server + ": 410 Gone (" + statusMessage(answer.body())
@@ -353,15 +409,20 @@ public final class ApiCalls {
      */
     public Optional<Map<String, Object>> getPlain(String what, String path, String kind, String expectedName,
                                                   KubeJson mode) {
-        lastServer = server;
-        return http.get(what, path, answer -> {
+        lastAsked.asking(server);
+        // a Secret is asked for as a one-row Table of its metadata and type: its values never cross the wire
+        MetadataOnly metadataOnly = MetadataOnly.forKind(kind);
+        String query = metadataOnly == null ? path : path + (path.contains("?") ? "&" : "?") + MetadataOnly.INCLUDE_OBJECT;
+        return http.get(what, query, metadataOnly == null ? "application/json" : MetadataOnly.ACCEPT, answer -> {
             if (answer.status() == 404) {
                 return Optional.<Map<String, Object>>empty();
             }
             requireOk(what, answer, false);
             Map<String, Object> obj;
             try {
-                obj = plain(what, answer, () -> mode.readObject(answer.body(), "GET " + answer.url(), kind));
+                obj = plain(what, answer, () -> metadataOnly == null
+                        ? mode.readObject(answer.body(), "GET " + answer.url(), kind)
+                        : mode.readMetadataObject(answer.body(), "GET " + answer.url(), metadataOnly));
             } catch (CollectionException e) {
                 obj = null;
             }
@@ -388,7 +449,7 @@ public final class ApiCalls {
         if ("Secret".equals(kind)) {
             throw new IllegalArgumentException("a Secret's answer holds its values: read it with getPlain");
         }
-        lastServer = server;
+        lastAsked.asking(server);
         return http.get(what, path, answer -> {
             if (answer.status() == 404) {
                 return Optional.<RawObject>empty();
@@ -435,7 +496,7 @@ public final class ApiCalls {
      * cut connection), another object or no uid is a broken answer, never absence.
      */
     public <T extends HasMetadata> Optional<T> getObject(String what, String path, Class<T> type, String expectedName) {
-        lastServer = server;
+        lastAsked.asking(server);
         Optional<T> found = http.get(what, path, answer -> {
             if (answer.status() == 404) {
                 return Optional.empty();
@@ -459,7 +520,7 @@ public final class ApiCalls {
 
     /** The API server's gitVersion, from GET /version. */
     public String serverVersion() {
-        lastServer = server;
+        lastAsked.asking(server);
         String what = "GET /version";
         return http.get(what, "/version", answer -> {
             requireOk(what, answer, false);
@@ -474,7 +535,7 @@ public final class ApiCalls {
 
     /** Status and Date header of GET {@code path}, for the server's clock; the body is read and dropped. */
     public String dateHeader(String what, String path) {
-        lastServer = server;
+        lastAsked.asking(server);
         return http.get(what, path, answer -> {
             requireOk(what, answer, false);
             answer.body().transferTo(java.io.OutputStream.nullOutputStream());
@@ -647,13 +708,6 @@ public final class ApiCalls {
         return t;
     });
 
-    /** The API server of the most recent call in this process, for the overall deadline's message. */
-    private static volatile String lastServer;
-
-    public static String lastServer() {
-        return lastServer;
-    }
-
     /** The whole-answer deadline of one request: the client's request timeout (headers and body together). */
     long deadlineMillis() {
         long millis = requestTimeout == null ? 0 : requestTimeout.toMillis();
@@ -693,7 +747,7 @@ public final class ApiCalls {
 
     /** Runs one call; failures become {@link CollectionException} (404: {@link NotFound}) in the one wording. */
     public <T> T call(String what, Supplier<T> call) {
-        lastServer = server;
+        lastAsked.asking(server);
         try {
             return withinDeadline(what, call);
         } catch (KubernetesClientException e) {

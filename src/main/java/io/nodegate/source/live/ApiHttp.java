@@ -102,6 +102,11 @@ public final class ApiHttp {
         return send(what, "GET", pathAndQuery, null, null, reader);
     }
 
+    /** GET {@code pathAndQuery} asking for {@code accept} (e.g. a Table of metadata) instead of application/json. */
+    public <T> T get(String what, String pathAndQuery, String accept, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, requestTimeout, reader);
+    }
+
     /**
      * One request with a total deadline of {@link #requestTimeout()}.
      *
@@ -112,7 +117,7 @@ public final class ApiHttp {
      */
     public <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                       Reader<T> reader) {
-        return send(what, method, pathAndQuery, contentType, body, requestTimeout, reader);
+        return send(what, method, pathAndQuery, contentType, body, "application/json", requestTimeout, reader);
     }
 
     /**
@@ -121,11 +126,11 @@ public final class ApiHttp {
      * without a word cannot hold the caller for ever.
      */
     public <T> T stream(String what, String pathAndQuery, Duration deadline, Reader<T> reader) {
-        return send(what, "GET", pathAndQuery, null, null, deadline, reader);
+        return send(what, "GET", pathAndQuery, null, null, "application/json", deadline, reader);
     }
 
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
-                       Duration within, Reader<T> reader) {
+                       String accept, Duration within, Reader<T> reader) {
         String url = target.server() + pathAndQuery;
         long timeoutMillis = within.toMillis();
         Deadline deadline = new Deadline();
@@ -142,7 +147,7 @@ public final class ApiHttp {
             conn.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
             conn.setInstanceFollowRedirects(false);
             conn.setUseCaches(false);
-            conn.setRequestProperty("Accept", "application/json");
+            conn.setRequestProperty("Accept", accept);
             conn.setRequestProperty("User-Agent", USER_AGENT);
             String auth = target.authorization();
             if (auth != null) {

@@ -34,11 +34,14 @@ public final class KubeConnection implements AutoCloseable {
     private final Duration requestTimeout;
     private final boolean modelOnly;
     private final ApiHttp http;
+    private final LastServerAsked lastAsked;
     private final boolean ownsClient;
     private volatile KubernetesClient client;
 
-    private KubeConnection(ApiTarget target, Duration requestTimeout, boolean modelOnly, KubernetesClient given) {
+    private KubeConnection(ApiTarget target, Duration requestTimeout, boolean modelOnly, KubernetesClient given,
+                           LastServerAsked lastAsked) {
         this.target = target;
+        this.lastAsked = java.util.Objects.requireNonNull(lastAsked, "lastAsked");
         this.requestTimeout = requestTimeout;
         this.modelOnly = modelOnly;
         this.http = new ApiHttp(target, requestTimeout);
@@ -53,7 +56,16 @@ public final class KubeConnection implements AutoCloseable {
      * @throws InputException when the kubeconfig is missing or unreadable or the context does not exist
      */
     public static KubeConnection open(Path kubeconfig, String context, Duration requestTimeout) {
-        return open(kubeconfig, context, requestTimeout, false);
+        return open(kubeconfig, context, requestTimeout, false, new LastServerAsked());
+    }
+
+    /**
+     * Like {@link #open(Path, String, Duration)}; every call over it is recorded in {@code lastAsked} (the command's
+     * own, for its overall deadline's message).
+     */
+    public static KubeConnection open(Path kubeconfig, String context, Duration requestTimeout,
+                                      LastServerAsked lastAsked) {
+        return open(kubeconfig, context, requestTimeout, false, lastAsked);
     }
 
     /**
@@ -61,18 +73,25 @@ public final class KubeConnection implements AutoCloseable {
      * model never reads (managedFields, images, Secret values); never for evidence on disk.
      */
     public static KubeConnection openForModel(Path kubeconfig, String context, Duration requestTimeout) {
-        return open(kubeconfig, context, requestTimeout, true);
+        return open(kubeconfig, context, requestTimeout, true, new LastServerAsked());
     }
 
-    private static KubeConnection open(Path kubeconfig, String context, Duration requestTimeout, boolean modelOnly) {
+    /** Like {@link #openForModel(Path, String, Duration)}, recording every call in {@code lastAsked}. */
+    public static KubeConnection openForModel(Path kubeconfig, String context, Duration requestTimeout,
+                                              LastServerAsked lastAsked) {
+        return open(kubeconfig, context, requestTimeout, true, lastAsked);
+    }
+
+    private static KubeConnection open(Path kubeconfig, String context, Duration requestTimeout, boolean modelOnly,
+                                       LastServerAsked lastAsked) {
         requirePositive(requestTimeout);
-        return new KubeConnection(Kubeconfig.resolve(kubeconfig, context), requestTimeout, modelOnly, null);
+        return new KubeConnection(Kubeconfig.resolve(kubeconfig, context), requestTimeout, modelOnly, null, lastAsked);
     }
 
     /** A connection to a target resolved elsewhere (tests, several views). */
     public static KubeConnection of(ApiTarget target, Duration requestTimeout, boolean modelOnly) {
         requirePositive(requestTimeout);
-        return new KubeConnection(target, requestTimeout, modelOnly, null);
+        return new KubeConnection(target, requestTimeout, modelOnly, null, new LastServerAsked());
     }
 
     /**
@@ -86,11 +105,16 @@ public final class KubeConnection implements AutoCloseable {
 
     /** Like {@link #wrapping(KubernetesClient)}; {@code requestTimeout} null means the client's own. */
     public static KubeConnection wrapping(KubernetesClient client, Duration requestTimeout) {
+        return wrapping(client, requestTimeout, new LastServerAsked());
+    }
+
+    /** Like {@link #wrapping(KubernetesClient, Duration)}, recording every call in {@code lastAsked}. */
+    public static KubeConnection wrapping(KubernetesClient client, Duration requestTimeout, LastServerAsked lastAsked) {
         Config c = client.getConfiguration();
         long millis = c.getRequestTimeout() > 0 ? c.getRequestTimeout() : 10_000;
         return new KubeConnection(targetOf(c, client.getMasterUrl().toString()),
                 requestTimeout != null && !requestTimeout.isZero() && !requestTimeout.isNegative()
-                        ? requestTimeout : Duration.ofMillis(millis), false, client);
+                        ? requestTimeout : Duration.ofMillis(millis), false, client, lastAsked);
     }
 
     /**
@@ -234,6 +258,14 @@ public final class KubeConnection implements AutoCloseable {
 
     public Duration requestTimeout() {
         return requestTimeout;
+    }
+
+    /**
+     * Where calls over this connection record their server: the command's own when it opened the connection, else
+     * one of the connection's own (library callers and tests that have no overall deadline to feed).
+     */
+    public LastServerAsked lastAsked() {
+        return lastAsked;
     }
 
     /** "context X (URL)" or "in-cluster (URL)", for messages and ClusterState.source. */

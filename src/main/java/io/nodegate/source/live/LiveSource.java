@@ -67,12 +67,24 @@ public final class LiveSource implements AutoCloseable {
         return new LiveSource(KubeConnection.open(kubeconfig, context, requestTimeout));
     }
 
+    /** Like {@link #open(java.nio.file.Path, String, java.time.Duration)}, recording every call in {@code lastAsked}. */
+    public static LiveSource open(java.nio.file.Path kubeconfig, String context, java.time.Duration requestTimeout,
+                                  LastServerAsked lastAsked) {
+        return new LiveSource(KubeConnection.open(kubeconfig, context, requestTimeout, lastAsked));
+    }
+
     /**
      * Opens a connection for {@link #load} only: its client skips, while parsing, the fields the model never
      * reads (see {@link ModelOnlyParsing}), which is most of a Node's JSON.
      */
     public static LiveSource openForModel(java.nio.file.Path kubeconfig, String context, java.time.Duration requestTimeout) {
         return new LiveSource(KubeConnection.openForModel(kubeconfig, context, requestTimeout));
+    }
+
+    /** Like {@link #openForModel(java.nio.file.Path, String, java.time.Duration)}, recording every call in {@code lastAsked}. */
+    public static LiveSource openForModel(java.nio.file.Path kubeconfig, String context,
+                                          java.time.Duration requestTimeout, LastServerAsked lastAsked) {
+        return new LiveSource(KubeConnection.openForModel(kubeconfig, context, requestTimeout, lastAsked));
     }
 
     /** The fabric8 client, built on first use: for writes and watches only (reads never need it). */

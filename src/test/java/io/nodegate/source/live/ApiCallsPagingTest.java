@@ -36,13 +36,27 @@ class ApiCallsPagingTest {
         }
     }
 
+    /**
+     * A small page cap for every test here: were the repeated-token check broken, its test would run into this cap
+     * and fail at once on the wrong message, instead of looping through the production cap of 10,000 pages
+     * (about 7 minutes).
+     */
+    private static final int TEST_PAGE_CAP = 20;
+
+    private final AtomicInteger pagesServed = new AtomicInteger();
+
     /** Serves node pages: page i carries continue token tokens[i] (null = last page). */
     private ApiCalls serving(String... tokens) throws Exception {
-        AtomicInteger page = new AtomicInteger();
+        return serving(i -> tokens[Math.min(i, tokens.length - 1)]);
+    }
+
+    /** Serves node pages: page i carries continue token {@code tokenOfPage(i)} (null = last page). */
+    private ApiCalls serving(java.util.function.IntFunction<String> tokenOfPage) throws Exception {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
-            int i = Math.min(page.getAndIncrement(), tokens.length - 1);
-            String token = tokens[i] == null ? "" : ",\"continue\":\"" + tokens[i] + "\"";
+            int i = pagesServed.getAndIncrement();
+            String t = tokenOfPage.apply(i);
+            String token = t == null ? "" : ",\"continue\":\"" + t + "\"";
             byte[] body = ("{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"" + token
                     + "},\"items\":[{\"metadata\":{\"name\":\"node-" + i + "\",\"uid\":\"u" + i + "\"}}]}")
                     .getBytes(StandardCharsets.UTF_8);
@@ -61,7 +75,7 @@ class ApiCallsPagingTest {
                 contexts: [{name: c, context: {cluster: c, user: u}}]
                 current-context: c
                 """.formatted(server.getAddress().getPort()));
-        return new ApiCalls(KubeConnection.open(kubeconfig, null, Duration.ofSeconds(10)), 1);
+        return new ApiCalls(KubeConnection.open(kubeconfig, null, Duration.ofSeconds(10)), 1, TEST_PAGE_CAP);
     }
 
     private static String name(java.util.Map<String, Object> node) {
@@ -81,5 +95,26 @@ class ApiCallsPagingTest {
                 .isInstanceOf(CollectionException.class)
                 .hasMessageContaining("repeated a continue token")
                 .hasMessageContaining("127.0.0.1");
+        assertThat(pagesServed).hasValue(2);
     }
+
+    @Test
+    void aServerSendingAFreshContinueTokenForeverIsStoppedAtThePageCap() throws Exception {
+        ApiCalls api = serving(i -> "page-" + (i + 1));
+        assertThatThrownBy(() -> api.listPlain(Kinds.NODES, ApiCallsPagingTest::name))
+                .isInstanceOf(CollectionException.class)
+                .hasMessageContaining("LIST nodes at http://127.0.0.1:")
+                .hasMessageContaining("did not end after " + TEST_PAGE_CAP + " pages")
+                .hasMessageContaining("never end");
+        // exactly the cap: not one request more, and no partial list handed back
+        assertThat(pagesServed).hasValue(TEST_PAGE_CAP);
+    }
+
+    @Test
+    void aListOfExactlyTheCapInPagesIsReadWhole() throws Exception {
+        List<String> names = serving(i -> i < TEST_PAGE_CAP - 1 ? "page-" + (i + 1) : null)
+                .listPlain(Kinds.NODES, ApiCallsPagingTest::name);
+        assertThat(names).hasSize(TEST_PAGE_CAP).startsWith("node-0").endsWith("node-" + (TEST_PAGE_CAP - 1));
+    }
+
 }

@@ -1,0 +1,216 @@
+package io.nodegate.testing;
+
+import io.fabric8.mockwebserver.http.MockResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Accept negotiation kube-apiserver does on a GET (LIST or one object), for {@link ApiTestServer}: a client that
+ * asks for {@code application/json;as=Table;g=meta.k8s.io;v=v1} gets a Table, one asking for
+ * {@code as=PartialObjectMetadataList} (a LIST) or {@code as=PartialObjectMetadata} (one object) gets metadata only,
+ * and a client that asks for plain JSON (or nothing) gets the full objects. Media ranges are tried in the order
+ * given; one the server cannot serve for this request (a PartialObjectMetadata for a list) is skipped, and when
+ * none can be served the answer is 406 NotAcceptable, as in staging/src/k8s.io/apiserver/pkg/endpoints/handlers/
+ * response.go (transformResponseObject, asTable, asPartialObjectMetadata[List]).
+ *
+ * <p>Tables: Secrets get kube-apiserver's Secret printer columns (Name, Type, Data, Age: printers.go,
+ * secretColumnDefinitions); other kinds the default convertor's (Name, Created At). Each row's object follows
+ * {@code includeObject}: Metadata (the default) a PartialObjectMetadata, None nothing, Object the whole object.
+ */
+final class ApiMediaTypes {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private ApiMediaTypes() {
+    }
+
+    /**
+     * The answer to send for {@code accept}: {@code answer} itself, or its Table or metadata-only form, or a 406.
+     * Only 200 answers holding a JSON object are transformed.
+     */
+    static MockResponse negotiate(String accept, boolean list, String resource, String includeObject,
+                                  MockResponse answer) {
+        if (accept == null || accept.isBlank() || answer.code() != 200 || answer.getBody() == null) {
+            return answer;
+        }
+        for (String range : accept.split(",")) {
+            String[] parts = range.trim().split(";");
+            String type = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
+            if (!type.equals("application/json") && !type.equals("application/*") && !type.equals("*/*")) {
+                continue;
+            }
+            String as = null;
+            String group = null;
+            String version = null;
+            for (int i = 1; i < parts.length; i++) {
+                String[] kv = parts[i].trim().split("=", 2);
+                if (kv.length == 2) {
+                    switch (kv[0].trim()) {
+                        case "as" -> as = kv[1].trim();
+                        case "g" -> group = kv[1].trim();
+                        case "v" -> version = kv[1].trim();
+                        default -> {
+                            // other parameters (q, charset) do not change what is served
+                        }
+                    }
+                }
+            }
+            if (as == null) {
+                return answer;
+            }
+            if (!"meta.k8s.io".equals(group) || !("v1".equals(version) || "v1beta1".equals(version))) {
+                continue;
+            }
+            ObjectNode body = body(answer);
+            if (body == null) {
+                return answer;
+            }
+            String gv = "meta.k8s.io/" + version;
+            switch (as) {
+                case "Table" -> {
+                    String include = includeObject == null || includeObject.isEmpty() ? "Metadata" : includeObject;
+                    if (!List.of("Metadata", "None", "Object").contains(include)) {
+                        return status(400, "BadRequest", "unrecognized includeObject value: \"" + include + "\"");
+                    }
+                    return json(table(body, list, resource, include, gv), "Table", version);
+                }
+                case "PartialObjectMetadataList" -> {
+                    if (list) {
+                        ObjectNode out = JSON.createObjectNode();
+                        out.put("kind", "PartialObjectMetadataList");
+                        out.put("apiVersion", gv);
+                        out.set("metadata", body.path("metadata").deepCopy());
+                        ArrayNode items = out.putArray("items");
+                        body.path("items").forEach(i -> items.add(partial(i, gv)));
+                        return json(out, as, version);
+                    }
+                }
+                case "PartialObjectMetadata" -> {
+                    if (!list) {
+                        return json(partial(body, gv), as, version);
+                    }
+                }
+                default -> {
+                    // a representation this server does not know: try the next range
+                }
+            }
+        }
+        return status(406, "NotAcceptable", "only the following media types are accepted: application/json, "
+                + "application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;"
+                + "g=meta.k8s.io, application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io");
+    }
+
+    private static ObjectNode body(MockResponse answer) {
+        try {
+            return JSON.readTree(new String(answer.getBody().getBytes(), StandardCharsets.UTF_8)) instanceof ObjectNode o
+                    ? o : null;
+        } catch (RuntimeException notJson) {
+            return null;
+        }
+    }
+
+    private static ObjectNode partial(JsonNode object, String gv) {
+        ObjectNode out = JSON.createObjectNode();
+        out.put("kind", "PartialObjectMetadata");
+        out.put("apiVersion", gv);
+        out.set("metadata", object.path("metadata").deepCopy());
+        return out;
+    }
+
+    private static ObjectNode table(ObjectNode body, boolean list, String resource, String include, String gv) {
+        boolean secrets = "secrets".equals(resource);
+        ObjectNode out = JSON.createObjectNode();
+        out.put("kind", "Table");
+        out.put("apiVersion", gv);
+        ObjectNode meta = out.putObject("metadata");
+        JsonNode listMeta = list ? body.path("metadata") : JSON.createObjectNode();
+        for (String f : List.of("resourceVersion", "continue", "remainingItemCount")) {
+            if (listMeta.has(f)) {
+                meta.set(f, listMeta.get(f).deepCopy());
+            }
+        }
+        if (!list && body.path("metadata").has("resourceVersion")) {
+            meta.set("resourceVersion", body.path("metadata").get("resourceVersion").deepCopy());
+        }
+        ArrayNode columns = out.putArray("columnDefinitions");
+        List<String> names = secrets ? List.of("Name", "Type", "Data", "Age") : List.of("Name", "Created At");
+        for (String name : names) {
+            ObjectNode c = columns.addObject();
+            c.put("name", name);
+            c.put("type", "Created At".equals(name) ? "date" : "string");
+            c.put("format", "Name".equals(name) ? "name" : "");
+            c.put("description", "");
+            c.put("priority", 0);
+        }
+        ArrayNode rows = out.putArray("rows");
+        List<JsonNode> objects = new ArrayList<>();
+        if (list) {
+            body.path("items").forEach(objects::add);
+        } else {
+            objects.add(body);
+        }
+        for (JsonNode o : objects) {
+            ObjectNode row = rows.addObject();
+            ArrayNode cells = row.putArray("cells");
+            JsonNode m = o.path("metadata");
+            cells.add(m.path("name").asString(""));
+            if (secrets) {
+                cells.add(o.path("type").asString(""));
+                cells.add(o.path("data").size());
+                cells.add(age(m.path("creationTimestamp").asString("")));
+            } else {
+                cells.add(m.path("creationTimestamp").asString(""));
+            }
+            switch (include) {
+                case "Metadata" -> row.set("object", partial(o, gv));
+                case "Object" -> row.set("object", o.deepCopy());
+                default -> row.putNull("object");
+            }
+        }
+        return out;
+    }
+
+    /** kubectl's short age ("5d", "3h", "42s"), as the printers write it; "&lt;unknown&gt;" without a time. */
+    private static String age(String created) {
+        try {
+            Duration d = Duration.between(Instant.parse(created), Instant.now());
+            return d.toDays() > 0 ? d.toDays() + "d" : d.toHours() > 0 ? d.toHours() + "h"
+                    : d.toMinutes() > 0 ? d.toMinutes() + "m" : Math.max(0, d.toSeconds()) + "s";
+        } catch (RuntimeException e) {
+            return "<unknown>";
+        }
+    }
+
+    private static MockResponse json(ObjectNode body, String as, String version) {
+        return new MockResponse().setResponseCode(200)
+                .setHeader("Content-Type", "application/json;as=" + as + ";g=meta.k8s.io;v=" + version)
+                .setBody(body.toString());
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        ObjectNode s = JSON.createObjectNode();
+        s.put("kind", "Status");
+        s.put("apiVersion", "v1");
+        s.putObject("metadata");
+        s.put("status", "Failure");
+        s.put("message", message);
+        s.put("reason", reason);
+        s.put("code", code);
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(s.toString());
+    }
+
+    /** The request's includeObject parameter (Metadata, None, Object), or null for the default. */
+    static String includeObject(Map<String, String> query) {
+        return query.get("includeObject");
+    }
+}
