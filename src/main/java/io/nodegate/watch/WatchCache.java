@@ -35,8 +35,8 @@ import java.util.function.Consumer;
  * a restart.
  *
  * <p>A Lease update that only renews ({@link LeaseRenewal}) does not call {@code onChange}: it is a heartbeat, and
- * the interval pass sees the age it moves. A pass maps only objects that changed since the last one
- * ({@link MappedObjects}).
+ * the interval pass sees the age it moves. Objects are mapped into the model as they arrive, so a pass only
+ * collects the models ({@link KindWatch.Held}).
  */
 public final class WatchCache implements AutoCloseable {
 
@@ -49,29 +49,20 @@ public final class WatchCache implements AutoCloseable {
     private final Map<ReadKind<?, ?>, String> recheckFailed = new ConcurrentHashMap<>();
     private final Map<ReadKind<?, ?>, String> absent = new ConcurrentHashMap<>();
     private final AtomicReference<String> serverVersion = new AtomicReference<>();
-    private final MappedObjects mappedObjects = new MappedObjects();
     private final AtomicLong updates = new AtomicLong();
     private final AtomicLong renewals = new AtomicLong();
     private final KindWatch.Listener listener = new KindWatch.Listener() {
         @Override
-        public void added(ReadKind<?, ?> kind, Map<String, Object> object) {
-            onChange.run();
-        }
-
-        @Override
-        public void updated(ReadKind<?, ?> kind, Map<String, Object> before, Map<String, Object> after) {
+        public void changed(ReadKind<?, ?> kind) {
             updates.incrementAndGet();
-            if ("Lease".equals(kind.kind()) && LeaseRenewal.onlyRenewed(before, after)) {
-                // a heartbeat, not a change: the every-interval pass sees the age it moves (see LeaseRenewal)
-                renewals.incrementAndGet();
-                return;
-            }
             onChange.run();
         }
 
         @Override
-        public void deleted(ReadKind<?, ?> kind, Map<String, Object> object) {
-            onChange.run();
+        public void renewed(ReadKind<?, ?> kind) {
+            // a heartbeat, not a change: the every-interval pass sees the age it moves (see LeaseRenewal)
+            updates.incrementAndGet();
+            renewals.incrementAndGet();
         }
     };
     private volatile boolean started;
@@ -174,7 +165,7 @@ public final class WatchCache implements AutoCloseable {
     }
 
     private void startWatch(ReadKind<?, ?> kind) {
-        KindWatch watch = new KindWatch(api, kind, listener, log);
+        KindWatch watch = new KindWatch(api, kind, WatchCache::map, listener, log);
         watches.put(kind, watch);
         watch.start();
     }
@@ -227,8 +218,8 @@ public final class WatchCache implements AutoCloseable {
     /**
      * What the watches hold now, as the state `audit` would build from the same objects read by LIST: absent
      * kinds carry the same note the live source attaches, the source's notes come before the mapping's, in table
-     * order. Only objects that changed since the last call are mapped again ({@link MappedObjects}). Call only
-     * while every kind is healthy.
+     * order. The objects were mapped as they arrived ({@link KindWatch.Held}); an object whose mapping failed
+     * fails the pass, naming it. Call only while every kind is healthy.
      */
     public ClusterState state(Instant now, String source, String context, String server) {
         StateAssembler.Mapped mapped = new StateAssembler.Mapped();
@@ -239,15 +230,40 @@ public final class WatchCache implements AutoCloseable {
                 notes.add(absent.get(kind));
                 continue;
             }
-            mapKind(kind, mapped, mappingNotes);
+            collect(kind, mapped, mappingNotes);
         }
         notes.addAll(mappingNotes);
         return StateAssembler.incremental().finish(
                 new StateAssembler.Origin(now, source, context, server, serverVersion.get()), mapped, notes);
     }
 
-    private <M> void mapKind(ReadKind<?, M> kind, StateAssembler.Mapped mapped, List<String> notes) {
-        mapped.put(kind, mappedObjects.map(kind, watches.get(kind).objects(), notes));
+    @SuppressWarnings("unchecked")
+    private <M> void collect(ReadKind<?, M> kind, StateAssembler.Mapped mapped, List<String> notes) {
+        var held = watches.get(kind).held();
+        List<M> models = new ArrayList<>(held.size());
+        for (KindWatch.Held h : held) {
+            if (h.mappingFailure() != null) {
+                throw h.mappingFailure();
+            }
+            models.add((M) h.model());
+            notes.addAll(h.notes());
+        }
+        mapped.put(kind, models);
+    }
+
+    /** One object into the model, with the notes its mapping made; a mapping that fails is kept as the failure. */
+    private static KindWatch.Held map(ReadKind<?, ?> kind, Map<String, Object> object) {
+        StateAssembler assembler = StateAssembler.incremental();
+        try {
+            Object model = kind.fromJson(assembler, object);
+            return new KindWatch.Held(object, model, assembler.mappingNotes(), null);
+        } catch (RuntimeException e) {
+            Object meta = object.get("metadata");
+            String name = meta instanceof Map<?, ?> m ? m.get("namespace") instanceof String ns
+                    ? ns + "/" + m.get("name") : String.valueOf(m.get("name")) : "?";
+            return new KindWatch.Held(object, null, List.of(), new CollectionException(kind.kind() + " " + name
+                    + " from " + kind.listWhat().replaceFirst("^LIST ", "") + ": " + e.getMessage(), e));
+        }
     }
 
     /** Updates the watches delivered (of any kind), since start. */
@@ -258,11 +274,6 @@ public final class WatchCache implements AutoCloseable {
     /** Lease updates that were only renewals (no pass asked for them), since start. */
     public long renewalsSeen() {
         return renewals.get();
-    }
-
-    /** Objects mapped and reused by the passes so far (tests and the benchmark log). */
-    MappedObjects.Counts mappingCounts() {
-        return mappedObjects.counts();
     }
 
     /** Number of objects held per kind id (for logs and the benchmark). */

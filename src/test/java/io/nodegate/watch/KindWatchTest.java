@@ -4,7 +4,15 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.source.FabricJson;
 import io.nodegate.source.Kinds;
+import io.nodegate.source.StateAssembler;
+import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.live.ApiCalls;
 import io.nodegate.source.live.KubeConnection;
@@ -16,9 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +45,10 @@ class KindWatchTest {
     private ApiTestServer api;
     private KubeConnection connection;
     private KindWatch watch;
-    private final List<String> heard = new CopyOnWriteArrayList<>();
+    /** Names of the objects mapped into the model, in the order they arrived. */
+    private final List<String> mapped = new CopyOnWriteArrayList<>();
+    private final AtomicInteger changes = new AtomicInteger();
+    private final AtomicInteger renewals = new AtomicInteger();
     private final List<String> log = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -61,20 +74,18 @@ class KindWatchTest {
     private KindWatch start(ReadKind<?, ?> kind, int minWatchSeconds) {
         connection = KubeConnection.openForModel(api.writeKubeconfig(tmp.resolve("kubeconfig")), null,
                 Duration.ofSeconds(5));
-        watch = new KindWatch(new ApiCalls(connection), kind, new KindWatch.Listener() {
+        watch = new KindWatch(new ApiCalls(connection), kind, (k, object) -> {
+            mapped.add(name(object));
+            return new KindWatch.Held(object, k.fromJson(StateAssembler.incremental(), object), List.of(), null);
+        }, new KindWatch.Listener() {
             @Override
-            public void added(ReadKind<?, ?> k, Map<String, Object> object) {
-                heard.add("added " + name(object));
+            public void changed(ReadKind<?, ?> k) {
+                changes.incrementAndGet();
             }
 
             @Override
-            public void updated(ReadKind<?, ?> k, Map<String, Object> before, Map<String, Object> after) {
-                heard.add("updated " + name(after));
-            }
-
-            @Override
-            public void deleted(ReadKind<?, ?> k, Map<String, Object> object) {
-                heard.add("deleted " + name(object));
+            public void renewed(ReadKind<?, ?> k) {
+                renewals.incrementAndGet();
             }
         }, log::add, minWatchSeconds);
         watch.start();
@@ -87,7 +98,7 @@ class KindWatchTest {
     }
 
     private List<String> names() {
-        return watch.objects().stream().map(KindWatchTest::name).sorted().toList();
+        return watch.held().stream().map(h -> name(h.object())).sorted().toList();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -98,23 +109,28 @@ class KindWatchTest {
         }
     }
 
+    private NodeInfo model(String name) {
+        return watch.held().stream().filter(h -> name(h.object()).equals(name)).map(h -> (NodeInfo) h.model())
+                .findFirst().orElseThrow();
+    }
+
     @Test
     void listsThenFollowsAddsUpdatesAndDeletes() throws Exception {
         api.create(node("n1"), node("n2"));
         start(Kinds.NODES, 300);
         await("listed and watching", watch::healthy);
         assertThat(names()).containsExactly("n1", "n2");
-        assertThat(heard).containsExactlyInAnyOrder("added n1", "added n2");
+        assertThat(mapped).containsExactlyInAnyOrder("n1", "n2");
+        assertThat(changes.get()).as("one LIST, one change").isEqualTo(1);
 
         api.create(node("n3"));
-        await("n3 added", () -> heard.contains("added n3"));
+        await("n3 added", () -> names().contains("n3"));
         api.apply(new NodeBuilder(node("n1")).editSpec().withUnschedulable(true).endSpec().build());
-        await("n1 updated", () -> heard.contains("updated n1"));
+        await("n1 updated", () -> model("n1").unschedulable());
         api.delete(node("n2"));
-        await("n2 deleted", () -> heard.contains("deleted n2"));
+        await("n2 deleted", () -> !names().contains("n2"));
         assertThat(names()).containsExactly("n1", "n3");
-        assertThat(watch.objects()).filteredOn(o -> name(o).equals("n1")).singleElement()
-                .satisfies(o -> assertThat(o.get("spec")).isEqualTo(Map.of("unschedulable", true)));
+        assertThat(changes.get()).isEqualTo(4);
         assertThat(api.requests("GET", "/api/v1/nodes")).as("one LIST, then one watch").isEqualTo(2);
     }
 
@@ -125,7 +141,7 @@ class KindWatchTest {
         start(Kinds.NODES, 1);
         await("listed and watching", watch::healthy);
         api.create(node("n2"));
-        await("n2 added", () -> heard.contains("added n2"));
+        await("n2 added", () -> names().contains("n2"));
         // each watch asks the server to end it after 1-2 s: wait for two more watches
         await("watched again twice", () -> watchRequests().size() >= 3);
         List<String> watches = watchRequests();
@@ -144,7 +160,7 @@ class KindWatchTest {
         start(Kinds.NODES, 300);
         await("listed and watching", watch::healthy);
 
-        // compaction: the open watch gets ERROR 410 and closes; a change lands before the client lists again
+        // compaction: the open watch gets ERROR 410 and closes; changes land before the client can list again
         api.failOn("GET", "/api/v1/nodes", 500);
         api.expireWatches();
         api.delete(node("n1"));
@@ -152,13 +168,38 @@ class KindWatchTest {
         await("the re-list failed and is said", () -> watch.lastError() != null && !watch.healthy());
         assertThat(watch.lastError()).contains("500");
         assertThat(names()).as("an error never empties the store").containsExactly("n1", "n2");
-        assertThat(heard).doesNotContain("deleted n1");
+        int mappedBefore = mapped.size();
 
         api.clearFailures();
         await("listed again", watch::healthy);
         assertThat(names()).containsExactly("n2", "n9");
-        assertThat(heard).contains("deleted n1", "added n9");
+        assertThat(mapped.subList(mappedBefore, mapped.size())).as("n2 is held at the same version: not mapped again")
+                .containsExactly("n9");
         assertThat(log).anySatisfy(line -> assertThat(line).contains("410 Gone"));
+    }
+
+    @Test
+    void aLeaseRenewalMovesTheHeldLeaseAndIsNoChange() throws Exception {
+        Instant t0 = Instant.parse("2026-12-01T09:00:00Z");
+        api.create(SeedCluster.lease("w1", t0));
+        start(Kinds.NODE_LEASES, 300);
+        await("listed and watching", watch::healthy);
+        int changesBefore = changes.get();
+
+        Lease renewed = SeedCluster.lease("w1", t0.plusSeconds(10));
+        api.apply(renewed);
+        await("renewed", () -> renewals.get() == 1);
+        assertThat(changes.get()).as("a heartbeat is not a change").isEqualTo(changesBefore);
+        KindWatch.Held held = watch.held().iterator().next();
+        assertThat(((LeaseInfo) held.model()).renewTime()).isEqualTo(t0.plusSeconds(10));
+        assertThat(held.model()).as("what a fresh mapping of the renewed Lease gives")
+                .isEqualTo(Kinds.NODE_LEASES.fromJson(StateAssembler.incremental(),
+                        FabricJson.toPlain(api.client().leases().inNamespace("kube-node-lease").withName("w1").get(),
+                                KubeJson.MODEL)));
+
+        api.apply(new LeaseBuilder(renewed).editSpec().withHolderIdentity("someone-else").endSpec().build());
+        await("taken over", () -> changes.get() == changesBefore + 1);
+        assertThat(((LeaseInfo) watch.held().iterator().next().model()).holderIdentity()).isEqualTo("someone-else");
     }
 
     @Test
@@ -170,9 +211,9 @@ class KindWatchTest {
         start(Kinds.KUBE_SYSTEM_SECRETS, 300);
         await("listed and watching", watch::healthy);
         api.apply(new SecretBuilder(secret).addToData("other", "YW5vdGhlcg==").build());
-        await("updated", () -> heard.contains("updated w1.node-password.rke2"));
-        assertThat(watch.objects()).singleElement().satisfies(o -> assertThat(o).doesNotContainKeys("data"));
-        assertThat(watch.objects().toString()).doesNotContain("c2VjcmV0");
+        await("updated", () -> changes.get() == 2);
+        assertThat(watch.held()).singleElement().satisfies(h -> assertThat(h.object()).doesNotContainKeys("data"));
+        assertThat(watch.held().toString()).doesNotContain("c2VjcmV0");
     }
 
     private List<String> watchRequests() {

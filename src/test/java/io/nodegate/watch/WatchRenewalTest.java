@@ -139,16 +139,12 @@ class WatchRenewalTest {
         assertThat(evaluations()).as("renewals are heartbeats: no debounced pass").isEqualTo(passes);
         assertThat(service.cache().renewalsSeen() - renewalsBefore).as("each one a renewal").isEqualTo(12);
 
-        // the interval pass (run by hand here) sees the newest renewTimes, mapping only the renewed Leases again
-        var before = service.cache().mappingCounts();
+        // the interval pass (run by hand here) sees the newest renewTimes
         WatchEngine.Pass pass = service.engine().evaluate();
         assertThat(pass.ok()).as(pass.error()).isTrue();
         for (String n : NODES) {
             assertThat(leaseInPass(pass, n).renewTime()).isEqualTo(t0.plusSeconds(30));
         }
-        var after = service.cache().mappingCounts();
-        assertThat(after.mapped() - before.mapped()).as("the renewed Leases, nothing else").isEqualTo(NODES.size());
-        assertThat(after.reused() - before.reused()).as("every other object reused").isPositive();
         assertThat(evaluations()).isEqualTo(passes + 1);
     }
 

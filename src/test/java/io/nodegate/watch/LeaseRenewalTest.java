@@ -23,8 +23,8 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What counts as a mere renewal, and the per-object model cache that lets a pass map only what changed. */
-class MappedObjectsTest {
+/** What counts as a mere renewal of a Lease (a heartbeat, no pass), and what is a change. */
+class LeaseRenewalTest {
 
     private static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
 
@@ -77,53 +77,5 @@ class MappedObjectsTest {
         Map<String, Object> annotated = plain(renewed);
         annotated.put("status", Map.of("unexpected", true));
         assertThat(LeaseRenewal.onlyRenewed(plain(before), annotated)).as("a field nodegate does not know").isFalse();
-    }
-
-    @Test
-    void aRenewedLeaseIsMappedAgainAndEqualsAFreshMapping() {
-        MappedObjects cache = new MappedObjects();
-        List<String> notes = new ArrayList<>();
-        cache.map(Kinds.NODE_LEASES, List.of(plain(lease("w1", T0, "10")), plain(lease("w2", T0, "12"))), notes);
-        assertThat(cache.counts()).isEqualTo(new MappedObjects.Counts(2, 0));
-
-        Lease renewed = lease("w1", T0.plusSeconds(10), "20");
-        Map<String, Object> unchanged = plain(lease("w2", T0, "12"));
-        List<LeaseInfo> out = cache.map(Kinds.NODE_LEASES, List.of(plain(renewed), unchanged), notes);
-        assertThat(cache.counts()).as("w1 mapped again, w2 reused").isEqualTo(new MappedObjects.Counts(3, 1));
-        assertThat(out.get(0)).isEqualTo(Kinds.NODE_LEASES.fromJson(StateAssembler.incremental(), plain(renewed)))
-                .extracting(LeaseInfo::renewTime).isEqualTo(T0.plusSeconds(10));
-        assertThat(notes).isEmpty();
-    }
-
-    @Test
-    void anUnchangedObjectIsReusedWithItsNotesAndAChangedOneIsMappedAgain() {
-        MappedObjects cache = new MappedObjects();
-        Node bare = new NodeBuilder().withNewMetadata().withName("bare").withUid("u-bare").withResourceVersion("5")
-                .endMetadata().build();
-        Node w1 = SeedCluster.node("w1", "10.0.0.1", "True", false, Map.of(), "boot-w1", "uuid-w1", 0, T0, T0);
-        w1.getMetadata().setResourceVersion("6");
-
-        List<String> first = new ArrayList<>();
-        List<NodeInfo> mapped = cache.map(Kinds.NODES, List.of(plain(bare), plain(w1)), first);
-        assertThat(first).singleElement().asString().contains("Node bare has no status");
-
-        // the watch replaced w1 by an equal copy at the same resourceVersion (a re-list): reused, not mapped
-        List<String> second = new ArrayList<>();
-        List<NodeInfo> again = cache.map(Kinds.NODES, List.of(plain(bare), plain(w1)), second);
-        assertThat(second).as("a reused object says its notes again").isEqualTo(first);
-        assertThat(again.get(0)).isSameAs(mapped.get(0));
-        assertThat(again.get(1)).isSameAs(mapped.get(1));
-        assertThat(cache.counts()).isEqualTo(new MappedObjects.Counts(2, 2));
-
-        // cordoned: a new resourceVersion, mapped again
-        Node cordoned = new NodeBuilder(w1).editMetadata().withResourceVersion("7").endMetadata().editSpec()
-                .withUnschedulable(true).endSpec().build();
-        List<NodeInfo> third = cache.map(Kinds.NODES, List.of(plain(cordoned)), new ArrayList<>());
-        assertThat(third).singleElement().extracting(NodeInfo::unschedulable).isEqualTo(true);
-        assertThat(cache.counts().mapped()).isEqualTo(3);
-
-        // "bare" was not held in the last call: forgotten, so a later one maps it afresh
-        cache.map(Kinds.NODES, List.of(plain(bare)), new ArrayList<>());
-        assertThat(cache.counts().mapped()).isEqualTo(4);
     }
 }
