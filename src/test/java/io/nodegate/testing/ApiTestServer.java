@@ -161,9 +161,9 @@ public final class ApiTestServer implements AutoCloseable {
                 false);
         mock.init();
         front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort());
-        // setup talks to the mock directly: it needs no HTTP watch, and skipping the front keeps setup fast
+        // setup goes through the front too: tests hand client() to the code under test, which records url()
         Config config = new ConfigBuilder(Config.empty())
-                .withMasterUrl(mockUrl())
+                .withMasterUrl(url())
                 .withTrustCerts(true)
                 .withNamespace("default")
                 .withRequestRetryBackoffLimit(0)
@@ -184,11 +184,6 @@ public final class ApiTestServer implements AutoCloseable {
      */
     public String url() {
         return "http://" + mock.getHostName() + ":" + front.port();
-    }
-
-    private String mockUrl() {
-        String u = mock.url("/");
-        return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
     }
 
     /** The underlying fabric8 mock, for {@code expect()} expectations (consulted before the CRUD store). */
