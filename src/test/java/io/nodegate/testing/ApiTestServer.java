@@ -78,7 +78,19 @@ import java.util.function.Predicate;
  *       ("too old resource version"), and {@link #expireWatches()} also sends the ERROR 410 event to every open
  *       watch and closes it, as an apiserver does after etcd compaction, so informers must re-list. With
  *       {@code allowWatchBookmarks=true} open watches get a BOOKMARK event (the current resourceVersion) every
- *       {@link #bookmarkEvery(java.time.Duration)}. {@link #openWatches()} counts watches open now.</li>
+ *       {@link #bookmarkEvery(java.time.Duration)}. {@link #openWatches()} counts watches open now. A watch from a
+ *       resourceVersion does not get the objects at or before that version again (the mock alone replays every
+ *       stored object as ADDED, so a LIST-then-WATCH client would see its whole list twice).</li>
+ *   <li><b>HTTP streaming watches</b>, as client-go, kubectl and nodegate's lean client watch: {@code GET
+ *       <collection>?watch=true} (or {@code watch=1}) without a WebSocket upgrade answers 200,
+ *       {@code application/json}, chunked, one JSON event per line, each flushed as it happens, with every watch
+ *       rule above (selectors, 410 at start, ERROR 410 then end of stream on {@link #expireWatches()}, bookmarks,
+ *       {@link #failOn}, {@link #requireBearerToken} (401), {@link #unserve} (404), counting, the request log,
+ *       {@link #openWatches()}). {@code timeoutSeconds=N} ends the body cleanly after N seconds; a client that
+ *       hangs up ends the server-side watch. The mock serves watches only as WebSocket sessions, so
+ *       {@link #url()} is a small front ({@link ApiFrontServer}) that relays a WebSocket watch to the mock as such
+ *       a stream and passes every other request through byte for byte (WebSocket watches of fabric8 clients are
+ *       tunnelled unchanged and keep working).</li>
  *   <li><b>Request counting</b> per "METHOD path" (query excluded). Setup calls made through this class
  *       ({@link #create}, {@link #delete}, {@link #client()}) are not counted, so counts show what the code
  *       under test asked.</li>
@@ -95,6 +107,14 @@ import java.util.function.Predicate;
  *       it is served, keyed after the previous page's last key; a real server serves one resourceVersion).</li>
  *   <li>LIST in a namespace that does not exist answers an empty list (as a real server does); GET of the
  *       namespace answers 404.</li>
+ *   <li>No watch history: a watch from resourceVersion V does not replay the events after V. What changed between
+ *       V and the start of the watch arrives once as ADDED with the object's current state (a real server sends
+ *       the MODIFIED events), and deletions in that gap are not sent at all (a real server sends DELETED). Tests
+ *       that need the gap covered write after the watch is open ({@link #openWatches()}).</li>
+ *   <li>A DELETED event carries the object's last resourceVersion, not a new one as a real server's does.</li>
+ *   <li>An HTTP watch stream answers {@code Connection: close} and owns its connection (how the front notices a
+ *       client that hangs up while no event flows); a real server keeps the connection for later requests.
+ *       Only HTTP/1.1: no HTTP/2, no TLS (kube-apiserver serves watches over HTTP/2 with TLS).</li>
  * </ul>
  *
  * <p>Usage: {@code try (ApiTestServer api = ApiTestServer.start()) { api.create(node); Path kc =
@@ -110,6 +130,7 @@ public final class ApiTestServer implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final KubernetesMockServer mock;
+    private final ApiFrontServer front;
     private final KubernetesClient setupClient;
     private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
     private final List<String> requestLog = new CopyOnWriteArrayList<>();
@@ -139,6 +160,8 @@ public final class ApiTestServer implements AutoCloseable {
         mock = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new RealisticDispatcher(crud),
                 false);
         mock.init();
+        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort());
+        // setup goes through the front too: tests hand client() to the code under test, which records url()
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl(url())
                 .withTrustCerts(true)
@@ -155,10 +178,12 @@ public final class ApiTestServer implements AutoCloseable {
         return new ApiTestServer();
     }
 
-    /** Base URL, e.g. {@code http://localhost:41234}, without trailing slash. */
+    /**
+     * Base URL, e.g. {@code http://localhost:41234}, without trailing slash: the front that serves HTTP streaming
+     * watches and passes everything else to the mock.
+     */
     public String url() {
-        String u = mock.url("/");
-        return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+        return "http://" + mock.getHostName() + ":" + front.port();
     }
 
     /** The underlying fabric8 mock, for {@code expect()} expectations (consulted before the CRUD store). */
@@ -356,6 +381,7 @@ public final class ApiTestServer implements AutoCloseable {
 
     @Override
     public void close() {
+        front.close();
         bookmarks.shutdownNow();
         setupClient.close();
         mock.destroy();
@@ -368,12 +394,13 @@ public final class ApiTestServer implements AutoCloseable {
         private final String apiVersion;
         private final boolean allowBookmarks;
         private final boolean setup;
+        private final long fromVersion;
         private volatile io.fabric8.mockwebserver.http.WebSocket socket;
         private volatile boolean open;
         private volatile java.util.concurrent.ScheduledFuture<?> bookmarking;
 
         WatchSession(io.fabric8.mockwebserver.http.WebSocketListener inner, String path, boolean allowBookmarks,
-                     boolean setup) {
+                     boolean setup, long fromVersion) {
             this.inner = inner;
             List<String> parts = afterGroupVersion(path);
             String resource = parts.isEmpty() ? "" : parts.get(parts.size() - 1);
@@ -381,6 +408,7 @@ public final class ApiTestServer implements AutoCloseable {
             this.apiVersion = path.startsWith("/api/") ? "v1" : path.replaceFirst("^/apis/([^/]+/[^/]+)/.*$", "$1");
             this.allowBookmarks = allowBookmarks;
             this.setup = setup;
+            this.fromVersion = fromVersion;
         }
 
         @Override
@@ -388,7 +416,7 @@ public final class ApiTestServer implements AutoCloseable {
             socket = ws;
             open = true;
             watches.add(this);
-            inner.onOpen(ws, r);
+            inner.onOpen(fromVersion < 0 ? ws : new SinceVersion(ws, fromVersion), r);
             if (allowBookmarks) {
                 long every = Math.max(10, bookmarkEvery.toMillis());
                 bookmarking = bookmarks.scheduleWithFixedDelay(this::bookmark, every, every,
@@ -459,6 +487,60 @@ public final class ApiTestServer implements AutoCloseable {
                               io.fabric8.mockwebserver.http.Response r) {
             gone();
             inner.onFailure(ws, t, r);
+        }
+    }
+
+    /**
+     * The CRUD mock opens every watch by sending each stored object as ADDED, whatever resourceVersion the client
+     * asked to start from. A real server started from version V sends only what changed after V, so a client that
+     * LISTs and then watches from the list's version does not get its whole list again. This drops ADDED events for
+     * objects whose resourceVersion is not newer than V. Live events always carry a newer version (every write
+     * bumps it), so only that opening replay is affected.
+     */
+    private static final class SinceVersion implements io.fabric8.mockwebserver.http.WebSocket {
+        private final io.fabric8.mockwebserver.http.WebSocket inner;
+        private final long from;
+
+        SinceVersion(io.fabric8.mockwebserver.http.WebSocket inner, long from) {
+            this.inner = inner;
+            this.from = from;
+        }
+
+        @Override
+        public RecordedRequest request() {
+            return inner.request();
+        }
+
+        @Override
+        public boolean send(String text) {
+            // cheap test first: a Lease renewal stream is all MODIFIED events and is never parsed here
+            if (text.contains("\"ADDED\"") && addedAtOrBefore(text)) {
+                return true;
+            }
+            return inner.send(text);
+        }
+
+        private boolean addedAtOrBefore(String text) {
+            try {
+                JsonNode event = JSON.readTree(text);
+                if (!"ADDED".equals(event.path("type").asString(""))) {
+                    return false;
+                }
+                return Long.parseLong(event.path("object").path("metadata").path("resourceVersion").asString(""))
+                        <= from;
+            } catch (RuntimeException notNumberedOrNotJson) {
+                return false;
+            }
+        }
+
+        @Override
+        public boolean send(byte[] bytes) {
+            return inner.send(bytes);
+        }
+
+        @Override
+        public boolean close(int code, String reason) {
+            return inner.close(code, reason);
         }
     }
 
@@ -543,13 +625,13 @@ public final class ApiTestServer implements AutoCloseable {
                 }
             }
             Map<String, String> query = query(uri.getRawQuery());
-            if ("GET".equals(method) && isList(path) && !"true".equals(query.get("watch"))) {
+            if ("GET".equals(method) && isList(path) && !isWatch(query)) {
                 MockResponse answer = list(request, path, query);
                 noteResourceVersion(answer);
                 return sent(setup, ApiMediaTypes.negotiate(request.getHeader("Accept"), true, resourceOf(path),
                         ApiMediaTypes.includeObject(query), answer));
             }
-            if ("GET".equals(method) && "true".equals(query.get("watch"))) {
+            if ("GET".equals(method) && isWatch(query)) {
                 return watch(request, path, query, setup);
             }
             MockResponse answer = crud.dispatch(request);
@@ -577,9 +659,11 @@ public final class ApiTestServer implements AutoCloseable {
 
         private MockResponse watch(RecordedRequest request, String path, Map<String, String> query, boolean setup) {
             String from = query.get("resourceVersion");
+            long fromVersion = -1;
             if (from != null && !from.isEmpty() && !"0".equals(from)) {
                 try {
-                    if (Long.parseLong(from) < expiredBelow) {
+                    fromVersion = Long.parseLong(from);
+                    if (fromVersion < expiredBelow) {
                         return status(410, "Expired", "too old resource version: " + from + " ("
                                 + expiredBelow + ")");
                     }
@@ -587,12 +671,19 @@ public final class ApiTestServer implements AutoCloseable {
                     return status(400, "BadRequest", "resourceVersion is not valid: " + from);
                 }
             }
+            if (!"true".equals(query.get("watch"))) {
+                // watch=1: the CRUD mock recognises only the literal "watch=true"
+                Map<String, String> normalized = new LinkedHashMap<>(query);
+                normalized.put("watch", "true");
+                request = new RecordedRequest(request.getHttpVersion(), request.method(), path + encode(normalized),
+                        request.getHeaders(), request.getBody());
+            }
             MockResponse answer = crud.dispatch(request);
             if (answer.getWebSocketListener() == null) {
                 return answer;
             }
             return answer.withWebSocketUpgrade(new WatchSession(answer.getWebSocketListener(), path,
-                    "true".equals(query.get("allowWatchBookmarks")), setup));
+                    "true".equals(query.get("allowWatchBookmarks")), setup, fromVersion));
         }
 
         private MockResponse list(RecordedRequest request, String path, Map<String, String> query) {
@@ -701,6 +792,12 @@ public final class ApiTestServer implements AutoCloseable {
     }
 
     /** Path of a collection: /api/v1/R, /api/v1/namespaces/N/R, /apis/G/V/R, /apis/G/V/namespaces/N/R. */
+    /** {@code watch=true} or {@code watch=1} (kube-apiserver parses the flag as a Go bool). */
+    static boolean isWatch(Map<String, String> query) {
+        String watch = query.get("watch");
+        return "true".equals(watch) || "1".equals(watch);
+    }
+
     static boolean isList(String path) {
         List<String> rest = afterGroupVersion(path);
         if (rest == null) {

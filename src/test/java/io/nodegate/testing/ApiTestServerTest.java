@@ -1,18 +1,37 @@
 package io.nodegate.testing;
 
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -142,5 +161,243 @@ class ApiTestServerTest {
         assertThat(get(list + "/s1", "application/json;as=Table;g=meta.k8s.io;v=v1")[1]).contains("\"rows\":[{")
                 .contains("k3s.cattle.io/node-password").doesNotContain("c2VjcmV0LXZhbHVl");
         assertThat(get(list + "/nope", "application/json;as=Table;g=meta.k8s.io;v=v1")[0]).isEqualTo("404");
+    }
+
+    // ------------------------------------------------------------------------------------ HTTP streaming watches
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static Node node(String name, String... labels) {
+        NodeBuilder b = new NodeBuilder().withNewMetadata().withName(name).endMetadata();
+        for (int i = 0; i + 1 < labels.length; i += 2) {
+            b.editMetadata().addToLabels(labels[i], labels[i + 1]).endMetadata();
+        }
+        return b.build();
+    }
+
+    /** The resourceVersion a plain LIST answers, as a client reads it before it watches. */
+    private String listVersion(String path) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) URI.create(api.url() + path).toURL().openConnection();
+        try (InputStream in = c.getInputStream()) {
+            return JSON.readTree(in.readAllBytes()).path("metadata").path("resourceVersion").asString();
+        }
+    }
+
+    /**
+     * A plain {@link HttpURLConnection} watch read one line at a time, the way nodegate's lean client and kubectl read
+     * a watch. Lines are read on the test's own thread: {@link HttpURLConnection#disconnect()} blocks while another
+     * thread is inside a read of a chunked body (the JDK's ChunkedInputStream holds its lock while it waits), so a
+     * reader thread could not be hung up on.
+     */
+    private static final class HttpWatch implements AutoCloseable {
+        final HttpURLConnection connection;
+        final int code;
+        final BufferedReader body;
+        String errorBody;
+
+        HttpWatch(String url, String bearerToken) throws IOException {
+            connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout(5_000);
+            connection.setReadTimeout(15_000);
+            if (bearerToken != null) {
+                connection.setRequestProperty("Authorization", "Bearer " + bearerToken);
+            }
+            code = connection.getResponseCode();
+            if (code != 200) {
+                try (InputStream err = connection.getErrorStream()) {
+                    errorBody = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8);
+                }
+                body = null;
+                return;
+            }
+            body = new BufferedReader(new InputStreamReader(connection.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** The next event; fails when the stream ends first (or nothing comes within the read timeout). */
+        JsonNode next() throws IOException {
+            String line = body.readLine();
+            assertThat(line).as("a watch event before the end of the stream").isNotNull();
+            return JSON.readTree(line);
+        }
+
+        /** Reads to the end of the body: true when it ends cleanly (last chunk) with no further event. */
+        boolean endsWithoutMoreEvents() throws IOException {
+            return body.readLine() == null;
+        }
+
+        @Override
+        public void close() {
+            connection.disconnect();
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("timed out waiting for " + what).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private static long version(JsonNode event) {
+        return Long.parseLong(event.path("object").path("metadata").path("resourceVersion").asString());
+    }
+
+    @Test
+    void httpWatchStreamsCreateUpdateDeleteInOrderWithRisingVersionsAndNoReplayBeforeItsVersion() throws Exception {
+        api.create(node("before"));
+        String from = listVersion("/api/v1/nodes");
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=1&resourceVersion=" + from, null)) {
+            assertThat(watch.code).isEqualTo(200);
+            assertThat(watch.connection.getContentType()).isEqualTo("application/json");
+            assertThat(watch.connection.getHeaderField("Transfer-Encoding")).isEqualTo("chunked");
+            await("the watch to open", () -> api.openWatches() == 1);
+            api.create(node("n1"));
+            api.apply(node("n1", "role", "worker"));
+            api.delete(node("n1"));
+            JsonNode added = watch.next();
+            JsonNode modified = watch.next();
+            JsonNode deleted = watch.next();
+            // "before" was in the LIST the client started from, so a watch from that version does not repeat it
+            assertThat(List.of(added, modified, deleted)).extracting(e -> e.path("type").asString() + " "
+                    + e.path("object").path("metadata").path("name").asString())
+                    .containsExactly("ADDED n1", "MODIFIED n1", "DELETED n1");
+            assertThat(added.path("object").path("kind").asString()).isEqualTo("Node");
+            assertThat(version(added)).isGreaterThan(Long.parseLong(from));
+            assertThat(version(modified)).isGreaterThan(version(added));
+            assertThat(modified.path("object").path("metadata").path("labels").path("role").asString())
+                    .isEqualTo("worker");
+            assertThat(version(deleted)).isGreaterThanOrEqualTo(version(modified));
+        }
+        // a watch without a version starts with the current state, as a real server's does
+        try (HttpWatch fresh = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null)) {
+            JsonNode first = fresh.next();
+            assertThat(first.path("type").asString()).isEqualTo("ADDED");
+            assertThat(first.path("object").path("metadata").path("name").asString()).isEqualTo("before");
+        }
+        assertThat(api.requestLog()).contains("GET /api/v1/nodes?watch=1&resourceVersion=" + from);
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
+    }
+
+    @Test
+    void httpWatchFromAnExpiredVersionIsGoneAndExpiringOpenWatchesSendsError410ThenEndsTheStream() throws Exception {
+        api.create(node("n1"));
+        String from = listVersion("/api/v1/nodes");
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true&resourceVersion=" + from, null)) {
+            await("the watch to open", () -> api.openWatches() == 1);
+            api.expireWatches();
+            JsonNode error = watch.next();
+            assertThat(error.path("type").asString()).isEqualTo("ERROR");
+            assertThat(error.path("object").path("kind").asString()).isEqualTo("Status");
+            assertThat(error.path("object").path("code").asInt()).isEqualTo(410);
+            assertThat(error.path("object").path("reason").asString()).isEqualTo("Expired");
+            assertThat(watch.endsWithoutMoreEvents()).as("stream ended after the ERROR").isTrue();
+            await("the expired watch to be gone", () -> api.openWatches() == 0);
+        }
+        try (HttpWatch again = new HttpWatch(api.url() + "/api/v1/nodes?watch=true&resourceVersion=" + from, null)) {
+            assertThat(again.code).isEqualTo(410);
+            JsonNode status = JSON.readTree(again.errorBody);
+            assertThat(status.path("kind").asString()).isEqualTo("Status");
+            assertThat(status.path("reason").asString()).isEqualTo("Expired");
+            assertThat(status.path("code").asInt()).isEqualTo(410);
+        }
+        assertThat(api.openWatches()).isZero();
+    }
+
+    @Test
+    void httpWatchGetsBookmarksWhenItAllowsThem() throws Exception {
+        api.bookmarkEvery(Duration.ofMillis(100));
+        api.create(node("n1"));
+        String from = listVersion("/api/v1/nodes");
+        try (HttpWatch watch = new HttpWatch(api.url()
+                + "/api/v1/nodes?watch=true&allowWatchBookmarks=true&resourceVersion=" + from, null)) {
+            JsonNode bookmark = watch.next();
+            assertThat(bookmark.path("type").asString()).isEqualTo("BOOKMARK");
+            assertThat(bookmark.path("object").path("kind").asString()).isEqualTo("Node");
+            assertThat(bookmark.path("object").path("metadata").path("resourceVersion").asString()).isEqualTo(from);
+        }
+    }
+
+    @Test
+    void httpWatchAnswersUnauthorizedNotServedAndInjectedFailuresLikeAnyRequest() throws Exception {
+        api.requireBearerToken("sa-token");
+        try (HttpWatch anonymous = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null)) {
+            assertThat(anonymous.code).isEqualTo(401);
+            assertThat(JSON.readTree(anonymous.errorBody).path("reason").asString()).isEqualTo("Unauthorized");
+        }
+        try (HttpWatch withToken = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", "sa-token")) {
+            assertThat(withToken.code).isEqualTo(200);
+        }
+        api.failOn("GET", "/api/v1/nodes", 500);
+        try (HttpWatch failing = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", "sa-token")) {
+            assertThat(failing.code).isEqualTo(500);
+            JsonNode status = JSON.readTree(failing.errorBody);
+            assertThat(status.path("code").asInt()).isEqualTo(500);
+            assertThat(status.path("message").asString()).contains("injected failure");
+        }
+        api.unserve("/apis/storage.k8s.io/v1/csinodes");
+        try (HttpWatch unserved = new HttpWatch(api.url() + "/apis/storage.k8s.io/v1/csinodes?watch=true",
+                "sa-token")) {
+            assertThat(unserved.code).isEqualTo(404);
+        }
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
+        assertThat(api.openWatches()).isZero();
+    }
+
+    @Test
+    void timeoutSecondsEndsTheStreamCleanly() throws Exception {
+        long start = System.nanoTime();
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true&timeoutSeconds=1", null)) {
+            assertThat(watch.code).isEqualTo(200);
+            assertThat(watch.endsWithoutMoreEvents()).isTrue();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        await("the timed-out watch to be gone", () -> api.openWatches() == 0);
+    }
+
+    @Test
+    void aClientThatHangsUpEndsTheServerSideWatch() throws Exception {
+        api.create(node("n1"));
+        HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null);
+        HttpWatch other = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null);
+        await("two watches", () -> api.openWatches() == 2);
+        assertThat(watch.next().path("type").asString()).isEqualTo("ADDED");
+        watch.close();
+        await("one watch left", () -> api.openWatches() == 1);
+        other.close();
+        await("no watch left", () -> api.openWatches() == 0);
+    }
+
+    @Test
+    void aLabelSelectedHttpWatchSeesOnlyItsObjects() throws Exception {
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true&labelSelector=pool%3Dedge",
+                null)) {
+            await("the watch to open", () -> api.openWatches() == 1);
+            api.create(node("core-1", "pool", "core"), node("edge-1", "pool", "edge"), node("core-2", "pool", "core"));
+            api.create(node("edge-2", "pool", "edge"));
+            // events come in write order, so edge-2 right after edge-1 shows that core-2 was not sent
+            assertThat(watch.next().path("object").path("metadata").path("name").asString()).isEqualTo("edge-1");
+            assertThat(watch.next().path("object").path("metadata").path("name").asString()).isEqualTo("edge-2");
+        }
+    }
+
+    @Test
+    void fabric8WebSocketWatchesStillWorkThroughTheFront() throws Exception {
+        BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+        try (Watch w = client.nodes().watch(new Watcher<Node>() {
+            @Override
+            public void eventReceived(Action action, Node resource) {
+                seen.add(action + " " + resource.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        })) {
+            await("the watch to open", () -> api.openWatches() == 1);
+            api.create(node("ws-1"));
+            assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("ADDED ws-1");
+        }
+        await("the watch to be gone", () -> api.openWatches() == 0);
     }
 }
