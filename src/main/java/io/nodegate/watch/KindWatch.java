@@ -81,6 +81,8 @@ final class KindWatch {
     private volatile Runnable abortWatch;
     /** The version the next watch starts from; null: LIST first. */
     private String resourceVersion;
+    /** 410 answers since the last event (only the watch thread reads and writes it). */
+    private int goneInARow;
 
     /** client-go's reflector: each watch lasts between 5 and 10 min (minWatchTimeout times 1 to 2). */
     static final int MIN_WATCH_SECONDS = 300;
@@ -169,6 +171,14 @@ final class KindWatch {
                 watching = false;
                 log.accept("informer " + kind.id() + ": " + gone.getMessage());
                 resourceVersion = null;
+                // a server that answers 410 to the version of the LIST it just served would make this a loop of
+                // whole LISTs: the second 410 in a row without an event between waits like any failure
+                if (goneInARow++ > 0) {
+                    if (!sleep(backoff)) {
+                        return;
+                    }
+                    backoff = longer(backoff);
+                }
             } catch (CollectionException e) {
                 if (closed) {
                     return;
@@ -182,7 +192,7 @@ final class KindWatch {
                 if (!sleep(backoff)) {
                     return;
                 }
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                backoff = longer(backoff);
             } catch (RuntimeException e) {
                 if (closed) {
                     return;
@@ -194,7 +204,7 @@ final class KindWatch {
                 if (!sleep(backoff)) {
                     return;
                 }
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                backoff = longer(backoff);
             }
         }
     }
@@ -259,6 +269,7 @@ final class KindWatch {
     }
 
     private void apply(KubeJson.WatchEvent event) {
+        goneInARow = 0;
         Map<String, Object> object = event.object();
         String version = version(object);
         switch (event.type()) {
@@ -313,6 +324,10 @@ final class KindWatch {
     static String version(Map<String, Object> object) {
         return object.get("metadata") instanceof Map<?, ?> meta && meta.get("resourceVersion") instanceof String v
                 ? v : null;
+    }
+
+    private static Duration longer(Duration backoff) {
+        return backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
     }
 
     private boolean sleep(Duration d) {
