@@ -179,28 +179,18 @@ final class KindWatch {
                     }
                     backoff = longer(backoff);
                 }
-            } catch (CollectionException e) {
-                if (closed) {
-                    return;
-                }
-                watching = false;
-                String said = e.getMessage();
-                if (!Objects.equals(said, lastError)) {
-                    log.accept("informer " + kind.id() + ": " + said + "; retrying in " + backoff.toSeconds() + " s");
-                }
-                lastError = said;
-                if (!sleep(backoff)) {
-                    return;
-                }
-                backoff = longer(backoff);
             } catch (RuntimeException e) {
                 if (closed) {
                     return;
                 }
-                // a bug or an answer nobody expected: the kind stays unusable and is tried again, never "0 found"
+                // a failed call or a broken answer (CollectionException), or one nobody expected: the kind stays
+                // unusable and is tried again, never "0 found"
                 watching = false;
-                lastError = e.toString();
-                log.accept("informer " + kind.id() + ": " + e + "; retrying in " + backoff.toSeconds() + " s");
+                String said = e instanceof CollectionException ? e.getMessage() : e.toString();
+                if (!Objects.equals(said, lastError)) {
+                    log.accept("informer " + kind.id() + ": " + said + "; retrying in " + backoff.toSeconds() + " s");
+                }
+                lastError = said;
                 if (!sleep(backoff)) {
                     return;
                 }
