@@ -13,10 +13,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * nodegate watch's service as `nodegate watch` runs it (same client set-up through KubeConnection.openForModel, same
- * informers, passes and HTTP), against the benchmark server. Two differences, both forced by the benchmark server
- * and neither on the measured path: watches use HTTP streaming instead of WebSocket (the JDK server cannot upgrade),
- * and there is no leader election and no Event posting (the server is read-only).
+ * nodegate watch's service as `nodegate watch` runs it (same connection through KubeConnection.openForModel, same
+ * informers: LIST, then HTTP streaming WATCH, as in a cluster; same passes and HTTP), against the benchmark server.
+ * One difference, forced by the benchmark server and not on the measured path: no leader election and no Event
+ * posting (the server is read-only).
  */
 final class WatchProcess {
 
