@@ -75,8 +75,16 @@ final class ApiFrontServer implements AutoCloseable {
     private final HttpClient webSockets;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final java.util.function.Function<Head, java.util.function.UnaryOperator<String>> watchLines;
 
-    ApiFrontServer(String bindHost, String upstreamHost, int upstreamPort) {
+    /**
+     * @param watchLines for one HTTP watch request (its head), what each relayed event line becomes before it is
+     *                   sent (the server's Accept negotiation; it may note what was sent); null or a null answer
+     *                   sends the lines as the mock wrote them
+     */
+    ApiFrontServer(String bindHost, String upstreamHost, int upstreamPort,
+                   java.util.function.Function<Head, java.util.function.UnaryOperator<String>> watchLines) {
+        this.watchLines = watchLines;
         this.upstreamHost = upstreamHost;
         this.upstreamPort = upstreamPort;
         this.webSockets = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(threads).build();
@@ -325,6 +333,7 @@ final class ApiFrontServer implements AutoCloseable {
             writePlain(out, 503, status(503, "ServiceUnavailable", "the test API server could not open the watch"));
             return false;
         }
+        java.util.function.UnaryOperator<String> lineSent = watchLines == null ? null : watchLines.apply(request);
         out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
                 + "Date: " + now() + "\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1));
@@ -353,7 +362,8 @@ final class ApiFrontServer implements AutoCloseable {
                     break;
                 }
                 if (line != null) {
-                    byte[] bytes = ((String) line).getBytes(StandardCharsets.UTF_8);
+                    String text = lineSent == null ? (String) line : lineSent.apply((String) line);
+                    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
                     out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                     out.write(bytes);
                     out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));

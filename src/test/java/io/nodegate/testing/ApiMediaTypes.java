@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The Accept negotiation kube-apiserver does on a GET (LIST or one object), for {@link ApiTestServer}: a client that
@@ -107,6 +108,93 @@ final class ApiMediaTypes {
         return status(406, "NotAcceptable", "only the following media types are accepted: application/json, "
                 + "application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;"
                 + "g=meta.k8s.io, application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io");
+    }
+
+    /**
+     * How each event line of an HTTP watch is sent for {@code accept}, as kube-apiserver encodes watch events
+     * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go, serveWatchHandler; response.go,
+     * watchEmbeddedEncoder and doTransformObject): every event's object goes through the transform a GET's answer
+     * gets, so with {@code as=Table} each ADDED, MODIFIED, DELETED and BOOKMARK object becomes a one-row Table (the
+     * row's object per {@code includeObject}), and with {@code as=PartialObjectMetadata} its metadata; an ERROR
+     * event's Status is sent unchanged. Only the stream's first Table carries {@code columnDefinitions}: the encoder
+     * sets {@code NoHeaders} after the first event. Returns a fresh, stateful transformer for one stream, or null
+     * when the events go whole (plain JSON asked for, or first).
+     *
+     * <p>Not modelled: an Accept header with no range this server can serve (kube-apiserver answers the watch 406;
+     * here its events go whole), and an unknown {@code includeObject} (a 400 there; Metadata here).
+     */
+    static UnaryOperator<String> watchEvents(String accept, String resource, String includeObject) {
+        if (accept == null || accept.isBlank()) {
+            return null;
+        }
+        for (String range : accept.split(",")) {
+            String[] parts = range.trim().split(";");
+            String type = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
+            if (!type.equals("application/json") && !type.equals("application/*") && !type.equals("*/*")) {
+                continue;
+            }
+            String as = null;
+            String group = null;
+            String version = null;
+            for (int i = 1; i < parts.length; i++) {
+                String[] kv = parts[i].trim().split("=", 2);
+                if (kv.length == 2) {
+                    switch (kv[0].trim()) {
+                        case "as" -> as = kv[1].trim();
+                        case "g" -> group = kv[1].trim();
+                        case "v" -> version = kv[1].trim();
+                        default -> {
+                            // q, charset: no change to what is served
+                        }
+                    }
+                }
+            }
+            if (as == null) {
+                return null;
+            }
+            if (!"meta.k8s.io".equals(group) || !("v1".equals(version) || "v1beta1".equals(version))) {
+                continue;
+            }
+            String gv = "meta.k8s.io/" + version;
+            String include = includeObject == null || includeObject.isEmpty() ? "Metadata" : includeObject;
+            if ("Table".equals(as)) {
+                boolean[] headersSent = {false};
+                return eachObject(object -> {
+                    ObjectNode table = table(object, false, resource, include, gv);
+                    if (headersSent[0]) {
+                        table.remove("columnDefinitions");
+                    }
+                    headersSent[0] = true;
+                    return table;
+                });
+            }
+            if ("PartialObjectMetadata".equals(as)) {
+                return eachObject(object -> partial(object, gv));
+            }
+            // PartialObjectMetadataList is no representation of one object: try the next range
+        }
+        return null;
+    }
+
+    /** A watch line transformer that turns each event's object (not an ERROR's Status) with {@code turn}. */
+    private static UnaryOperator<String> eachObject(java.util.function.Function<ObjectNode, ObjectNode> turn) {
+        return line -> {
+            ObjectNode event;
+            try {
+                if (!(JSON.readTree(line) instanceof ObjectNode parsed)) {
+                    return line;
+                }
+                event = parsed;
+            } catch (RuntimeException notJson) {
+                return line;
+            }
+            if (!(event.get("object") instanceof ObjectNode object) || "ERROR".equals(event.path("type").asString(""))
+                    || "Status".equals(object.path("kind").asString(""))) {
+                return line;
+            }
+            event.set("object", turn.apply(object));
+            return event.toString() + (line.endsWith("\n") ? "\n" : "");
+        };
     }
 
     private static ObjectNode body(MockResponse answer) {

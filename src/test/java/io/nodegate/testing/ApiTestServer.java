@@ -64,7 +64,10 @@ import java.util.function.Predicate;
  *       printer's Type and Data columns; each row's object per {@code includeObject}, by default its
  *       PartialObjectMetadata), {@code as=PartialObjectMetadataList}/{@code as=PartialObjectMetadata} answer
  *       metadata only, media ranges are tried in order and none acceptable is 406. Without such a header the
- *       objects come whole, as from the real server. {@link #answersSent()} keeps what was sent.</li>
+ *       objects come whole, as from the real server. An HTTP streaming watch honours the same header as
+ *       kube-apiserver does: with {@code as=Table} each event's object is a one-row Table (column definitions on
+ *       the stream's first event only), ERROR Statuses unchanged. {@link #answersSent()} keeps what was sent,
+ *       watch event lines included.</li>
  *   <li><b>/version</b> answers the gitVersion set with {@link #setGitVersion(String)}.</li>
  *   <li><b>Unserved APIs</b>: {@link #unserve(String)} makes a resource path answer 404 "the server could not
  *       find the requested resource", as for an API group/resource the cluster does not have (e.g. CSINode).
@@ -144,6 +147,7 @@ public final class ApiTestServer implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong maxResourceVersion = new java.util.concurrent.atomic.AtomicLong();
     private volatile long expiredBelow;
     private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
+    private volatile boolean representations = true;
     private final java.util.concurrent.ScheduledExecutorService bookmarks =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "api-test-server-bookmarks");
@@ -160,7 +164,7 @@ public final class ApiTestServer implements AutoCloseable {
         mock = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new RealisticDispatcher(crud),
                 false);
         mock.init();
-        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort());
+        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort(), this::watchLines);
         // setup goes through the front too: tests hand client() to the code under test, which records url()
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl(url())
@@ -287,6 +291,21 @@ public final class ApiTestServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * From now on every GET and watch answers the whole objects whatever its Accept header asks for, as a server
+     * (or a proxy in front of it) that ignores {@code as=Table}/{@code as=PartialObjectMetadata} does: the header's
+     * {@code application/json} fallback is what it serves.
+     */
+    public ApiTestServer withoutTables() {
+        this.representations = false;
+        return this;
+    }
+
+    /** The Accept header the server honours: the request's, or none when {@link #withoutTables()}. */
+    private String honoured(String accept) {
+        return representations ? accept : null;
+    }
+
     /** Watches open now (not counting setup clients'). */
     public int openWatches() {
         return (int) watches.stream().filter(w -> w.open && !w.setup).count();
@@ -327,11 +346,30 @@ public final class ApiTestServer implements AutoCloseable {
     }
 
     /**
-     * The bodies of the answers to the code under test's GETs (LISTs and named GETs; setup calls excluded), exactly
-     * as sent: what crossed the wire, e.g. to prove that no Secret value did.
+     * The bodies of the answers to the code under test's GETs (LISTs and named GETs; setup calls excluded), and each
+     * event line of its HTTP streaming watches, exactly as sent: what crossed the wire, e.g. to prove that no Secret
+     * value did.
      */
     public List<String> answersSent() {
         return List.copyOf(answersSent);
+    }
+
+    /**
+     * What each event line of one HTTP watch becomes: the representation its Accept header asks for
+     * ({@link ApiMediaTypes#watchEvents}), each line as sent noted for {@link #answersSent()} (setup calls excluded).
+     */
+    private java.util.function.UnaryOperator<String> watchLines(ApiFrontServer.Head request) {
+        URI uri = URI.create("http://server" + request.target());
+        java.util.function.UnaryOperator<String> represent = ApiMediaTypes.watchEvents(honoured(request.header("Accept")),
+                resourceOf(uri.getRawPath()), ApiMediaTypes.includeObject(query(uri.getRawQuery())));
+        boolean setup = request.header(SETUP_HEADER) != null;
+        return line -> {
+            String sent = represent == null ? line : represent.apply(line);
+            if (!setup) {
+                answersSent.add(sent);
+            }
+            return sent;
+        };
     }
 
     public ApiTestServer resetCounts() {
@@ -628,7 +666,7 @@ public final class ApiTestServer implements AutoCloseable {
             if ("GET".equals(method) && isList(path) && !isWatch(query)) {
                 MockResponse answer = list(request, path, query);
                 noteResourceVersion(answer);
-                return sent(setup, ApiMediaTypes.negotiate(request.getHeader("Accept"), true, resourceOf(path),
+                return sent(setup, ApiMediaTypes.negotiate(honoured(request.getHeader("Accept")), true, resourceOf(path),
                         ApiMediaTypes.includeObject(query), answer));
             }
             if ("GET".equals(method) && isWatch(query)) {
@@ -643,7 +681,7 @@ public final class ApiTestServer implements AutoCloseable {
             if ("GET".equals(method) || "DELETE".equals(method)) {
                 // a named GET or DELETE: the representation the client asked for (a Table, PartialObjectMetadata,
                 // the object), as kube-apiserver negotiates every answer that carries an object
-                return sent(setup, ApiMediaTypes.negotiate(request.getHeader("Accept"), false, resourceOfObject(path),
+                return sent(setup, ApiMediaTypes.negotiate(honoured(request.getHeader("Accept")), false, resourceOfObject(path),
                         ApiMediaTypes.includeObject(query), answer));
             }
             return answer;

@@ -280,6 +280,88 @@ public final class KubeJson {
     }
 
     /**
+     * Reads a metadata-only watch answer ({@link MetadataOnly#ACCEPT} with {@code includeObject=Metadata}): as
+     * {@link #readWatchEvents}, but each event's object is a Table of one row, turned into an object of
+     * {@code spec}'s kind as {@link #readMetadataList} turns a LIST's rows (metadata and the named columns), so a
+     * watcher sees the same shape from its LIST and its WATCH.
+     *
+     * <p>What kube-apiserver sends (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go, serveWatchHandler
+     * builds a watchEmbeddedEncoder; response.go, watchEmbeddedEncoder.doEncode and doTransformObject):
+     * <ul>
+     *   <li>every event's object goes through the same transform as a GET's answer: ADDED, MODIFIED, DELETED and
+     *       BOOKMARK objects each become a Table (asTable) with one row whose object is the PartialObjectMetadata
+     *       (includeObject=Metadata); a BOOKMARK's row is the bookmark object, a Secret with nothing but
+     *       {@code metadata.resourceVersion}, so its name and type are empty;</li>
+     *   <li>an ERROR event's object is a {@code metav1.Status}, which doTransformObject passes through unchanged:
+     *       it is read as a Status here too;</li>
+     *   <li>the column definitions come with the first event only: after encoding it, doEncode sets
+     *       {@code tableOptions.NoHeaders}, so every later Table of the stream has rows without
+     *       {@code columnDefinitions}. The columns of the stream's first Table are kept for the rest of it.</li>
+     * </ul>
+     * A server without Tables answers the whole objects (the Accept header's fallback): each is read as
+     * {@link #readMetadataObject} reads one, values skipped.
+     *
+     * @throws JsonReadException as {@link #readWatchEvents}, and on a Table that is not one row, has no object in its
+     *                           row, or lacks a column {@code spec} needs (a Secret's Type): a broken answer, never
+     *                           an untyped object
+     */
+    public int readMetadataWatchEvents(InputStream body, String where, MetadataOnly spec,
+                                       Consumer<WatchEvent> onEvent) {
+        int count = 0;
+        List<String> columns = null;
+        try (JsonParser p = parser(body)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new JsonReadException(where + ": a watch event is a JSON " + describe(t) + " " + at(p)
+                            + ", not an object", false);
+                }
+                String type = null;
+                Map<String, Object> object = null;
+                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                    String field = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if ("type".equals(field) && v == JsonToken.VALUE_STRING) {
+                        type = p.getString();
+                    } else if ("object".equals(field) && v == JsonToken.START_OBJECT) {
+                        if ("ERROR".equals(type)) {
+                            // kube-apiserver writes the type first; an ERROR's Status is not transformed
+                            object = readK8sObject(p, "Status");
+                            continue;
+                        }
+                        String at = where + ": watch event " + (count + 1);
+                        List<Map<String, Object>> rows = new ArrayList<>(1);
+                        MetadataAnswer answer = readMetadataAnswer(p, at, spec, columns, rows::add);
+                        if (answer.envelope == null) {
+                            object = answer.root; // the whole object: a server without Tables
+                        } else {
+                            if (rows.size() != 1) {
+                                throw new JsonReadException(at + " is a Table of " + rows.size() + " rows, not one "
+                                        + spec.kind(), false);
+                            }
+                            columns = answer.columns;
+                            object = rows.get(0);
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                if (type == null || object == null) {
+                    throw new JsonReadException(where + ": watch event " + (count + 1) + " has no "
+                            + (type == null ? "type" : "object") + " " + at(p), false);
+                }
+                onEvent.accept(new WatchEvent(type, object));
+                count++;
+            }
+            return count;
+        } catch (JsonReadException e) {
+            throw e;
+        } catch (JacksonException e) {
+            throw JsonReadException.of(where, e);
+        }
+    }
+
+    /**
      * Reads every root value of a dump (JSON may hold several, one after another; a YAML parser yields one per
      * document). A root object with an {@code items} array is streamed: its items go to
      * {@link DocumentHandler#item} as they are parsed, then {@link DocumentHandler#listEnd}, except when its
@@ -330,7 +412,7 @@ public final class KubeJson {
                                          Consumer<Map<String, Object>> onItem) {
         try (JsonParser p = parser(body)) {
             startRootObject(p, where, "list");
-            MetadataAnswer answer = readMetadataAnswer(p, where, spec, onItem);
+            MetadataAnswer answer = readMetadataAnswer(p, where, spec, null, onItem);
             if (answer.envelope == null) {
                 throw new JsonReadException(where + ": the answer has neither rows nor items: not a Kubernetes Table "
                         + "or list", false);
@@ -353,7 +435,7 @@ public final class KubeJson {
         try (JsonParser p = parser(body)) {
             startRootObject(p, where, "object");
             List<Map<String, Object>> rows = new ArrayList<>();
-            MetadataAnswer answer = readMetadataAnswer(p, where, spec, rows::add);
+            MetadataAnswer answer = readMetadataAnswer(p, where, spec, null, rows::add);
             requireEnd(p, where);
             if (answer.envelope == null) {
                 return answer.root;
@@ -370,13 +452,22 @@ public final class KubeJson {
         }
     }
 
-    /** A metadata-only answer: a Table or list (envelope set), or else one object (root). */
-    private record MetadataAnswer(ListEnvelope envelope, Map<String, Object> root) {
+    /**
+     * A metadata-only answer: a Table or list (envelope set), or else one object (root); {@code columns} the Table's
+     * column names as this answer used them (its own, or the ones given), null for a list or an object.
+     */
+    private record MetadataAnswer(ListEnvelope envelope, Map<String, Object> root, List<String> columns) {
     }
 
-    /** The root object of a metadata-only answer (parser inside it). */
+    /**
+     * The root object of a metadata-only answer (parser inside it).
+     *
+     * @param announcedColumns the columns an earlier Table of the same watch stream defined, or null: kube-apiserver
+     *                         sends a watch's column definitions with its first event only, so a later event's
+     *                         rows are read with them (a Table's own columnDefinitions always win)
+     */
     private MetadataAnswer readMetadataAnswer(JsonParser p, String where, MetadataOnly spec,
-                                              Consumer<Map<String, Object>> onItem) {
+                                              List<String> announcedColumns, Consumer<Map<String, Object>> onItem) {
         Map<String, Object> fields = new LinkedHashMap<>();
         List<String> columns = null;
         List<Map<String, Object>> rowsBeforeColumns = new ArrayList<>();
@@ -451,17 +542,23 @@ public final class KubeJson {
             }
         }
         if (!rowsBeforeColumns.isEmpty()) {
-            throw new JsonReadException(where + ": a Table without columnDefinitions: the " + spec.kind()
-                    + "s' columns cannot be read", false);
+            if (announcedColumns == null) {
+                throw new JsonReadException(where + ": a Table without columnDefinitions: the " + spec.kind()
+                        + "s' columns cannot be read", false);
+            }
+            columns = announcedColumns;
+            for (Map<String, Object> row : rowsBeforeColumns) {
+                onItem.accept(fromRow(row, columns, where, spec));
+            }
         }
         if (count < 0) {
             Map<String, Object> meta = fields.get("metadata") instanceof Map<?, ?> ? Plain.map(fields, "metadata") : null;
             if (meta != null && modelOnly) {
                 meta.remove("managedFields");
             }
-            return new MetadataAnswer(null, fields);
+            return new MetadataAnswer(null, fields, null);
         }
-        return new MetadataAnswer(envelope(fields, count), null);
+        return new MetadataAnswer(envelope(fields, count), null, columns != null ? columns : announcedColumns);
     }
 
     /** One Table row (parser on its START_OBJECT): the cells, and the object's metadata with the skip rules. */

@@ -359,6 +359,8 @@ public final class ApiCalls {
      * watch: one JSON event per line, bookmarks asked for) and hands each event to {@code listener} until the server
      * ends the watch after {@code timeoutSeconds}; then it returns normally and the caller watches again from the
      * last version it saw. The whole answer is bounded by {@code timeoutSeconds} plus the request timeout.
+     * Secrets ({@link MetadataOnly#forKind}) are watched as Tables of their metadata and type, as they are listed:
+     * each event's object has the shape of a LIST's item, and their values never cross the wire.
      *
      * @throws Gone               on 410 (at start or as an ERROR event): LIST again
      * @throws NotFound           on 404 (the API or namespace went away)
@@ -371,23 +373,33 @@ public final class ApiCalls {
                 .append("?watch=true&allowWatchBookmarks=true&timeoutSeconds=").append(timeoutSeconds);
         appendParam(query, "labelSelector", kind.labelSelector());
         appendParam(query, "resourceVersion", resourceVersion);
+        // Secrets are watched as the LIST reads them: each event's object a one-row Table of metadata and type
+        // (KubeJson#readMetadataWatchEvents says what kube-apiserver sends), so no value crosses the wire
+        MetadataOnly metadataOnly = MetadataOnly.forKind(kind.kind());
+        if (metadataOnly != null) {
+            query.append('&').append(MetadataOnly.INCLUDE_OBJECT);
+        }
         lastAsked.asking(server);
-        http.stream(what, query.toString(), Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
+        http.stream(what, query.toString(), metadataOnly == null ? "application/json" : MetadataOnly.ACCEPT,
+                Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
             if (answer.status() == 410) {
                 throw new Gone(what + " at " + server + ": 410 Gone (" + statusMessage(answer.body())
                         + "): the version " + resourceVersion + " is compacted; listing again");
             }
             requireOk(what, answer, true);
             listener.opened(answer::abort);
-            plain(what, answer, () -> mode.readWatchEvents(answer.body(), "WATCH " + answer.url(), kind.kind(),
-                    event -> {
-                        switch (event.type()) {
-                            case "ADDED", "MODIFIED", "DELETED", "BOOKMARK" -> listener.event(event);
-                            case "ERROR" -> throw watchError(what, event.object());
-                            default -> throw new CollectionException(what + " at " + server
-                                    + ": unusable answer: a watch event of type '" + event.type() + "'");
-                        }
-                    }));
+            java.util.function.Consumer<KubeJson.WatchEvent> onEvent = event -> {
+                switch (event.type()) {
+                    case "ADDED", "MODIFIED", "DELETED", "BOOKMARK" -> listener.event(event);
+                    case "ERROR" -> throw watchError(what, event.object());
+                    default -> throw new CollectionException(what + " at " + server
+                            + ": unusable answer: a watch event of type '" + event.type() + "'");
+                }
+            };
+            String where = "WATCH " + answer.url();
+            plain(what, answer, () -> metadataOnly == null
+                    ? mode.readWatchEvents(answer.body(), where, kind.kind(), onEvent)
+                    : mode.readMetadataWatchEvents(answer.body(), where, metadataOnly, onEvent));
             return null;
         });
     }

@@ -126,7 +126,12 @@ public final class ApiHttp {
      * without a word cannot hold the caller for ever.
      */
     public <T> T stream(String what, String pathAndQuery, Duration deadline, Reader<T> reader) {
-        return send(what, "GET", pathAndQuery, null, null, "application/json", deadline, reader);
+        return stream(what, pathAndQuery, "application/json", deadline, reader);
+    }
+
+    /** As {@link #stream(String, String, Duration, Reader)}, asking for {@code accept} (a watch of Tables). */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration deadline, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, reader);
     }
 
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
