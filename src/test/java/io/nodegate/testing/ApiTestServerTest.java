@@ -196,7 +196,14 @@ class ApiTestServerTest {
         String errorBody;
 
         HttpWatch(String url, String bearerToken) throws IOException {
+            this(url, bearerToken, null);
+        }
+
+        HttpWatch(String url, String bearerToken, String accept) throws IOException {
             connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            if (accept != null) {
+                connection.setRequestProperty("Accept", accept);
+            }
             connection.setConnectTimeout(5_000);
             connection.setReadTimeout(15_000);
             if (bearerToken != null) {
@@ -302,6 +309,56 @@ class ApiTestServerTest {
             assertThat(status.path("code").asInt()).isEqualTo(410);
         }
         assertThat(api.openWatches()).isZero();
+    }
+
+    /**
+     * kube-apiserver transforms every watch event's object as it would a GET's answer (response.go,
+     * watchEmbeddedEncoder): one-row Tables with the columns on the first event only, or PartialObjectMetadata;
+     * ERROR Statuses unchanged; without such an Accept header the objects come whole.
+     */
+    @Test
+    void httpWatchHonoursTheAcceptHeaderAsKubeApiserverDoes() throws Exception {
+        api.create(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s0")
+                .withNamespace("kube-system").endMetadata().withType("Opaque").addToData("k", "dmFsdWU=").build());
+        String from = listVersion("/api/v1/namespaces/kube-system/secrets");
+        String secrets = api.url() + "/api/v1/namespaces/kube-system/secrets?watch=true&includeObject=Metadata"
+                + "&resourceVersion=" + from;
+        try (HttpWatch tables = new HttpWatch(secrets, null, "application/json;as=Table;g=meta.k8s.io;v=v1,application/json");
+             HttpWatch partial = new HttpWatch(secrets, null, "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1");
+             HttpWatch whole = new HttpWatch(secrets, null, "application/json")) {
+            await("the watches to open", () -> api.openWatches() == 3);
+            api.create(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s1")
+                    .withNamespace("kube-system").endMetadata().withType("Opaque").addToData("k", "dmFsdWU=").build());
+            api.delete(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata().withName("s1")
+                    .withNamespace("kube-system").endMetadata().build());
+            JsonNode firstTable = tables.next();
+            JsonNode secondTable = tables.next();
+            assertThat(firstTable.path("type").asString()).isEqualTo("ADDED");
+            assertThat(firstTable.path("object").path("kind").asString()).isEqualTo("Table");
+            assertThat(firstTable.path("object").path("columnDefinitions").findValuesAsString("name"))
+                    .containsExactly("Name", "Type", "Data", "Age");
+            assertThat(firstTable.path("object").path("rows")).singleElement().satisfies(row -> {
+                assertThat(row.path("cells").get(0).asString()).isEqualTo("s1");
+                assertThat(row.path("cells").get(1).asString()).isEqualTo("Opaque");
+                assertThat(row.path("object").path("kind").asString()).isEqualTo("PartialObjectMetadata");
+            });
+            assertThat(secondTable.path("type").asString()).isEqualTo("DELETED");
+            assertThat(secondTable.path("object").has("columnDefinitions")).as("columns on the first event only")
+                    .isFalse();
+            assertThat(secondTable.path("object").path("rows")).hasSize(1);
+            assertThat(firstTable.toString() + secondTable).doesNotContain("dmFsdWU=");
+
+            JsonNode meta = partial.next();
+            assertThat(meta.path("object").path("kind").asString()).isEqualTo("PartialObjectMetadata");
+            assertThat(meta.toString()).doesNotContain("dmFsdWU=");
+            JsonNode object = whole.next();
+            assertThat(object.path("object").path("kind").asString()).isEqualTo("Secret");
+            assertThat(object.path("object").path("data").path("k").asString()).isEqualTo("dmFsdWU=");
+
+            api.expireWatches();
+            assertThat(tables.next().path("object").path("kind").asString()).as("an ERROR's Status is not a Table")
+                    .isEqualTo("Status");
+        }
     }
 
     @Test
