@@ -54,8 +54,8 @@ public final class WatchAccess {
                 new Request("coordination.k8s.io", "leases", "kube-node-lease", List.of("list", "watch"), List.of(),
                         false, "kubelet heartbeat Leases"),
                 new Request("", "secrets", "kube-system", List.of("list", "watch"), List.of(), false,
-                        "node-password Secrets, trimmed to metadata on arrival (RBAC cannot grant metadata only: "
-                                + "docs/policy.md)"),
+                        "node-password Secrets, listed and watched as Tables of metadata and type so no value is sent "
+                                + "(RBAC cannot grant metadata only: docs/policy.md)"),
                 new Request("storage.k8s.io", "csinodes", null, List.of("list", "watch"), List.of(), false,
                         "CSINodes"),
                 new Request("discovery.k8s.io", "endpointslices", "default", List.of("list", "watch"), List.of(),
