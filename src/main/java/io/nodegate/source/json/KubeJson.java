@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -242,6 +243,18 @@ public final class KubeJson {
      *                           an object, or a read error of the stream underneath ({@link JsonReadException#ioFailure()})
      */
     public int readWatchEvents(InputStream body, String where, String itemKind, Consumer<WatchEvent> onEvent) {
+        // kube-apiserver writes the type first: an ERROR's Status is read as a Status
+        return readEvents(body, where, (p, type, event) -> readK8sObject(p, "ERROR".equals(type) ? "Status" : itemKind),
+                onEvent);
+    }
+
+    /** Reads one event's object (parser on its START_OBJECT); {@code type} is null when it came after the object. */
+    private interface EventObjectReader {
+        Map<String, Object> read(JsonParser p, String type, int event);
+    }
+
+    /** The one loop over a watch stream's events: each must have a type and an object, read by {@code objects}. */
+    private int readEvents(InputStream body, String where, EventObjectReader objects, Consumer<WatchEvent> onEvent) {
         int count = 0;
         try (JsonParser p = parser(body)) {
             JsonToken t;
@@ -258,8 +271,7 @@ public final class KubeJson {
                     if ("type".equals(field) && v == JsonToken.VALUE_STRING) {
                         type = p.getString();
                     } else if ("object".equals(field) && v == JsonToken.START_OBJECT) {
-                        // kube-apiserver writes the type first: an ERROR's Status is read as a Status
-                        object = readK8sObject(p, "ERROR".equals(type) ? "Status" : itemKind);
+                        object = objects.read(p, type, count + 1);
                     } else {
                         p.skipChildren();
                     }
@@ -307,58 +319,26 @@ public final class KubeJson {
      */
     public int readMetadataWatchEvents(InputStream body, String where, MetadataOnly spec,
                                        Consumer<WatchEvent> onEvent) {
-        int count = 0;
-        List<String> columns = null;
-        try (JsonParser p = parser(body)) {
-            JsonToken t;
-            while ((t = p.nextToken()) != null) {
-                if (t != JsonToken.START_OBJECT) {
-                    throw new JsonReadException(where + ": a watch event is a JSON " + describe(t) + " " + at(p)
-                            + ", not an object", false);
-                }
-                String type = null;
-                Map<String, Object> object = null;
-                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-                    String field = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if ("type".equals(field) && v == JsonToken.VALUE_STRING) {
-                        type = p.getString();
-                    } else if ("object".equals(field) && v == JsonToken.START_OBJECT) {
-                        if ("ERROR".equals(type)) {
-                            // kube-apiserver writes the type first; an ERROR's Status is not transformed
-                            object = readK8sObject(p, "Status");
-                            continue;
-                        }
-                        String at = where + ": watch event " + (count + 1);
-                        List<Map<String, Object>> rows = new ArrayList<>(1);
-                        MetadataAnswer answer = readMetadataAnswer(p, at, spec, columns, rows::add);
-                        if (answer.envelope == null) {
-                            object = answer.root; // the whole object: a server without Tables
-                        } else {
-                            if (rows.size() != 1) {
-                                throw new JsonReadException(at + " is a Table of " + rows.size() + " rows, not one "
-                                        + spec.kind(), false);
-                            }
-                            columns = answer.columns;
-                            object = rows.get(0);
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-                if (type == null || object == null) {
-                    throw new JsonReadException(where + ": watch event " + (count + 1) + " has no "
-                            + (type == null ? "type" : "object") + " " + at(p), false);
-                }
-                onEvent.accept(new WatchEvent(type, object));
-                count++;
+        // the stream's columns: kube-apiserver sends them with its first Table only
+        AtomicReference<List<String>> columns = new AtomicReference<>();
+        return readEvents(body, where, (p, type, event) -> {
+            if ("ERROR".equals(type)) {
+                // kube-apiserver writes the type first; an ERROR's Status is not transformed
+                return readK8sObject(p, "Status");
             }
-            return count;
-        } catch (JsonReadException e) {
-            throw e;
-        } catch (JacksonException e) {
-            throw JsonReadException.of(where, e);
-        }
+            String at = where + ": watch event " + event;
+            List<Map<String, Object>> rows = new ArrayList<>(1);
+            MetadataAnswer answer = readMetadataAnswer(p, at, spec, columns.get(), rows::add);
+            if (answer.envelope == null) {
+                return answer.root; // the whole object: a server without Tables
+            }
+            if (rows.size() != 1) {
+                throw new JsonReadException(at + " is a Table of " + rows.size() + " rows, not one " + spec.kind(),
+                        false);
+            }
+            columns.set(answer.columns);
+            return rows.get(0);
+        }, onEvent);
     }
 
     /**
