@@ -438,15 +438,23 @@ public final class ApiCalls {
             } catch (CollectionException e) {
                 obj = null;
             }
-            Map<String, Object> meta = obj == null || !(obj.get("metadata") instanceof Map<?, ?>) ? null
-                    : Plain.map(obj, "metadata");
-            if (meta == null || !expectedName.equals(meta.get("name")) || !(meta.get("uid") instanceof String uid)
-                    || uid.isBlank()) {
-                throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
-                        + kind + " " + expectedName + ": empty, cut or another object)");
-            }
+            requireTheNamedObject(what, obj, kind, expectedName);
             return Optional.of(obj);
         });
+    }
+
+    /**
+     * A 200 to a named GET must hold that object, with a uid: an empty, cut or other object (a proxy, a cut
+     * connection) is a broken answer, never the object and never absence.
+     */
+    private void requireTheNamedObject(String what, Map<String, Object> obj, String kind, String expectedName) {
+        Map<String, Object> meta = obj == null || !(obj.get("metadata") instanceof Map<?, ?>) ? null
+                : Plain.map(obj, "metadata");
+        if (meta == null || !expectedName.equals(meta.get("name")) || !(meta.get("uid") instanceof String uid)
+                || uid.isBlank()) {
+            throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
+                    + kind + " " + expectedName + ": empty, cut or another object)");
+        }
     }
 
     /** A named object's answer: the bytes exactly as the server sent them, and the object they hold. */
@@ -474,13 +482,7 @@ public final class ApiCalls {
             } catch (JsonReadException e) {
                 obj = null;
             }
-            Map<String, Object> meta = obj == null || !(obj.get("metadata") instanceof Map<?, ?>) ? null
-                    : Plain.map(obj, "metadata");
-            if (meta == null || !expectedName.equals(meta.get("name")) || !(meta.get("uid") instanceof String uid)
-                    || uid.isBlank()) {
-                throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
-                        + kind + " " + expectedName + ": empty, cut or another object)");
-            }
+            requireTheNamedObject(what, obj, kind, expectedName);
             return Optional.of(new RawObject(body, obj));
         });
     }
