@@ -34,6 +34,34 @@ final class ApiMediaTypes {
     private ApiMediaTypes() {
     }
 
+    /** One JSON range of an Accept header: its {@code as}, {@code g} and {@code v} parameters, each null when absent. */
+    private record JsonRange(String as, String group, String version) {
+    }
+
+    /**
+     * The ranges of {@code accept} that are JSON (application/json, application/*, * / *), in order; other parameters
+     * (q, charset) do not change what is served.
+     */
+    private static List<JsonRange> jsonRanges(String accept) {
+        List<JsonRange> out = new ArrayList<>();
+        for (String range : accept.split(",")) {
+            String[] parts = range.trim().split(";");
+            String type = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
+            if (!type.equals("application/json") && !type.equals("application/*") && !type.equals("*/*")) {
+                continue;
+            }
+            Map<String, String> params = new java.util.HashMap<>();
+            for (int i = 1; i < parts.length; i++) {
+                String[] kv = parts[i].trim().split("=", 2);
+                if (kv.length == 2) {
+                    params.put(kv[0].trim(), kv[1].trim());
+                }
+            }
+            out.add(new JsonRange(params.get("as"), params.get("g"), params.get("v")));
+        }
+        return out;
+    }
+
     /**
      * The answer to send for {@code accept}: {@code answer} itself, or its Table or metadata-only form, or a 406.
      * Only 200 answers holding a JSON object are transformed.
@@ -43,28 +71,10 @@ final class ApiMediaTypes {
         if (accept == null || accept.isBlank() || answer.code() != 200 || answer.getBody() == null) {
             return answer;
         }
-        for (String range : accept.split(",")) {
-            String[] parts = range.trim().split(";");
-            String type = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
-            if (!type.equals("application/json") && !type.equals("application/*") && !type.equals("*/*")) {
-                continue;
-            }
-            String as = null;
-            String group = null;
-            String version = null;
-            for (int i = 1; i < parts.length; i++) {
-                String[] kv = parts[i].trim().split("=", 2);
-                if (kv.length == 2) {
-                    switch (kv[0].trim()) {
-                        case "as" -> as = kv[1].trim();
-                        case "g" -> group = kv[1].trim();
-                        case "v" -> version = kv[1].trim();
-                        default -> {
-                            // other parameters (q, charset) do not change what is served
-                        }
-                    }
-                }
-            }
+        for (JsonRange range : jsonRanges(accept)) {
+            String as = range.as();
+            String group = range.group();
+            String version = range.version();
             if (as == null) {
                 return answer;
             }
@@ -127,28 +137,10 @@ final class ApiMediaTypes {
         if (accept == null || accept.isBlank()) {
             return null;
         }
-        for (String range : accept.split(",")) {
-            String[] parts = range.trim().split(";");
-            String type = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
-            if (!type.equals("application/json") && !type.equals("application/*") && !type.equals("*/*")) {
-                continue;
-            }
-            String as = null;
-            String group = null;
-            String version = null;
-            for (int i = 1; i < parts.length; i++) {
-                String[] kv = parts[i].trim().split("=", 2);
-                if (kv.length == 2) {
-                    switch (kv[0].trim()) {
-                        case "as" -> as = kv[1].trim();
-                        case "g" -> group = kv[1].trim();
-                        case "v" -> version = kv[1].trim();
-                        default -> {
-                            // q, charset: no change to what is served
-                        }
-                    }
-                }
-            }
+        for (JsonRange range : jsonRanges(accept)) {
+            String as = range.as();
+            String group = range.group();
+            String version = range.version();
             if (as == null) {
                 return null;
             }
