@@ -387,6 +387,14 @@ public final class ApiTestServer implements AutoCloseable {
 
     /** Writes a kubeconfig with one context named {@code contextName} pointing at this server. */
     public Path writeKubeconfig(Path file, String contextName) {
+        return writeKubeconfig(file, contextName, url());
+    }
+
+    /**
+     * Writes a kubeconfig with one context named {@code contextName} pointing at {@code server} (any test server:
+     * a hand-written HttpServer too), with a bearer token; returns the file.
+     */
+    public static Path writeKubeconfig(Path file, String contextName, String server) {
         String yaml = """
                 apiVersion: v1
                 kind: Config
@@ -405,7 +413,7 @@ public final class ApiTestServer implements AutoCloseable {
                     user: %1$s
                     namespace: default
                 current-context: %1$s
-                """.formatted(contextName, url());
+                """.formatted(contextName, server);
         try {
             if (file.getParent() != null) {
                 Files.createDirectories(file.getParent());

@@ -3,6 +3,7 @@ package io.nodegate.source.live;
 import com.sun.net.httpserver.HttpServer;
 import io.nodegate.CollectionException;
 import io.nodegate.source.Kinds;
+import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -66,15 +66,8 @@ class ApiCallsPagingTest {
             exchange.close();
         });
         server.start();
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: c, cluster: {server: "http://127.0.0.1:%d"}}]
-                users: [{name: u, user: {token: t}}]
-                contexts: [{name: c, context: {cluster: c, user: u}}]
-                current-context: c
-                """.formatted(server.getAddress().getPort()));
+        Path kubeconfig = ApiTestServer.writeKubeconfig(dir.resolve("kubeconfig"), "c",
+                "http://127.0.0.1:" + server.getAddress().getPort());
         return new ApiCalls(KubeConnection.open(kubeconfig, null, Duration.ofSeconds(10)), 1, TEST_PAGE_CAP);
     }
 

@@ -6,6 +6,7 @@ import io.nodegate.source.Kinds;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.MetadataOnly;
 import io.nodegate.source.json.Plain;
+import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,15 +77,8 @@ class SecretWatchTablesTest {
             exchange.close();
         });
         server.start();
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: c, cluster: {server: "http://127.0.0.1:%d"}}]
-                users: [{name: u, user: {token: t}}]
-                contexts: [{name: c, context: {cluster: c, user: u}}]
-                current-context: c
-                """.formatted(server.getAddress().getPort()));
+        Path kubeconfig = ApiTestServer.writeKubeconfig(dir.resolve("kubeconfig"), "c",
+                "http://127.0.0.1:" + server.getAddress().getPort());
         return new ApiCalls(KubeConnection.open(kubeconfig, null, Duration.ofSeconds(10)));
     }
 
