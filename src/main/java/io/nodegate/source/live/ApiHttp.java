@@ -85,8 +85,8 @@ public final class ApiHttp {
         String url();
 
         /**
-         * Closes the connection from another thread: a reader blocked on the body fails at once (a watch that is
-         * being stopped).
+         * Closes the connection from another thread, without waiting: a reader blocked on the body fails (a watch
+         * that is being stopped).
          */
         void abort();
     }
@@ -145,7 +145,7 @@ public final class ApiHttp {
             HttpURLConnection c = conn;
             deadline.task = WATCHDOG.schedule(() -> {
                 deadline.expired = true;
-                c.disconnect();
+                disconnectWithoutWaiting(c);
             }, timeoutMillis, TimeUnit.MILLISECONDS);
             conn.setRequestMethod(method);
             conn.setConnectTimeout((int) Math.min(CONNECT_TIMEOUT_MILLIS, timeoutMillis));
@@ -194,7 +194,7 @@ public final class ApiHttp {
 
                     @Override
                     public void abort() {
-                        answered.disconnect();
+                        disconnectWithoutWaiting(answered);
                     }
                 });
             }
@@ -214,6 +214,18 @@ public final class ApiHttp {
                 deadline.task.cancel(false);
             }
         }
+    }
+
+    /**
+     * Closes a connection from another thread without waiting for it. On JDK 17 {@code disconnect()} waits while a
+     * reader is blocked on a chunked body (the stream's read and close share a lock) until the server sends its next
+     * bytes: for a quiet watch that can be a minute, and the watchdog, one thread for every request, would wait with
+     * it. The reader fails as soon as the socket is closed.
+     */
+    private static void disconnectWithoutWaiting(HttpURLConnection connection) {
+        Thread closer = new Thread(connection::disconnect, "nodegate-http-disconnect");
+        closer.setDaemon(true);
+        closer.start();
     }
 
     private HttpURLConnection open(String url) throws IOException {
