@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -22,6 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -214,6 +218,50 @@ class KindWatchTest {
         await("updated", () -> changes.get() == 2);
         assertThat(watch.held()).singleElement().satisfies(h -> assertThat(h.object()).doesNotContainKeys("data"));
         assertThat(watch.held().toString()).doesNotContain("c2VjcmV0");
+    }
+
+    @Test
+    void aServerThatAnswers410ToEveryWatchIsNotListedAgainInATightLoop() throws Exception {
+        // a broken server (or proxy): the LIST answers, every WATCH from its version answers 410 Gone
+        AtomicInteger lists = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            boolean watching = exchange.getRequestURI().getQuery().contains("watch=true");
+            if (!watching) {
+                lists.incrementAndGet();
+            }
+            byte[] body = (watching
+                    ? "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Expired\","
+                    + "\"code\":410,\"message\":\"too old resource version\"}"
+                    : "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},"
+                    + "\"items\":[]}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(watching ? 410 : 200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            connection = KubeConnection.openForModel(ApiTestServer.writeKubeconfig(tmp.resolve("kc-410"), "c",
+                    "http://127.0.0.1:" + server.getAddress().getPort()), null, Duration.ofSeconds(5));
+            watch = new KindWatch(new ApiCalls(connection), Kinds.NODES,
+                    (k, object) -> new KindWatch.Held(object, null, List.of(), null), new KindWatch.Listener() {
+                        @Override
+                        public void changed(ReadKind<?, ?> k) {
+                        }
+
+                        @Override
+                        public void renewed(ReadKind<?, ?> k) {
+                        }
+                    }, log::add, 300);
+            watch.start();
+            Thread.sleep(2500);
+            // LIST, 410, LIST at once, 410 again: then 1 s, LIST, 410, 2 s ... at most 3 LISTs in 2.5 s
+            assertThat(lists.get()).as("LISTs in 2.5 s").isBetween(2, 3);
+            assertThat(watch.healthy()).isFalse();
+        } finally {
+            server.stop(0);
+        }
     }
 
     private List<String> watchRequests() {
