@@ -33,8 +33,11 @@ public final class GateEvidenceCollector {
             Integer controlPods = control == null ? null : api.podsOn(controlName).size();
             SecretMeta controlSecret = control == null ? null : api.nodePasswordSecret(controlName).orElse(null);
             var nodeLeases = api.nodeLeases();
+            // what removing a server leaves (its apiserver among them) is judged only for servers
+            var apiEndpoints = target != null && ServerRedundancyCheck.isServer(target, baseline.target(node))
+                    ? api.apiEndpoints() : null;
             return new GateEvidence(clock.instant(), target, lease, nodes, ds, metallb.present() ? metallb.items() : null,
-                    etcd, control, controlPods, controlSecret, null, nodeLeases);
+                    etcd, control, controlPods, controlSecret, null, nodeLeases, apiEndpoints);
         } catch (CollectionException e) {
             return GateEvidence.failed(clock.instant(), e.getMessage());
         }
