@@ -114,9 +114,10 @@ final class ServerRedundancyCheck implements GateCheck {
         return result(Verdict.HOLD, holds, evid);
     }
 
+    /** FAIL when the role had members and has none without this node (nothing left to count is none left). */
     private static void lastOne(List<String> fails, NodeInfo node, String role, RoleLayers.Layer before,
                                 RoleLayers.Layer after) {
-        if (before.known() && after.known() && before.count() > 0 && after.count() == 0) {
+        if (before.known() && before.count() > 0 && (!after.known() || after.count() == 0)) {
             fails.add("removing " + node.name() + " leaves no " + role + " (it is the last one)");
         }
     }
@@ -125,14 +126,17 @@ final class ServerRedundancyCheck implements GateCheck {
         if (!before.known()) {
             return "unknown (" + before.basis() + ")";
         }
-        return before.count() + " -> " + after.count() + " " + after.members();
+        return before.count() + " -> " + (after.known() ? after.count() : 0) + " " + after.members();
     }
 
     private static String etcdLine(RoleLayers.Layer before, RoleLayers.Layer after) {
         if (!before.known()) {
             return "unknown (" + before.basis() + ")";
         }
-        String quorum = after.count() == null || after.count() == 0 ? ""
+        if (!after.known()) {
+            return before.count() + " -> 0";
+        }
+        String quorum = after.count() == 0 ? ""
                 : " (quorum " + RoleLayers.quorum(after.count()) + ", tolerates " + after.tolerates() + " failure"
                 + (after.tolerates() == 1 ? "" : "s") + ")";
         return before.count() + " -> " + after.count() + quorum + " " + after.members() + "; " + after.basis();
