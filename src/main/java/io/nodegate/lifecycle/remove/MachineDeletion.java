@@ -162,7 +162,19 @@ final class MachineDeletion {
         if (!machine.uid().equals(m.uid())) {
             return "a new Machine " + m.key() + " (uid " + m.uid() + "): the host registered with Rancher again";
         }
-        return "Machine " + m.key() + " (phase " + m.phase() + ")";
+        return "Machine " + m.key() + (m.deletionTimestamp() == null ? " (phase " + m.phase() + ", not being deleted)"
+                : " (deleting since " + m.deletionTimestamp() + ", finalizers: "
+                + String.join(",", finalizers(now.get())) + ")");
+    }
+
+    private static List<String> finalizers(Map<String, Object> machine) {
+        Object meta = machine.get("metadata");
+        Object list = meta instanceof Map<?, ?> m ? m.get("finalizers") : null;
+        List<String> out = new ArrayList<>();
+        if (list instanceof List<?> l) {
+            l.forEach(f -> out.add(String.valueOf(f)));
+        }
+        return out;
     }
 
     /** The kubectl command that shows whether the Machine is still there. */
