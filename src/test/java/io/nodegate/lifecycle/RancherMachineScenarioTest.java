@@ -1,9 +1,12 @@
 package io.nodegate.lifecycle;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.policy.AdmissionSimulator;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;
@@ -179,6 +182,35 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         // the other Machines are not touched
         assertThat(rancher.requests("PATCH", "/apis/cluster.x-k8s.io/v1beta1/namespaces/fleet-default/machines/"
                 + "custom-1f0e2d3c4b5a")).isZero();
+
+        // the emitted Machine policy, evaluated with dev.cel on the Machines as the management server now has them,
+        // lets a Rancher user delete the judged Machine and no other
+        AdmissionSimulator policy = emittedMachinePolicy();
+        assertThat(policy.review(uiDelete(machine(MACHINE).get())).allowed()).isTrue();
+        AdmissionSimulator.Decision other = policy.review(uiDelete(machine("custom-1f0e2d3c4b5a").get()));
+        assertThat(other.allowed()).isFalse();
+        assertThat(other.message()).contains("annotation nodegate.io/gate-verdict is missing");
+        // its annotations copied onto the other custom Machine do not open it either
+        GenericKubernetesResource copied = machine("custom-1f0e2d3c4b5a").get();
+        copied.getMetadata().getAnnotations().putAll(machine(MACHINE).get().getMetadata().getAnnotations());
+        assertThat(policy.review(uiDelete(copied)).message()).contains("its PASS is not bound to this Machine");
+    }
+
+    static AdmissionSimulator emittedMachinePolicy() {
+        CliRun run = CliRun.run("policy", "--machines");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        @SuppressWarnings("unchecked")
+        List<HasMetadata> objects = (List<HasMetadata>) SERIALIZATION.unmarshal(run.out());
+        return new AdmissionSimulator(objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
+                .map(ValidatingAdmissionPolicy.class::cast).findFirst().orElseThrow());
+    }
+
+    /** A DELETE from Rancher's UI: Steve impersonates the Rancher user (rancher/steve pkg/server/server.go). */
+    @SuppressWarnings("unchecked")
+    static AdmissionSimulator.Request uiDelete(GenericKubernetesResource stored) {
+        Map<String, Object> json = Json.MAPPER.readValue(SERIALIZATION.asJson(stored), Map.class);
+        return new AdmissionSimulator.Request("DELETE", "machines", null, "u-b4qkhsnliz",
+                List.of("system:authenticated", "system:cattle:authenticated"), null, json, "cluster.x-k8s.io");
     }
 
     @Test
