@@ -7,6 +7,10 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.policy.AdmissionSimulator;
+import io.nodegate.policy.MachinePolicySettings;
+import io.nodegate.policy.PolicyBundle;
+import io.nodegate.policy.PolicySettings;
+import io.nodegate.testing.RbacAuthorizer;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;
@@ -327,6 +331,33 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         assertThat(removal.path("state").asString()).isEqualTo("complete");
         assertThat(removal.path("machine").path("name").asString()).isEqualTo(MACHINE);
         assertThat(removal.path("backups").path("machine").asString()).endsWith("/machine.json");
+    }
+
+    @Test
+    void everyManagementClusterRequestIsGrantedByTheEmittedRoleAndNothingMore() {
+        create(recorded("machine-custom-rancher-2.13.json"));
+        labelGpuA11AsRancherRegisteredIt(machineUid);
+        assertThat(gate("--machine-cluster", "prod-gpu", "--annotate").exitCode()).isZero();
+        playClusterApiAndGarbageCollector();
+        assertThat(cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--machine-kubeconfig",
+                rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu").exitCode()).isZero();
+
+        List<String> requests = rancher.requestLog();
+        assertThat(requests).anyMatch(r -> r.startsWith("GET /apis/cluster.x-k8s.io/v1beta1/namespaces/fleet-default/machines?"))
+                .anyMatch(r -> r.startsWith("GET /apis/provisioning.cattle.io/v1/namespaces/fleet-default/clusters/prod-gpu"))
+                .anyMatch(r -> r.startsWith("PATCH " + MACHINE_PATH)).anyMatch(r -> r.startsWith("DELETE " + MACHINE_PATH));
+        RbacAuthorizer rbac = new RbacAuthorizer(PolicyBundle.ofMachines(new MachinePolicySettings(
+                PolicySettings.DEFAULT_OPERATORS_GROUP, PolicySettings.DEFAULT_BREAK_GLASS_GROUP, List.of(), List.of(),
+                "fleet-default")).objects());
+        assertThat(requests.stream().filter(r -> !rbac.allows(r)).toList()).isEmpty();
+        // nothing else: other namespaces, other kinds, the provisioning Cluster's writes, the CustomMachine
+        assertThat(rbac.allows("GET /apis/cluster.x-k8s.io/v1beta1/namespaces/fleet-local/machines?limit=500")).isFalse();
+        assertThat(rbac.allows("DELETE /apis/provisioning.cattle.io/v1/namespaces/fleet-default/clusters/prod-gpu"))
+                .isFalse();
+        assertThat(rbac.allows("DELETE /apis/rke.cattle.io/v1/namespaces/fleet-default/custommachines/" + MACHINE))
+                .isFalse();
+        assertThat(rbac.allows("PUT " + MACHINE_PATH)).isFalse();
+        assertThat(rbac.allows("GET /api/v1/namespaces/fleet-default/secrets/prod-gpu-kubeconfig")).isFalse();
     }
 
     @Test
