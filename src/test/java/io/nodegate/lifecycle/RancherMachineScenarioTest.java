@@ -10,6 +10,7 @@ import io.nodegate.policy.AdmissionSimulator;
 import io.nodegate.policy.MachinePolicySettings;
 import io.nodegate.policy.PolicyBundle;
 import io.nodegate.policy.PolicySettings;
+import io.nodegate.testing.FaultProxy;
 import io.nodegate.testing.RbacAuthorizer;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
@@ -331,6 +332,70 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         assertThat(removal.path("state").asString()).isEqualTo("complete");
         assertThat(removal.path("machine").path("name").asString()).isEqualTo(MACHINE);
         assertThat(removal.path("backups").path("machine").asString()).endsWith("/machine.json");
+    }
+
+    /**
+     * The fault matrix on the management cluster: every call gate --annotate and remove --machine-context make there
+     * is broken in turn with every fault that does not reach the server (500, 403, 429, reset, timeout, malformed).
+     * No cell passes, none annotates or deletes anything the fault came before, each says what happened.
+     */
+    @Test
+    void everyManagementClusterFaultEndsInvalidOrRefusedAndChangesNothing() throws IOException {
+        create(recorded("machine-custom-rancher-2.13.json"));
+        labelGpuA11AsRancherRegisteredIt(machineUid);
+        try (FaultProxy proxy = new FaultProxy(rancher.url())) {
+            proxy.hangFor(Duration.ofMillis(2500));
+            Path viaProxy = ApiTestServer.writeKubeconfig(tmp.resolve("rancher-via-proxy.yaml"), "rancher", proxy.url());
+            String[] gate = {"gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply,
+                    "--machine-kubeconfig", viaProxy.toString(), "--machine-cluster", "prod-gpu", "--annotate",
+                    "--request-timeout", "1500ms"};
+            CliRun clean = cli(gate);
+            assertThat(clean.exitCode()).as(clean.all()).isZero();
+            List<String> calls = proxy.log();
+            assertThat(calls).anyMatch(c -> c.startsWith("PATCH " + MACHINE_PATH));
+            for (int i = 0; i < calls.size(); i++) {
+                for (FaultProxy.Fault f : FaultProxy.Fault.NOT_FORWARDED) {
+                    String before = machineAnnotations().toString();
+                    proxy.breakCall(i, f);
+                    CliRun run = cli(gate);
+                    String cell = "#" + i + " " + calls.get(i) + " " + f + " -> " + run.all();
+                    assertThat(run.exitCode()).as(cell).isEqualTo(3);
+                    assertThat(run.out()).as(cell).doesNotContain(": PASS\n");
+                    assertThat(run.all()).as(cell).containsAnyOf("gate gpu-a11: INVALID",
+                            "annotating Machine fleet-default/" + MACHINE + " failed");
+                    assertThat(machineAnnotations().toString()).as("nothing written: " + cell).isEqualTo(before);
+                }
+            }
+
+            // the newest gate record is the one remove reads: a clean gate, a second after the faulted ones
+            proxy.reset();
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(cli(gate).exitCode()).isZero();
+            String[] remove = {"remove", "gpu-a11", "--baseline", baseline.toString(), "--machine-kubeconfig",
+                    viaProxy.toString(), "--machine-cluster", "prod-gpu", "--request-timeout", "1500ms"};
+            proxy.reset();
+            // learn remove's calls without letting it delete: the DELETE is the last call before the cascade
+            List<String> removeCalls = new ArrayList<>(List.of(
+                    "GET /apis/provisioning.cattle.io/v1/namespaces/fleet-default/clusters/prod-gpu",
+                    "GET /apis/cluster.x-k8s.io/v1beta1/namespaces/fleet-default/machines?limit=500",
+                    "GET " + MACHINE_PATH, "DELETE " + MACHINE_PATH));
+            for (int i = 0; i < removeCalls.size(); i++) {
+                for (FaultProxy.Fault f : FaultProxy.Fault.NOT_FORWARDED) {
+                    proxy.breakCall(i, f);
+                    CliRun run = cli(remove);
+                    String cell = "#" + i + " " + removeCalls.get(i) + " " + f + " -> " + run.all();
+                    assertThat(proxy.log()).as(cell).hasSizeGreaterThan(i);
+                    assertThat(proxy.log().get(i)).as(cell).isEqualTo(removeCalls.get(i));
+                    assertThat(run.exitCode()).as(cell).isIn(3, 5);
+                    assertThat(run.err()).as(cell).startsWith("nodegate: ");
+                    if (removeCalls.get(i).startsWith("DELETE")) {
+                        assertThat(run.err()).as(cell).contains("was not deleted");
+                    }
+                    assertThat(machine(MACHINE).get()).as("Machine still there: " + cell).isNotNull();
+                    assertThat(api.client().nodes().withName("gpu-a11").get()).as(cell).isNotNull();
+                }
+            }
+        }
     }
 
     @Test
