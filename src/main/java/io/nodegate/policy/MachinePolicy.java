@@ -47,7 +47,6 @@ public final class MachinePolicy {
 
     public static ValidatingAdmissionPolicy policy(MachinePolicySettings settings) {
         String operators = CelLiteral.quote(settings.operatorsGroup());
-        String prefix = CelLiteral.quote(GatePolicy.ANNOTATION_PREFIX);
         String verdictKey = CelLiteral.quote(GatePolicy.VERDICT_ANNOTATION);
         String atKey = CelLiteral.quote(GatePolicy.GATE_AT_ANNOTATION);
         String uidKey = CelLiteral.quote(GatePolicy.GATE_UID_ANNOTATION);
@@ -157,18 +156,9 @@ public final class MachinePolicy {
                                         + " : variables.healthChangedAfterGate ? 'its Node changed health after the"
                                         + " gate (NodeHealthy or NodeReady changed after ' + variables.gateAt + ').'"
                                         + " : ''"),
-                        variable("oldGateKeys",
-                                "request.operation != 'CREATE' && has(oldObject.metadata.annotations)"
-                                        + " ? oldObject.metadata.annotations.filter(k, k.startsWith(" + prefix + "))"
-                                        + " : []"),
-                        variable("newGateKeys",
-                                "request.operation != 'DELETE' && has(object.metadata.annotations)"
-                                        + " ? object.metadata.annotations.filter(k, k.startsWith(" + prefix + "))"
-                                        + " : []"),
-                        variable("changedGateKeys",
-                                "variables.newGateKeys.filter(k, !(k in variables.oldGateKeys)"
-                                        + " || oldObject.metadata.annotations[k] != object.metadata.annotations[k])"
-                                        + " + variables.oldGateKeys.filter(k, !(k in variables.newGateKeys))"))
+                        variable("oldGateKeys", GatePolicy.gateKeysOf("oldObject", "CREATE")),
+                        variable("newGateKeys", GatePolicy.gateKeysOf("object", "DELETE")),
+                        variable("changedGateKeys", GatePolicy.CHANGED_GATE_KEYS))
                 .withValidations(
                         new ValidationBuilder()
                                 .withExpression("variables.deleteDenial == ''")
@@ -183,18 +173,8 @@ public final class MachinePolicy {
                                         + CelLiteral.quote(settings.breakGlassGroup()) + " + ' can delete it.'")
                                 .withReason("Forbidden")
                                 .build(),
-                        new ValidationBuilder()
-                                .withExpression("request.operation == 'DELETE' || variables.isOperator"
-                                        + " || size(variables.changedGateKeys) == 0")
-                                .withMessage("nodegate: only members of " + settings.operatorsGroup()
-                                        + " may add, change or remove " + GatePolicy.ANNOTATION_PREFIX
-                                        + "* annotations on a Machine")
-                                .withMessageExpression("'nodegate: only members of ' + " + operators
-                                        + " + ' may add, change or remove " + GatePolicy.ANNOTATION_PREFIX
-                                        + "* annotations; this request changes ' + variables.changedGateKeys.join(', ')"
-                                        + " + ' on Machine ' + object.metadata.namespace + '/' + object.metadata.name")
-                                .withReason("Forbidden")
-                                .build())
+                        GatePolicy.onlyOperatorsWriteVerdicts(settings.operatorsGroup(), "a Machine",
+                                "' on Machine ' + object.metadata.namespace + '/' + object.metadata.name"))
                 .endSpec()
                 .build();
     }

@@ -190,8 +190,8 @@ public final class NodeRemover {
 
         MachineDeletion machine = machines == null ? null : new MachineDeletion(machines);
         if (machine != null) {
-            machine.check(node, uid, Plain.stringMap(nodeMeta, "labels") == null ? Map.of()
-                    : Plain.stringMap(nodeMeta, "labels"), gate, opt.override() != null);
+            Map<String, String> labels = Plain.stringMap(nodeMeta, "labels");
+            machine.check(node, uid, labels == null ? Map.of() : labels, gate, opt.override() != null);
         }
 
         try {
