@@ -203,7 +203,7 @@ public final class AuditCommand implements Callable<Integer> {
                 "app.kubernetes.io/component", "audit", "app.kubernetes.io/managed-by", "nodegate"));
         StringBuilder out = new StringBuilder();
         for (var doc : PolicyReports.reports("nodegate-audit", labels, report.findings(), checks,
-                f -> report.now(), report.now())) {
+                f -> report.now(), code -> report.now())) {
             out.append("---\n").append(Structured.yaml(doc));
         }
         return out.toString();

@@ -58,11 +58,12 @@ public final class PolicyReports {
      * @param checks  the checks that ran, code to name: each one without a finding gets a pass result
      * @param foundAt when each finding was found (the result's timestamp); the audit's time for an audit, the first
      *                pass that saw it for the watch (so a finding that persists does not change its report)
-     * @param checkedAt the timestamp of the pass results
+     * @param cleanSince the timestamp of a clean check's pass result, by code (the audit's time; for the watch the
+     *                first pass that found the code clean)
      */
     public static List<ObjectNode> reports(String name, Map<String, String> labels, List<Finding> findings,
                                            Map<String, String> checks, Function<Finding, Instant> foundAt,
-                                           Instant checkedAt) {
+                                           Function<String, Instant> cleanSince) {
         List<ObjectNode> results = new ArrayList<>();
         Map<String, List<Finding>> byCode = new LinkedHashMap<>();
         checks.keySet().stream().sorted().forEach(code -> byCode.put(code, new ArrayList<>()));
@@ -70,7 +71,7 @@ public final class PolicyReports {
                 .forEach(f -> byCode.computeIfAbsent(f.code(), c -> new ArrayList<>()).add(f));
         for (var e : byCode.entrySet()) {
             if (e.getValue().isEmpty()) {
-                results.add(passResult(e.getKey(), checks.get(e.getKey()), checkedAt));
+                results.add(passResult(e.getKey(), checks.get(e.getKey()), cleanSince.apply(e.getKey())));
             } else {
                 e.getValue().forEach(f -> results.add(result(f, foundAt.apply(f))));
             }

@@ -138,7 +138,7 @@ class PolicyReportSchemaTest {
         Detectors.all().forEach(d -> checks.put(d.code(), d.name()));
 
         List<ObjectNode> parts = PolicyReports.reports("nodegate-watch", Map.of("app.kubernetes.io/name", "nodegate"),
-                audit.findings(), checks, f -> NOW, NOW);
+                audit.findings(), checks, f -> NOW, code -> NOW);
         assertThat(parts).hasSizeGreaterThan(1);
         int results = 0;
         Set<String> names = new HashSet<>();
@@ -181,7 +181,7 @@ class PolicyReportSchemaTest {
     @Test
     void theSchemaCheckCatchesNearMisses() {
         ObjectNode good = PolicyReports.reports("r", Map.of(), List.of(), Map.of("NG101", "node-unknown"),
-                f -> NOW, NOW).get(0);
+                f -> NOW, code -> NOW).get(0);
         assertThat(errors(good)).isEmpty();
 
         ObjectNode badResult = good.deepCopy();
