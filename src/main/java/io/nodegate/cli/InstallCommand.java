@@ -77,6 +77,11 @@ public final class InstallCommand implements Callable<Integer> {
                     + "Grafana's dashboard sidecar (docs/dashboard.md).")
     boolean withDashboard;
 
+    @Option(names = "--dashboard-namespace", paramLabel = "NS",
+            description = "Namespace of the dashboard ConfigMap (default: --namespace). Rancher Monitoring's Grafana "
+                    + "reads dashboards from cattle-dashboards only.")
+    String dashboardNamespace;
+
     @Option(names = "--with-policy-reports",
             description = "Run the watch with --policy-reports (it keeps wgpolicyk8s.io/v1alpha2 ClusterPolicyReports "
                     + "of its findings current) and let its ClusterRole write them. Needs the PolicyReport CRD "
@@ -100,7 +105,7 @@ public final class InstallCommand implements Callable<Integer> {
     public Integer call() {
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
                 withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
-                VersionProvider.version());
+                VersionProvider.version(), dashboardNamespace);
         var objects = InstallBundle.objects(settings);
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));

@@ -106,7 +106,7 @@ public final class InstallBundle {
             }
         }
         if (settings.withDashboard()) {
-            out.add(Dashboard.configMap(ns));
+            out.add(Dashboard.configMap(settings.dashboardNamespace() == null ? ns : settings.dashboardNamespace()));
         }
         out.forEach(object -> object.getMetadata().setLabels(withCommonLabels(object.getMetadata().getLabels(),
                 settings.version())));

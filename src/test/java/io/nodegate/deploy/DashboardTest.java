@@ -79,6 +79,15 @@ class DashboardTest {
         assertThat(configMap.getData()).containsOnlyKeys("nodegate.json");
         CliRun plain = run("install", "--image", "registry.example.com/ops/nodegate:0.1.0");
         assertThat(AlertRulesPromtoolTest.parse(plain.out())).noneMatch(o -> o instanceof ConfigMap);
+        // Rancher Monitoring's Grafana reads cattle-dashboards only
+        CliRun rancher = run("install", "--image", "registry.example.com/ops/nodegate:0.1.0", "--with-dashboard",
+                "--dashboard-namespace", "cattle-dashboards");
+        assertThat(AlertRulesPromtoolTest.parse(rancher.out())).filteredOn(o -> o instanceof ConfigMap)
+                .singleElement().satisfies(c -> assertThat(c.getMetadata().getNamespace()).isEqualTo("cattle-dashboards"));
+        CliRun bad = run("install", "--image", "registry.example.com/ops/nodegate:0.1.0", "--with-dashboard",
+                "--dashboard-namespace", "Cattle_Dashboards");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--dashboard-namespace");
         // generated from one source, the same bytes every run (a sidecar reloads on any change)
         assertThat(configMap.getData().get(Dashboard.FILE)).isEqualTo(Dashboard.json());
     }
