@@ -36,7 +36,8 @@ import java.util.TreeMap;
 /**
  * Everything `nodegate install` emits, in apply order: the watch's Namespace, ServiceAccount and RBAC (built from
  * {@link WatchAccess}), its Service, Deployment and PodDisruptionBudget, and on request a ServiceMonitor, the
- * PrometheusRule, the admission policy and the Grafana dashboard. Choices are explained in README ("Run it in the cluster").
+ * PrometheusRule, the admission policy and the Grafana dashboard. Choices are explained in README ("Run it in the
+ * cluster").
  */
 public final class InstallBundle {
 
@@ -200,7 +201,8 @@ public final class InstallBundle {
     }
 
     static HasMetadata deployment(InstallSettings settings) {
-        List<String> args = new ArrayList<>(List.of("watch", "--namespace", settings.namespace(), "--listen", ":" + PORT));
+        List<String> args = new ArrayList<>(List.of("watch", "--namespace", settings.namespace(),
+                "--listen", ":" + PORT));
         if (settings.withPolicyReports()) {
             args.add("--policy-reports");
         }

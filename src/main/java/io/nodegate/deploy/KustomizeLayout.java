@@ -32,8 +32,8 @@ public final class KustomizeLayout {
     /** The image name in the base: kustomize's images transformer replaces it (newName, newTag or digest). */
     public static final String IMAGE = "nodegate";
 
-    private static final String HEADER = "# Generated from `nodegate install` (deploy/KustomizeLayout); do not edit by hand: "
-            + "KustomizeTest says how to regenerate.\n";
+    private static final String HEADER = "# Generated from `nodegate install` (deploy/KustomizeLayout); do not edit by "
+            + "hand: KustomizeTest says how to regenerate.\n";
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

@@ -74,7 +74,8 @@ class WatchPolicyReportsTest {
 
             // only ever the one report, written with preconditions
             assertThat(api.client().genericKubernetesResources(REPORTS).list().getItems()).hasSize(1);
-            assertThat(api.requestLog()).anyMatch(r -> r.startsWith("PUT /apis/wgpolicyk8s.io/v1alpha2/clusterpolicyreports/nodegate-watch"));
+            assertThat(api.requestLog()).anyMatch(r -> r.startsWith(
+                    "PUT /apis/wgpolicyk8s.io/v1alpha2/clusterpolicyreports/nodegate-watch"));
         }
     }
 
