@@ -47,12 +47,7 @@ final class HostEvidenceStep {
             if (host.report() == null) {
                 return;
             }
-            try {
-                store.writeText(recordName + ".host-report.json", Files.readString(host.report().file()));
-            } catch (IOException e) {
-                throw new InputException("cannot copy host report " + host.report().file() + " into the evidence: "
-                        + e.getMessage(), e);
-            }
+            store.writeText(recordName + ".host-report.json", host.report().text());
         }
     }
 

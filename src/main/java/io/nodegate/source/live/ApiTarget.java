@@ -191,11 +191,8 @@ public final class ApiTarget {
     }
 
     private String readTokenFile() {
-        try {
-            return Files.readString(tokenFile, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new InputException("cannot read the token file " + tokenFile + " named by " + origin + ": " + e);
-        }
+        return io.nodegate.source.InputFiles.readString(tokenFile, "the token file named by " + origin,
+                io.nodegate.source.InputFiles.SMALL).trim();
     }
 
     /** The Authorization header value, or null when the user has no token and no password. */
