@@ -22,20 +22,6 @@ final class HostEvidenceStep {
     private HostEvidenceStep() {
     }
 
-    /** A clean host report that records the removal time stands in for a --removed-at that was not given. */
-    static GateRequest withReportedRemoval(GateRequest request, HostInputs host) {
-        HostEvidence.Given given = given(host, null, null);
-        Instant reported = HostEvidence.removalTime(given);
-        if (request.removedAt() != null || reported == null) {
-            return request;
-        }
-        return new GateRequest(request.node(), reported,
-                request.replyFrom() != null ? request.replyFrom() : "host report " + host.report().file(),
-                request.reply() != null ? request.reply()
-                        : "clean; removed at " + reported + " (" + host.report().report().removal().source() + ")",
-                request.matchWindow(), request.replyCovers(), request.batchWindow());
-    }
-
     record Outcome(GateEvidence evidence, HostInputs host, KubeletAnswer kubelet, String apiServer) {
 
         /** What the gate's host checks read. */
