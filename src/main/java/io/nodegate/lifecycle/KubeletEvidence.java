@@ -69,10 +69,20 @@ public final class KubeletEvidence {
 
     /** Probes each Node at its first InternalIP. */
     public List<KubeletAnswer> probe(List<NodeInfo> nodes, ClusterCas cas) {
-        List<KubeletProbe.Target> targets = nodes.stream()
-                .map(n -> new KubeletProbe.Target(n.name(), n.internalIps().isEmpty() ? null : n.internalIps().get(0)))
-                .toList();
+        List<KubeletProbe.Target> targets = nodes.stream().map(KubeletEvidence::target).toList();
         return new KubeletProbe(port, timeout, cas.certificates()).probeAll(targets);
+    }
+
+    /**
+     * The Node at its first InternalIP, with the names its kubelet calls its host: the kubelet names its self-signed
+     * certificate after the hostname it registers the Node under (kubernetes cmd/kubelet/app/server.go), and the
+     * Node's Hostname addresses carry it too.
+     */
+    public static KubeletProbe.Target target(NodeInfo n) {
+        List<String> names = new ArrayList<>(List.of(n.name()));
+        n.addresses().stream().filter(a -> "Hostname".equals(a.type()) && a.address() != null)
+                .forEach(a -> names.add(a.address()));
+        return new KubeletProbe.Target(n.name(), n.internalIps().isEmpty() ? null : n.internalIps().get(0), names);
     }
 
     private String kubeconfigCa() {

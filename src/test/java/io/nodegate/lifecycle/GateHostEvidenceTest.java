@@ -224,25 +224,46 @@ class GateHostEvidenceTest extends SeededClusterTest {
     }
 
     @Test
-    void kubeletProbeTellsDepartedFromSilent() throws Exception {
+    void kubeletProbeTellsDepartedFromSilentBySignature() throws Exception {
         TestCerts certs = TestCerts.create(Files.createDirectories(tmp.resolve("certs")));
+        // cluster A and cluster B are both RKE2: their server CAs carry the same kind of name
+        TestCerts.Authority clusterA = certs.authority("a-server-ca", "rke2-server-ca@1760000000");
+        TestCerts.Authority clusterB = certs.authority("b-server-ca", "rke2-server-ca@1760003600");
         api.create(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt").withNamespace("kube-system")
-                .endMetadata().addToData("ca.crt", Files.readString(certs.caCert)).build());
-        try (KubeletTlsServer clusterB = KubeletTlsServer.start("127.0.0.3", 0,
-                certs.otherCaServerCertificate("kubelet-b", "/CN=gpu-a11", "DNS:gpu-a11,IP:127.0.0.3"),
-                certs.dir.resolve("kubelet-b.key"))) {
+                .endMetadata().addToData("ca.crt", Files.readString(clusterA.cert())).build());
+        TestCerts.Serving inB = certs.kubeletServing(clusterB, "kubelet-b", "gpu-a11", "127.0.0.3");
+        TestCerts.Serving self = certs.kubeletSelfSigned("kubelet-self", "gpu-a11", 1760000123L);
+        try (KubeletTlsServer clusterBKubelet = KubeletTlsServer.start("127.0.0.3", 0, inB.chain(), inB.key());
+             KubeletTlsServer selfSigned = KubeletTlsServer.start("127.0.0.7", clusterBKubelet.port(), self.chain(),
+                     self.key())) {
+            String port = String.valueOf(clusterBKubelet.port());
             moveGpuA11To("127.0.0.3");
             CliRun departed = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
-                    "--kubelet-port", String.valueOf(clusterB.port()), "--probe-timeout", "2s");
+                    "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(departed.exitCode()).as(departed.all()).isEqualTo(5);
-            assertThat(departed.out()).contains("kubelet port: another CA", "CN=someone-else",
-                    "the host runs a kubelet for another cluster");
+            assertThat(departed.out()).contains("kubelet port: another cluster's CA", "CN=rke2-server-ca@1760003600",
+                    "does not chain to this cluster's CA", "the host runs a kubelet for another cluster");
+
+            // the near miss: the kubelet's own self-signed pair is alive-but-unknown (HOLD), never another cluster
+            moveGpuA11To("127.0.0.7");
+            CliRun selfRun = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
+                    "--kubelet-port", port, "--probe-timeout", "2s");
+            assertThat(selfRun.exitCode()).as(selfRun.all()).isEqualTo(4);
+            assertThat(selfRun.out()).contains("kubelet port: self-signed by this node's kubelet",
+                    "CN=gpu-a11-ca@1760000123").doesNotContain("another cluster's CA", "NG303");
 
             moveGpuA11To("127.0.0.4");
             CliRun silent = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
-                    "--kubelet-port", String.valueOf(clusterB.port()), "--probe-timeout", "2s");
+                    "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(silent.exitCode()).as(silent.all()).isZero();
-            assertThat(silent.out()).contains("kubelet port: no answer (consistent with cleanup)");
+            assertThat(silent.out()).contains("kubelet port: refused (nothing listens) (consistent with cleanup)");
+        }
+        try (KubeletTlsServer reset = KubeletTlsServer.resetting("127.0.0.10", 0)) {
+            moveGpuA11To("127.0.0.10");
+            CliRun resetRun = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
+                    "--kubelet-port", String.valueOf(reset.port()), "--probe-timeout", "2s");
+            assertThat(resetRun.exitCode()).as(resetRun.all()).isEqualTo(4);
+            assertThat(resetRun.out()).contains("kubelet port: accepted, then reset").doesNotContain("consistent with cleanup");
         }
         api.failOn("GET", "/api/v1/namespaces/kube-system/configmaps/kube-root-ca.crt", 500);
         CliRun broken = gate("--removed-at", seed.a11Reply, "--probe-kubelet", "--kubelet-port", "1");

@@ -108,6 +108,105 @@ public final class TestCerts {
         return dir.resolve(base + ".crt");
     }
 
+    /** A CA certificate and its key, made by {@link #authority}. */
+    public record Authority(String name, Path cert, Path key) {
+    }
+
+    /** A serving certificate: {@code chain} holds the leaf, then the CA that signed it (as the kubelet presents it). */
+    public record Serving(Path chain, Path key) {
+    }
+
+    /**
+     * A CA named as a cluster names it, with a key of its own. RKE2/k3s: k3s
+     * {@code pkg/daemons/control/deps/deps.go} (createSigningCertKey) names each cluster CA
+     * {@code <prefix>-ca@<unix time>} ({@code rke2-server-ca@…}, {@code k3s-server-ca@…}, {@code rke2-client-ca@…}),
+     * with a fresh key per cluster (dynamiclistener's cert helpers make EC P-256 keys); rke2 is k3s built with
+     * {@code version.Program=rke2} (rke2 {@code scripts/build-binary}). Two clusters can hold CAs of the same
+     * name; only the key tells them apart.
+     */
+    public Authority authority(String base, String commonName) {
+        run(openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", base + ".key", "-out", base + ".crt", "-days", "2", "-subj", "/CN=" + commonName,
+                "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign");
+        return new Authority(commonName, dir.resolve(base + ".crt"), dir.resolve(base + ".key"));
+    }
+
+    /**
+     * An RKE2/k3s kubelet serving certificate as the server signs it for an agent: k3s
+     * {@code pkg/server/handlers/handlers.go} (ServingKubeletCert) gives CN=&lt;node name&gt;, DNS names
+     * [node name, localhost], IPs [127.0.0.1, the node IPs], serverAuth, signed by the server CA, and sends the
+     * certificate followed by the CA bundle (util.EncodeCertsPEM), which the kubelet then presents as its chain.
+     */
+    public Serving kubeletServing(Authority ca, String base, String nodeName, String nodeIp) {
+        try {
+            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=DNS:" + nodeName + ",DNS:localhost,"
+                    + "IP:127.0.0.1,IP:" + nodeIp + "\nextendedKeyUsage=serverAuth\n"
+                    + "keyUsage=critical,digitalSignature,keyEncipherment\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", base + ".key");
+        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", "/CN=" + nodeName);
+        run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", ca.cert().getFileName().toString(), "-CAkey",
+                ca.key().getFileName().toString(), "-CAcreateserial", "-out", base + ".leaf.crt", "-days", "2",
+                "-extfile", base + ".ext");
+        return new Serving(concat(base + ".crt", base + ".leaf.crt", ca.cert().getFileName().toString()),
+                dir.resolve(base + ".key"));
+    }
+
+    /**
+     * A kubelet's own self-signed serving certificate, as the kubelet makes it when it has none (kubernetes
+     * {@code cmd/kubelet/app/server.go}, InitializeTLS, calls client-go {@code util/cert/cert.go}
+     * GenerateSelfSignedCertKey(hostname)): an RSA 2048 CA {@code CN=<host>-ca@<unix>} (keyEncipherment,
+     * digitalSignature, certSign; CA:true), a leaf {@code CN=<host>@<unix>} with DNS name host and serverAuth, signed
+     * by that CA, written leaf first then the CA. kubeadm clusters without serverTLSBootstrap serve this.
+     */
+    public Serving kubeletSelfSigned(String base, String host, long unixTime) {
+        Authority ca;
+        try {
+            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=DNS:" + host + "\n"
+                    + "extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
+                    + "basicConstraints=critical,CA:FALSE\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        run(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", base + "-ca.key", "-out",
+                base + "-ca.crt", "-days", "2", "-subj", "/CN=" + host + "-ca@" + unixTime,
+                "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign");
+        ca = new Authority(host + "-ca@" + unixTime, dir.resolve(base + "-ca.crt"), dir.resolve(base + "-ca.key"));
+        run(openssl, "genrsa", "-out", base + ".key", "2048");
+        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", "/CN=" + host + "@" + unixTime);
+        run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", ca.cert().getFileName().toString(), "-CAkey",
+                ca.key().getFileName().toString(), "-CAcreateserial", "-out", base + ".leaf.crt", "-days", "2",
+                "-extfile", base + ".ext");
+        return new Serving(concat(base + ".crt", base + ".leaf.crt", ca.cert().getFileName().toString()),
+                dir.resolve(base + ".key"));
+    }
+
+    /**
+     * A forgery of the self-signed shape: a leaf {@code CN=<host>@<unix>} signed by one key, presented with a CA
+     * {@code CN=<host>-ca@<unix>} of another key. The names say "the kubelet's own"; the signature does not.
+     */
+    public Serving forgedSelfSigned(String base, String host, long unixTime) {
+        Serving real = kubeletSelfSigned(base + "-real", host, unixTime);
+        kubeletSelfSigned(base + "-decoy", host, unixTime);
+        return new Serving(concat(base + ".crt", base + "-real.leaf.crt", base + "-decoy-ca.crt"), real.key());
+    }
+
+    private Path concat(String out, String... parts) {
+        try {
+            StringBuilder b = new StringBuilder();
+            for (String p : parts) {
+                b.append(Files.readString(dir.resolve(p)));
+            }
+            return Files.writeString(dir.resolve(out), b.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private void sign(String base, String subject, String ext) {
         run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", subject);
         run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",

@@ -204,12 +204,20 @@ public final class HostEvidence {
         ev.put("detail", a.detail());
         String title = "kubelet port: " + a.outcome().text();
         return switch (a.outcome()) {
-            case NO_ANSWER -> new Check("kubelet", title + " (consistent with cleanup)", Verdict.PASS, List.of(), ev);
+            case NO_ANSWER, REFUSED -> new Check("kubelet", title + " (consistent with cleanup)", Verdict.PASS, List.of(),
+                    ev);
             case THIS_CLUSTER -> new Check("kubelet", title, Verdict.FAIL, List.of("the kubelet at " + a.target()
                     + " answers with this cluster's certificate: it is alive"), ev);
             case OTHER_CA -> new Check("kubelet", title, Verdict.FAIL, List.of("the kubelet at " + a.target()
                     + " answers with a certificate from " + a.issuer() + " (SANs " + String.join(", ", a.sans())
-                    + "): the host runs a kubelet for another cluster (departed, NG303)"), ev);
+                    + "), which does not chain to this cluster's CA: the host runs a kubelet for another cluster "
+                    + "(departed, NG303)"), ev);
+            case SELF_SIGNED -> new Check("kubelet", title, Verdict.HOLD, List.of("the Node's own kubelet answers at "
+                    + a.target() + " with its self-signed certificate: it is alive, for a cluster the certificate "
+                    + "does not name"), ev);
+            case SELF_SIGNED_OTHER_HOST -> new Check("kubelet", title, Verdict.HOLD, List.of("a kubelet of another "
+                    + "host answers at " + a.target() + " (" + a.subject() + "): a renamed host, or the address "
+                    + "reused; not the silence of a cleaned-up host"), ev);
             case NO_ADDRESS -> new Check("kubelet", title, Verdict.HOLD, List.of("the Node has no InternalIP to "
                     + "probe"), ev);
             default -> new Check("kubelet", title, Verdict.HOLD, List.of("something answers on the kubelet port ("
