@@ -180,9 +180,34 @@ class ProbeKubeletCommandTest {
         assertThat(r.path("notes").toString()).contains("kubelet ports probed for 3 Unknown Node(s): 1 refused "
                 + "(nothing listens), 1 another cluster's CA, 1 self-signed by this node's kubelet");
 
+        assertThat(r.path("notes").toString()).contains("control: this cluster's CA verifies the kubelet of Ready Node "
+                + "gpu-a05");
+
         CliRun offline = CliRun.run("audit", "-f", "examples/healthy", "--probe-kubelets");
         assertThat(offline.exitCode()).isEqualTo(2);
         assertThat(offline.err()).contains("--probe-kubelets knocks on live Nodes' kubelet ports");
+    }
+
+    @Test
+    void aCaThatVerifiesNoLiveKubeletIsAnErrorNotAFinding() throws Exception {
+        // kube-root-ca.crt holding a CA that signs none of this cluster's kubelets: the Ready control says so
+        api.client().configMaps().inNamespace("kube-system").withName("kube-root-ca.crt").edit(cm -> {
+            cm.getData().put("ca.crt", readQuietly(certs.otherCaCert));
+            return cm;
+        });
+        CliRun run = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
+        assertThat(run.err()).contains("does not verify the kubelet of Ready Node gpu-a0");
+        assertThat(run.out()).doesNotContain("NG303");
+    }
+
+    static String readQuietly(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
