@@ -91,23 +91,6 @@ public final class TestCerts {
         return dir.resolve(base + ".crt");
     }
 
-    /**
-     * A server certificate signed by the other CA ({@link #otherCaCert}, CN=someone-else): what a kubelet of
-     * another cluster presents. Returns {@code <base>.crt}; its key is {@code <base>.key}.
-     */
-    public Path otherCaServerCertificate(String base, String subject, String subjectAltName) {
-        try {
-            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=" + subjectAltName + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", base + ".key");
-        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", subject);
-        run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", "other-ca.crt", "-CAkey", "other-ca.key",
-                "-CAcreateserial", "-out", base + ".crt", "-days", "2", "-extfile", base + ".ext");
-        return dir.resolve(base + ".crt");
-    }
-
     /** A CA certificate and its key, made by {@link #authority}. */
     public record Authority(String name, Path cert, Path key) {
     }
@@ -125,10 +108,18 @@ public final class TestCerts {
      * name; only the key tells them apart.
      */
     public Authority authority(String base, String commonName) {
-        run(openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", base + ".key", "-out", base + ".crt", "-days", "2", "-subj", "/CN=" + commonName,
-                "-addext", "basicConstraints=critical,CA:TRUE",
-                "-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign");
+        return authority(base, commonName, false);
+    }
+
+    private Authority authority(String base, String commonName, boolean rsa) {
+        List<String> key = rsa ? List.of("-newkey", "rsa:2048")
+                : List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1");
+        List<String> cmd = new ArrayList<>(List.of(openssl, "req", "-x509"));
+        cmd.addAll(key);
+        cmd.addAll(List.of("-nodes", "-keyout", base + ".key", "-out", base + ".crt", "-days", "2",
+                "-subj", "/CN=" + commonName, "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign"));
+        run(cmd.toArray(String[]::new));
         return new Authority(commonName, dir.resolve(base + ".crt"), dir.resolve(base + ".key"));
     }
 
@@ -139,20 +130,8 @@ public final class TestCerts {
      * certificate followed by the CA bundle (util.EncodeCertsPEM), which the kubelet then presents as its chain.
      */
     public Serving kubeletServing(Authority ca, String base, String nodeName, String nodeIp) {
-        try {
-            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=DNS:" + nodeName + ",DNS:localhost,"
-                    + "IP:127.0.0.1,IP:" + nodeIp + "\nextendedKeyUsage=serverAuth\n"
-                    + "keyUsage=critical,digitalSignature,keyEncipherment\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", base + ".key");
-        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", "/CN=" + nodeName);
-        run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", ca.cert().getFileName().toString(), "-CAkey",
-                ca.key().getFileName().toString(), "-CAcreateserial", "-out", base + ".leaf.crt", "-days", "2",
-                "-extfile", base + ".ext");
-        return new Serving(concat(base + ".crt", base + ".leaf.crt", ca.cert().getFileName().toString()),
-                dir.resolve(base + ".key"));
+        return issue(ca, base, "/CN=" + nodeName, "subjectAltName=DNS:" + nodeName + ",DNS:localhost,IP:127.0.0.1,IP:"
+                + nodeIp + "\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n", false);
     }
 
     /**
@@ -163,21 +142,24 @@ public final class TestCerts {
      * by that CA, written leaf first then the CA. kubeadm clusters without serverTLSBootstrap serve this.
      */
     public Serving kubeletSelfSigned(String base, String host, long unixTime) {
-        Authority ca;
+        Authority ca = authority(base + "-ca", host + "-ca@" + unixTime, true);
+        return issue(ca, base, "/CN=" + host + "@" + unixTime, "subjectAltName=DNS:" + host + "\nextendedKeyUsage="
+                + "serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\nbasicConstraints=critical,CA:FALSE\n", true);
+    }
+
+    /** A leaf signed by {@code ca} with the given extensions; its chain file is the leaf, then the CA. */
+    private Serving issue(Authority ca, String base, String subject, String extensions, boolean rsa) {
         try {
-            Files.writeString(dir.resolve(base + ".ext"), "subjectAltName=DNS:" + host + "\n"
-                    + "extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
-                    + "basicConstraints=critical,CA:FALSE\n");
+            Files.writeString(dir.resolve(base + ".ext"), extensions);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        run(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", base + "-ca.key", "-out",
-                base + "-ca.crt", "-days", "2", "-subj", "/CN=" + host + "-ca@" + unixTime,
-                "-addext", "basicConstraints=critical,CA:TRUE",
-                "-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign");
-        ca = new Authority(host + "-ca@" + unixTime, dir.resolve(base + "-ca.crt"), dir.resolve(base + "-ca.key"));
-        run(openssl, "genrsa", "-out", base + ".key", "2048");
-        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", "/CN=" + host + "@" + unixTime);
+        if (rsa) {
+            run(openssl, "genrsa", "-out", base + ".key", "2048");
+        } else {
+            run(openssl, "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", base + ".key");
+        }
+        run(openssl, "req", "-new", "-key", base + ".key", "-out", base + ".csr", "-subj", subject);
         run(openssl, "x509", "-req", "-in", base + ".csr", "-CA", ca.cert().getFileName().toString(), "-CAkey",
                 ca.key().getFileName().toString(), "-CAcreateserial", "-out", base + ".leaf.crt", "-days", "2",
                 "-extfile", base + ".ext");
