@@ -120,8 +120,9 @@ public final class GateCommand implements Callable<Integer> {
     Path hostReport;
 
     @Option(names = "--probe-kubelet",
-            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent): this "
-                    + "cluster's CA = FAIL (alive), another CA = FAIL (departed), no answer = consistent with cleanup.")
+            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent), judged "
+                    + "by signature: this cluster's CA = FAIL (alive), another cluster's CA = FAIL (departed), no "
+                    + "answer or refused = consistent with cleanup, anything else that answers = HOLD.")
     boolean probeKubelet;
 
     @CommandLine.Mixin
