@@ -416,6 +416,9 @@ public final class Kubeconfig {
     }
 
     private static String readFile(Path p, String where) {
+        if (!Files.exists(p)) {
+            throw new InputException(where + ": file " + p + " not found");
+        }
         return new String(io.nodegate.source.InputFiles.read(p, where + ": file", io.nodegate.source.InputFiles.SMALL),
                 StandardCharsets.ISO_8859_1);
     }
