@@ -5,11 +5,7 @@ import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.CollectionException;
-import io.nodegate.InputException;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.time.Instant;
 import java.util.List;
 
 /**
