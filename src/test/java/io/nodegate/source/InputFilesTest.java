@@ -114,6 +114,10 @@ class InputFilesTest {
         assertThat(fromFifo.exitCode()).as(fromFifo.all()).isEqualTo(2);
         assertThat(fromFifo.err()).contains("is a FIFO (named pipe)");
 
+        CliRun inDirectory = CliRun.run("audit", "-f", tmp.toString());
+        assertThat(inDirectory.exitCode()).as(inDirectory.all()).isEqualTo(2);
+        assertThat(inDirectory.err()).contains(pipe + " is a FIFO (named pipe), not a regular file");
+
         CliRun fleet = CliRun.run("fleet", "-f", "-", "-f", "examples/healthy");
         assertThat(fleet.exitCode()).as(fleet.all()).isEqualTo(2);
         assertThat(fleet.err()).contains("-f -: this command does not read standard input")

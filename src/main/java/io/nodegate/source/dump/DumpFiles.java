@@ -64,8 +64,15 @@ public final class DumpFiles {
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> walk = Files.walk(p)) {
-                    walk.filter(Files::isRegularFile).filter(DumpFiles::hasDumpExtension)
-                            .sorted(Comparator.comparing(Path::toString)).forEach(files::add);
+                    for (Path f : walk.filter(DumpFiles::hasDumpExtension).filter(f -> !Files.isDirectory(f))
+                            .sorted(Comparator.comparing(Path::toString)).toList()) {
+                        if (!Files.isRegularFile(f)) {
+                            // a pipe named nodes.json is not skipped in silence: that would read as "no Nodes"
+                            throw new InputException("-f " + p + ": " + f + " is " + InputFiles.kind(f) + ", not a "
+                                    + "regular file: nodegate reads only regular files");
+                        }
+                        files.add(f);
+                    }
                 } catch (IOException | UncheckedIOException e) {
                     throw new InputException("cannot read directory " + p + ": " + e.getMessage(), e);
                 }
