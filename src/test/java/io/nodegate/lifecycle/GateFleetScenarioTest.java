@@ -154,5 +154,8 @@ class GateFleetScenarioTest extends SeededClusterTest {
         assertThat(without.out()).contains("not checked where removed hosts went",
                 "no --fleet-context or --fleet-kubeconfig given");
         assertThat(without.exitCode()).isEqualTo(v.exitCode());
+        CliRun json = cli("verify-gone", "--baseline", baseline.toString(), "-o", "json");
+        assertThat(new tools.jackson.databind.json.JsonMapper().readTree(json.out()).path("notChecked").toString())
+                .isEqualTo("[\"etcd\",\"kubelet-ports\",\"fleet\"]");
     }
 }
