@@ -1,7 +1,6 @@
 package io.nodegate.testing;
 
 import io.nodegate.model.EtcdEndpointReport;
-import io.nodegate.model.EtcdMember;
 import io.nodegate.source.etcd.EtcdSource;
 import io.nodegate.source.etcd.PemTls;
 import org.junit.jupiter.api.Assumptions;
@@ -244,15 +243,16 @@ public final class EtcdCluster implements AutoCloseable {
      * between shows the member nameless and without a client URL ("never started?").
      */
     void awaitServing(List<Member> expected) {
-        List<String> names = expected.stream().map(Member::name).toList();
-        awaitReports("members " + names + " listed with their client URLs, one leader among them", expected, reports -> {
+        Map<String, String> urls = new java.util.TreeMap<>();
+        expected.forEach(m -> urls.put(m.name(), m.clientUrl()));
+        awaitReports("members " + urls + " listed with their client URLs, one leader among them", expected, reports -> {
             Set<Long> ids = new HashSet<>();
             reports.forEach(r -> ids.add(r.status().memberId()));
             return reports.stream().allMatch(r -> ids.contains(r.status().leader())
                     && r.status().leader() == reports.get(0).status().leader()
-                    && r.members().stream().map(EtcdMember::name).sorted().toList()
-                    .equals(names.stream().sorted().toList())
-                    && r.members().stream().allMatch(m -> !m.clientUrls().isEmpty()));
+                    && r.members().size() == urls.size()
+                    && r.members().stream().allMatch(m -> urls.containsKey(m.name())
+                    && m.clientUrls().contains(urls.get(m.name()))));
         });
     }
 
