@@ -341,8 +341,10 @@ public final class ApiCalls {
      *       kubernetes staging/src/k8s.io/api/core/v1/register.go; a custom resource's {@code spec.names.listKind},
      *       which defaults to its kind plus "List": apiextensions-apiserver pkg/apis/apiextensions/v1/defaults.go).
      *       A metadata-only read ({@link MetadataOnly#ACCEPT}) may instead get a {@code Table} in meta.k8s.io/v1,
-     *       whose list metadata is the list's (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go). "List" is
-     *       what kubectl writes, never what the API server answers;</li>
+     *       whose list metadata is the list's (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go). nodegate
+     *       never asks a LIST for a PartialObjectMetadataList, so that kind is no answer either. "List" is what
+     *       kubectl writes ({@code kubectl get -o json} wraps its objects in a corev1.List with empty list metadata:
+     *       staging/src/k8s.io/kubectl/pkg/cmd/get/get.go), never what the API server answers;</li>
      *   <li>it carries a {@code metadata.resourceVersion}: every LIST answer does (the storage layer sets it on the
      *       list, staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go GetList);</li>
      *   <li>every page after the first carries the first page's resourceVersion: a paginated LIST is served from
