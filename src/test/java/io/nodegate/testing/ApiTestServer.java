@@ -654,7 +654,8 @@ public final class ApiTestServer implements AutoCloseable {
             Map.entry("servicel2statuses", "ServiceL2Status"), Map.entry("clusters", "Cluster"),
             Map.entry("machines", "Machine"), Map.entry("services", "Service"), Map.entry("endpoints", "Endpoints"),
             Map.entry("validatingadmissionpolicies", "ValidatingAdmissionPolicy"),
-            Map.entry("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding"));
+            Map.entry("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding"),
+            Map.entry("clusterpolicyreports", "ClusterPolicyReport"), Map.entry("policyreports", "PolicyReport"));
 
     /** Notes the highest resourceVersion an answer carries (objects and lists), so lists and bookmarks can say it. */
     private void noteResourceVersion(MockResponse answer) {
