@@ -8,7 +8,6 @@ import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
-import io.nodegate.lifecycle.gate.HostEvidence;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.source.host.HostReportJson;
@@ -45,7 +44,8 @@ import java.util.TreeSet;
                 + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
                 + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
-                + "kubelet port); without them the run says \"host evidence: none (reply text only)\". Every run is "
+                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. A "
+                + "check that was not run is never a PASS, and the verdict line names every such check. Every run is "
                 + "recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
@@ -126,15 +126,17 @@ public final class GateCommand implements Callable<Integer> {
     boolean annotate;
 
     @Option(names = "--host-report", paramLabel = "FILE",
-            description = "A host report from `nodegate host inspect` on the target host. Its sha256 must hold and its "
-                    + "machine-id/product UUID must be the Node's (else INVALID); clean satisfies step (b) with "
-                    + "evidence (its recorded removal time stands in for --removed-at), stopped is HOLD, "
+            description = "A host report from `nodegate host inspect` on the target host. It can only make the verdict "
+                    + "stricter, never looser (anyone who can write a file can write one). Its sha256 must hold, its "
+                    + "machine-id/product UUID must be the Node's, and it must be written after the Lease stopped and "
+                    + "not in the future (else INVALID); clean raises no objection, stopped and incomplete are HOLD, "
                     + "points-elsewhere and running are FAIL. Kept in the evidence directory.")
     Path hostReport;
 
     @Option(names = "--probe-kubelet",
-            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent): this "
-                    + "cluster's CA = FAIL (alive), another CA = FAIL (departed), no answer = consistent with cleanup.")
+            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent), judged "
+                    + "by signature: this cluster's CA = FAIL (alive), another cluster's CA = FAIL (departed), no "
+                    + "answer or refused = consistent with cleanup, anything else that answers = HOLD.")
     boolean probeKubelet;
 
     @CommandLine.Mixin
@@ -167,16 +169,15 @@ public final class GateCommand implements Callable<Integer> {
         }
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
-            w.printf("gate %s: %s%n", node, run.result().verdict());
+            w.println(LifecycleCommands.verdictLine("gate " + node, run.result().verdict(), run.result().checks()));
             for (Check c : run.result().checks()) {
-                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]",
-                        c.outcome() == Verdict.NOT_CHECKED ? "not checked" : c.outcome(), c.title());
+                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", LifecycleCommands.outcome(c), c.title());
                 for (String r : c.reasons()) {
                     w.printf("      - %s%n", r);
                 }
+                // a check that was not run has no evidence to show
                 if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || "redundancy".equals(c.id())
-                        || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())) {
+                        || "redundancy".equals(c.id()) || "host".equals(c.id()) || "kubelet".equals(c.id())) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());
                     }

@@ -114,11 +114,17 @@ class GateDecisionTest {
         GateResult r = GateDecision.decide(BASE, GOOD, REQ);
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         // without --host-report/--probe-kubelet the run says that step (b) rests on the reply's text alone; without
-        // --fleet-context (--machine-context) the fleet (machine) check says "not checked", never a pass; a worker
-        // gets no etcd or redundancy check
+        // --fleet-context the fleet check says "not checked", never a pass; a worker gets no etcd or redundancy
+        // check, and a Node Rancher did not register as a Machine no machine check
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e",
-                "host", "fleet", "machine");
-        assertThat(check(r, "host").title()).isEqualTo("host evidence: none (reply text only)");
+                "host", "fleet");
+        // neither is ever a PASS: both are NOT_CHECKED, named by the run, and give no reason for the verdict
+        assertThat(check(r, "host").outcome()).isEqualTo(Verdict.NOT_CHECKED);
+        assertThat(check(r, "host").reasons()).containsExactly("no --host-report or --probe-kubelet given: the "
+                + "cleanup (b) rests on the reply's text alone");
+        assertThat(check(r, "fleet").outcome()).isEqualTo(Verdict.NOT_CHECKED);
+        assertThat(r.notChecked()).containsExactly("host", "fleet");
+        assertThat(r.reasons()).isEmpty();
         assertThat(check(r, "c").evidence()).containsEntry("leaseRenewTime", "2026-10-19T06:07:56Z")
                 .containsEntry("leaseStoppedBeforeRemovedAt", "1m4s");
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -158,12 +159,16 @@ class ServerNodeEtcdScenarioTest {
         assertThat(command.find()).as(listed.out()).isTrue();
         String memberId = command.group(1);
 
-        // the operator runs the command the gate printed, with the real etcdctl, against a server that stays
-        Process p = new ProcessBuilder(EtcdCluster.findOnPath("etcdctl"), "--endpoints",
-                etcd.member(MEMBERS[0]).clientUrl(), "member", "remove", memberId).redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as(said).isZero();
-        assertThat(said).contains("Member " + memberId + " removed");
+        // the operator checks the servers that stay are healthy (etcd refuses a reconfiguration that would leave the
+        // cluster unhealthy, --strict-reconfig-check), then runs the command the gate printed, with the real etcdctl
+        String stay = etcd.member(MEMBERS[0]).clientUrl() + "," + etcd.member(MEMBERS[1]).clientUrl();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (etcdctl("--endpoints", stay, "endpoint", "health").exit() != 0 && System.nanoTime() < deadline) {
+            sleep(200);
+        }
+        Etcdctl removal = etcdctl("--endpoints", etcd.member(MEMBERS[0]).clientUrl(), "member", "remove", memberId);
+        assertThat(removal.exit()).as(removal.said()).isZero();
+        assertThat(removal.said()).contains("Member " + memberId + " removed");
 
         CliRun removed = gate(true);
 
@@ -193,6 +198,17 @@ class ServerNodeEtcdScenarioTest {
 
         assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
         assertThat(g.all()).contains(etcd.member(MEMBERS[2]).clientUrl());
+    }
+
+    record Etcdctl(int exit, String said) {
+    }
+
+    static Etcdctl etcdctl(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(EtcdCluster.findOnPath("etcdctl")));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Etcdctl(p.waitFor(), said);
     }
 
     private static void sleep(long ms) {

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * One gate run as written to the evidence directory (gate-&lt;node&gt;-&lt;time&gt;.json). {@code nodeUid} and
- * {@code nodeResourceVersion} are the object the verdict is about: remove deletes only that object. With
+ * {@code nodeResourceVersion} are the object the verdict is about: remove deletes only that object.
+ * {@code notChecked} names the checks whose input was not given (host, fleet): a PASS says nothing about them. With
  * --machine-context, {@code machine} is the Node's Rancher Machine as the gate saw it: `remove --machine-context`
  * deletes only that Machine (null when no management cluster was given, or no single Machine was found).
  */
@@ -15,6 +16,7 @@ public record GateRecord(
         Instant gatedAt,
         Verdict verdict,
         List<String> reasons,
+        List<String> notChecked,
         List<Check> checks,
         String nodeUid,
         String nodeResourceVersion,
@@ -30,15 +32,18 @@ public record GateRecord(
 
     public GateRecord {
         reasons = List.copyOf(reasons);
+        // records written before notChecked was recorded read as none
+        notChecked = notChecked == null ? List.of() : List.copyOf(notChecked);
         checks = List.copyOf(checks);
     }
 
     /** Without a Machine (no --machine-context): every record before it had none. */
     public GateRecord(String kind, String node, Instant gatedAt, Verdict verdict, List<String> reasons,
-                      List<Check> checks, String nodeUid, String nodeResourceVersion, String baselineFile,
-                      String baselineSha256, Instant baselineTs, String server, GateRequest request, String override) {
-        this(kind, node, gatedAt, verdict, reasons, checks, nodeUid, nodeResourceVersion, baselineFile, baselineSha256,
-                baselineTs, server, request, override, null);
+                      List<String> notChecked, List<Check> checks, String nodeUid, String nodeResourceVersion,
+                      String baselineFile, String baselineSha256, Instant baselineTs, String server,
+                      GateRequest request, String override) {
+        this(kind, node, gatedAt, verdict, reasons, notChecked, checks, nodeUid, nodeResourceVersion, baselineFile,
+                baselineSha256, baselineTs, server, request, override, null);
     }
 
     /**

@@ -27,6 +27,11 @@ public final class GateService {
     /** On a Machine: the Node (name and uid) the verdict judged; its status.nodeRef must still name it. */
     public static final String ANN_NODE_NAME = "nodegate.io/gate-node-name";
     public static final String ANN_NODE_UID = "nodegate.io/gate-node-uid";
+    /**
+     * The checks the run did not make because their input was not given ("host,fleet"), next to the verdict, so
+     * that a PASS read off the Node says what it does not cover. Absent when every check ran.
+     */
+    public static final String ANN_NOT_CHECKED = "nodegate.io/gate-not-checked";
 
     private final ApiReader api;
     private final EvidenceStore store;
@@ -75,7 +80,6 @@ public final class GateService {
                    boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
                    String fleetError, MachineSource machines) {
         store.ensureWritable();
-        request = HostEvidenceStep.withReportedRemoval(request, host);
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
         if (fleet != null || fleetError != null) {
             evidence = evidence.withFleet(fleet, fleetError == null ? null : "fleet cluster " + fleetError);
@@ -88,7 +92,7 @@ public final class GateService {
         evidence = hostStep.evidence();
         GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
-                result.reasons(), result.checks(),
+                result.reasons(), result.notChecked(), result.checks(),
                 evidence.target() == null ? null : evidence.target().uid(),
                 evidence.target() == null ? null : evidence.target().resourceVersion(),
                 baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
@@ -191,6 +195,8 @@ public final class GateService {
         annotations.put(ANN_EVIDENCE, "sha256:" + sha);
         annotations.put(ANN_UID, objectUid);
         annotations.put(ANN_BOOT_ID, bootId == null || bootId.isBlank() ? null : bootId);
+        // null removes an earlier run's list when this run checked everything
+        annotations.put(ANN_NOT_CHECKED, record.notChecked().isEmpty() ? null : String.join(",", record.notChecked()));
         return annotations;
     }
 

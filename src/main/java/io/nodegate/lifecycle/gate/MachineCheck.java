@@ -21,7 +21,8 @@ import java.util.Objects;
  * this Node object, not just its name: by {@code status.nodeRef.uid} where Cluster API records it (v1beta1 storage,
  * CAPI up to v1.10), and by the Node's {@code rke.cattle.io/machine} label, the Machine's uid, which Rancher's
  * planner gives every Node it registers. A binding that disagrees, or no Machine for a Node Rancher provisioned, is
- * INVALID: the two clusters do not describe the same thing. Without --machine-context the check is "not checked".
+ * INVALID: the two clusters do not describe the same thing. Without --machine-context the check is "not checked" for
+ * a Node Rancher registered as a Machine, and left out for any other (it has no Machine).
  */
 final class MachineCheck implements GateCheck {
 
@@ -33,6 +34,16 @@ final class MachineCheck implements GateCheck {
     @Override
     public String title() {
         return "Rancher Machine";
+    }
+
+    /**
+     * With a management cluster given, always; without, only for a Node Rancher registered as a Machine: a cluster
+     * Rancher does not provision has no Machine, and "not checked" there would name a check that had nothing to check.
+     */
+    @Override
+    public boolean appliesTo(GateInput in) {
+        NodeInfo node = in.evidence().target();
+        return node != null && (in.evidence().machine() != null || provisionedByRancher(node));
     }
 
     /** The Node says Rancher provisioning v2 registered it as a Machine (the uid label, or machine-kind Machine). */
@@ -47,13 +58,10 @@ final class MachineCheck implements GateCheck {
         MachineEvidence found = in.evidence().machine();
         Map<String, String> evid = new LinkedHashMap<>();
         if (found == null) {
-            List<String> reasons = new ArrayList<>(List.of("no --machine-context or --machine-kubeconfig given: the"
-                    + " Rancher Machine of this Node was not checked"));
-            if (provisionedByRancher(node)) {
-                reasons.add(node.name() + " was registered by Rancher as a Machine (" + rancherLabels(node) + "): a"
-                        + " delete from Rancher goes around this gate; gate and remove it with --machine-context");
-            }
-            return new Check(id(), title(), Verdict.NOT_CHECKED, reasons, evid);
+            return new Check(id(), title(), Verdict.NOT_CHECKED, List.of("no --machine-context or --machine-kubeconfig"
+                    + " given: the Rancher Machine of this Node was not checked", node.name() + " was registered by"
+                    + " Rancher as a Machine (" + rancherLabels(node) + "): a delete from Rancher goes around this"
+                    + " gate; gate and remove it with --machine-context"), evid);
         }
         evid.put("managementCluster", found.source());
         evid.put("cluster", found.namespace() + "/" + found.cluster() + " (from " + found.clusterFrom() + ")");

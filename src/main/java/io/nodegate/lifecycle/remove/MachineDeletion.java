@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * <p>What that cascade does, from the sources: Cluster API's Machine controller (kubernetes-sigs/cluster-api
  * {@code internal/controllers/machine/machine_controller.go}, reconcileDelete) waits while a
- * {@code pre-drain.delete.hook.machine.cluster.x-k8s.io/*} annotation is present, cordons and drains the Node (an
+ * {@code pre-drain.delete.hook.machine.cluster.x-k8s.io/*} annotation is present (PreDrainDeleteHookAnnotationPrefix
+ * and PreTerminateDeleteHookAnnotationPrefix in {@code api/v1beta1/machine_types.go}), cordons and drains the Node (an
  * unreachable Node: pods older than 1 s are skipped), waits for volumes to detach (skipped when unreachable), waits
  * while a {@code pre-terminate.delete.hook.machine.cluster.x-k8s.io/*} annotation is present, deletes the
  * infrastructure object (CustomMachine) and the bootstrap object (RKEBootstrap), and only then deletes the Node in
