@@ -14,7 +14,9 @@ import java.util.List;
  * @param systemUuid         status.nodeInfo.systemUUID at removal ({@link HostIdentity}; null when it identifies
  *                           nothing)
  * @param machineId          status.nodeInfo.machineID at removal (as systemUuid)
- * @param removedAt          when the Node was deleted (nodegate's clock)
+ * @param removedAt          when the Node was deleted: the API server's clock (the Date of its answer to the DELETE,
+ *                           whole seconds), the clock creationTimestamps come from; nodegate's clock only when the
+ *                           answer carried none
  * @param gateRecordSha256   sha256 of the gate record the removal relied on (null for an --override)
  * @param removedBy          who ran the removal (local user and kubeconfig user)
  * @param handedTo           the cluster the host was handed to ({@code remove --handed-to}, the name `fleet` shows

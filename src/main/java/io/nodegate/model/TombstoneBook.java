@@ -68,15 +68,26 @@ public final class TombstoneBook {
     private final TreeMap<String, Damaged> damaged;
     /** Index and exemption keys as stored, for the damaged entries' sake: key → the value read. */
     private final TreeMap<String, String> storedIndex;
+    /** {@link #data()} and {@link #bytes()}, computed once: the book is immutable. */
+    private Map<String, String> rendered;
+    private long bytes = -1;
+    /** At least {@link #bytes()}, known without rendering; -1 when only rendering tells. */
+    private final long bound;
 
-    private TombstoneBook(Map<String, Tombstone> byName, Map<String, Damaged> damaged, Map<String, String> storedIndex) {
+    private TombstoneBook(Map<String, Tombstone> byName, Map<String, Damaged> damaged, Map<String, String> storedIndex,
+                          long bound) {
         this.byName = new TreeMap<>(byName);
         this.damaged = new TreeMap<>(damaged);
         this.storedIndex = new TreeMap<>(storedIndex);
+        this.bound = bound;
+    }
+
+    private TombstoneBook(Map<String, Tombstone> byName, Map<String, Damaged> damaged, Map<String, String> storedIndex) {
+        this(byName, damaged, storedIndex, -1);
     }
 
     public static TombstoneBook empty() {
-        return new TombstoneBook(Map.of(), Map.of(), Map.of());
+        return new TombstoneBook(Map.of(), Map.of(), Map.of(), 0);
     }
 
     /**
@@ -214,7 +225,9 @@ public final class TombstoneBook {
         next.put(t.name(), t);
         TreeMap<String, Damaged> stillDamaged = new TreeMap<>(damaged);
         stillDamaged.remove(NODE_PREFIX + t.name());
-        return new TombstoneBook(next, stillDamaged, storedIndex);
+        // a replaced entry may have been smaller than what it leaves behind: only a plain addition keeps the bound
+        boolean adds = !holds(t.name());
+        return new TombstoneBook(next, stillDamaged, storedIndex, adds ? sizeBound() + growthBound(t) : -1);
     }
 
     /** A book without the entry of this name, readable or damaged (and without its index entries). */
@@ -223,7 +236,8 @@ public final class TombstoneBook {
         next.remove(name);
         TreeMap<String, Damaged> stillDamaged = new TreeMap<>(damaged);
         stillDamaged.remove(NODE_PREFIX + name);
-        return new TombstoneBook(next, stillDamaged, storedIndex);
+        // removing an entry can widen an exemption (the intersection loses a member): no bound without rendering
+        return new TombstoneBook(next, stillDamaged, storedIndex, -1);
     }
 
     /**
@@ -232,6 +246,13 @@ public final class TombstoneBook {
      * it, and an exemption of an identity it holds is only kept as far as the stored one allowed.
      */
     public Map<String, String> data() {
+        if (rendered == null) {
+            rendered = java.util.Collections.unmodifiableMap(render());
+        }
+        return rendered;
+    }
+
+    private TreeMap<String, String> render() {
         TreeMap<String, String> data = new TreeMap<>();
         TreeMap<String, TreeSet<String>> index = new TreeMap<>();
         TreeMap<String, Set<String>> exempt = new TreeMap<>();
@@ -264,7 +285,60 @@ public final class TombstoneBook {
 
     /** Bytes the shard's data takes, keys and values (UTF-8): what {@link TombstoneShards#BUDGET} limits. */
     public long bytes() {
-        return bytes(data());
+        if (bytes < 0) {
+            bytes = bytes(data());
+        }
+        return bytes;
+    }
+
+    /** At least {@link #bytes()}: exact once rendered, else the bound carried from the book it was made from. */
+    public long sizeBound() {
+        return bytes >= 0 ? bytes : bound >= 0 ? bound : bytes();
+    }
+
+    /**
+     * At most how many bytes adding {@code t} to any book adds: its entry, and for each of its identities a new
+     * index key naming it and, when it has live Nodes for it, a new exemption key listing them (an existing key only
+     * grows by the name, and an existing exemption only shrinks). Lets a writer skip rendering a book that has room by far.
+     */
+    public static long growthBound(Tombstone t) {
+        long bound = utf8(NODE_PREFIX + t.name()) + utf8(json(t));
+        bound += identityGrowth(SYSTEM_UUID_PREFIX, t.systemUuid(), t.name(), t.liveSameSystemUuid());
+        bound += identityGrowth(MACHINE_ID_PREFIX, t.machineId(), t.name(), t.liveSameMachineId());
+        return bound;
+    }
+
+    /**
+     * At least how many bytes adding {@code t} (not held yet) to this book adds: its entry, and its name in each
+     * index key (a new key with it), less any exemption of those keys (an intersection can shrink to nothing).
+     * Renders the book (once).
+     */
+    public long leastGrowth(Tombstone t) {
+        long least = utf8(NODE_PREFIX + t.name()) + utf8(json(t));
+        for (String key : new String[]{t.systemUuid() == null ? null : SYSTEM_UUID_PREFIX + t.systemUuid(),
+                t.machineId() == null ? null : MACHINE_ID_PREFIX + t.machineId()}) {
+            if (key != null) {
+                least += data().containsKey(key) ? utf8(t.name()) + 1 : utf8(key) + utf8(t.name());
+                String exempt = data().get(EXEMPT_PREFIX + key);
+                least -= exempt == null ? 0 : utf8(EXEMPT_PREFIX + key) + utf8(exempt);
+            }
+        }
+        return least;
+    }
+
+    private static long identityGrowth(String prefix, String id, String name, List<String> live) {
+        if (id == null) {
+            return 0;
+        }
+        long index = utf8(prefix + id) + utf8(name) + 1;
+        if (live.isEmpty()) {
+            return index; // an exemption is an intersection: without live Nodes of its own it adds no key
+        }
+        return index + utf8(EXEMPT_PREFIX + prefix + id) + live.stream().mapToLong(n -> utf8(n) + 1).sum();
+    }
+
+    private static long utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /** Bytes a ConfigMap's data takes, keys and values (UTF-8). */

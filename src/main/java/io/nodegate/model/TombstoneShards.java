@@ -76,15 +76,20 @@ public final class TombstoneShards {
     }
 
     /**
-     * Where a tombstone goes and what that shard's data becomes.
+     * Where a tombstone goes and what that shard becomes.
      *
      * @param shard    the shard written
      * @param existing the shard as read, or null when the shard is to be created
-     * @param data     the shard's data after the write
+     * @param book     the shard's book after the write
      */
-    public record Placement(String shard, Shard existing, Map<String, String> data) {
+    public record Placement(String shard, Shard existing, TombstoneBook book) {
         public boolean creates() {
             return existing == null;
+        }
+
+        /** The shard's data after the write. */
+        public Map<String, String> data() {
+            return book.data();
         }
     }
 
@@ -99,20 +104,28 @@ public final class TombstoneShards {
         ordered.sort(Comparator.comparingInt(s -> index(s.name())));
         for (Shard s : ordered) {
             if (s.book().holds(t.name())) {
-                Map<String, String> data = s.book().with(t).data();
-                return TombstoneBook.bytes(data) <= BUDGET ? Optional.of(new Placement(s.name(), s, data))
-                        : Optional.empty();
+                TombstoneBook next = s.book().with(t);
+                return next.bytes() <= BUDGET ? Optional.of(new Placement(s.name(), s, next)) : Optional.empty();
             }
         }
+        long atMost = TombstoneBook.growthBound(t);
         for (Shard s : ordered) {
-            Map<String, String> data = s.book().with(t).data();
-            if (TombstoneBook.bytes(data) <= BUDGET) {
-                return Optional.of(new Placement(s.name(), s, data));
+            // rendered only near the budget: a shard with room by far fits by its size bound, a full one is skipped
+            // by its own size (rendered once per shard) plus what the entry alone adds
+            if (s.book().sizeBound() + atMost <= BUDGET) {
+                return Optional.of(new Placement(s.name(), s, s.book().with(t)));
+            }
+            if (s.book().bytes() + s.book().leastGrowth(t) > BUDGET) {
+                continue;
+            }
+            TombstoneBook next = s.book().with(t);
+            if (next.bytes() <= BUDGET) {
+                return Optional.of(new Placement(s.name(), s, next));
             }
         }
         for (String name : names()) {
             if (ordered.stream().noneMatch(s -> s.name().equals(name))) {
-                return Optional.of(new Placement(name, null, TombstoneBook.empty().with(t).data()));
+                return Optional.of(new Placement(name, null, TombstoneBook.empty().with(t)));
             }
         }
         return Optional.empty();

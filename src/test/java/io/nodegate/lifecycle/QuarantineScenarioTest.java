@@ -111,7 +111,10 @@ class QuarantineScenarioTest extends SeededClusterTest {
             assertThat(files.filter(p -> p.getFileName().toString().equals("tombstone.json"))).hasSize(1);
         }
 
-        // D+17: the host was renamed and reinstalled (new machine-id), but its firmware UUID is the same
+        // later: the host was renamed and reinstalled (new machine-id), but its firmware UUID is the same. The
+        // removal time is the API server's clock (its Date), whole seconds, like the creationTimestamp it will stamp
+        assertThat(t.removedAt()).isEqualTo(t.removedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        waitUntilTheServerClockPasses(t.removedAt());
         Node returned = SeedCluster.node("new-01", "198.51.100.21", "True", false, Map.of(), "boot-n1", "uuid-a11", 8,
                 seed.gateTime, null);
         returned.getStatus().getNodeInfo().setMachineID("reinstalled-machine-id");
@@ -135,6 +138,9 @@ class QuarantineScenarioTest extends SeededClusterTest {
             assertThat(findings.get(0).get("code").asString()).isEqualTo("NG302");
             assertThat(findings.get(0).get("nodes").get(0).asString()).isEqualTo("new-01");
             assertThat(findings.get(0).get("evidence").get("matchedBy").asString()).isEqualTo("systemUUID");
+            // reinstalled: the machine-id differs, so the ledger cannot tell it from a clone: warning, not critical
+            assertThat(findings.get(0).get("severity").asString()).isEqualTo("warning");
+            assertThat(findings.get(0).get("evidence").get("otherIdDiffers").asBoolean()).isTrue();
             assertThat(JSON.readTree(fleet.out()).get("clusters").get(0).get("tombstones").asInt()).isEqualTo(1);
         }
 
@@ -196,9 +202,36 @@ class QuarantineScenarioTest extends SeededClusterTest {
         }
     }
 
+    /** The test server stamps creationTimestamp with its own clock, in whole seconds: let that second pass. */
+    static void waitUntilTheServerClockPasses(Instant t) throws InterruptedException {
+        while (!Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(t)) {
+            Thread.sleep(50);
+        }
+    }
+
     @Test
-    void aTombstoneThatCannotBeWrittenIsReportedLoudlyWithTheCommandsToRecordIt() throws Exception {
+    void aTombstoneThatCannotBeRecordedIsRefusedBeforeTheDelete() throws Exception {
+        // issue 22: remove deleted the Node, then failed to record it. The dry-run write now fails first.
         api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 403);
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+
+        assertThat(removed.exitCode()).as(removed.all()).isEqualTo(5);
+        assertThat(api.client().nodes().withName("gpu-a11").get()).isNotNull();
+        assertThat(removed.err()).contains("the tombstone of gpu-a11 cannot be recorded: the API server refused the"
+                + " dry-run write of ConfigMap nodegate-system/nodegate-tombstones with HTTP 403", "Nothing deleted");
+        assertThat(api.requestLog()).noneMatch(l -> l.startsWith("DELETE /api/v1/nodes/"));
+        assertThat(api.requestLog()).anyMatch(l -> l.startsWith("POST /api/v1/namespaces/nodegate-system/configmaps")
+                && l.contains("dryRun=All"));
+        try (Stream<Path> files = Files.walk(evidence)) {
+            assertThat(files.filter(p -> p.getFileName().toString().equals("removal.json"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aWriteThatFailsAfterTheDryRunIsReportedLoudlyWithTheCommandsToRecordIt() throws Exception {
+        // the dry run passed, then the real write failed (someone changed RBAC in between): the Node is deleted
+        api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 403, 1);
         playGarbageCollector("gpu-a11");
         CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
 
@@ -206,6 +239,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
         assertThat(api.client().nodes().withName("gpu-a11").get()).isNull();
         assertThat(removed.out()).contains("!!! TOMBSTONE NOT RECORDED", "HTTP 403",
                 "kubectl -n nodegate-system create configmap nodegate-tombstones",
+                "kubectl -n nodegate-system label configmap nodegate-tombstones nodegate.io/ledger=tombstones",
                 "kubectl -n nodegate-system patch configmap nodegate-tombstones --type merge -p '{\"data\":{\"machineid.machine-gpu-a11\":\"gpu-a11\"");
         assertThat(removed.err()).contains("Node gpu-a11 was deleted, but its tombstone was not recorded");
         try (Stream<Path> files = Files.walk(evidence)) {

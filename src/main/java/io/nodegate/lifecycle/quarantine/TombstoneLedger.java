@@ -75,11 +75,15 @@ public final class TombstoneLedger {
      * Checks, before anything is deleted, that the tombstone can be recorded: reads and parses every shard, places
      * the entry, and sends the write with {@code dryRun=All}.
      *
+     * <p>Shards written by a version without shards carry no label, so the quarantine's binding does not select
+     * them: they are labelled here (a label-only write, the data as read), and a failure to do so is returned as a
+     * warning, not a refusal (the new tombstone itself is fine).
+     *
      * @return the shard it will go to, as planned now (the real write plans again: others may write in between)
      * @throws RefusedException   it fits in no shard, or the API server refuses the write (403, 404, 422, …)
      * @throws CollectionException the ledger could not be read, or the dry run got no clear answer
      */
-    public TombstoneShards.Placement prepare(Tombstone t) {
+    public Prepared prepare(Tombstone t) {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             List<TombstoneShards.Shard> shards = shards();
             TombstoneShards.Placement placement = TombstoneShards.place(shards, t).orElseThrow(() ->
@@ -87,7 +91,7 @@ public final class TombstoneLedger {
                             + namespace + "): " + TombstoneShards.full(shards, t) + ". Nothing deleted"));
             try {
                 send(placement, true);
-                return placement;
+                return new Prepared(placement.shard(), labelUnlabelled(shards, placement.shard()));
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 409) {
                     continue; // written (or created) by someone else since the read: plan again
@@ -106,6 +110,36 @@ public final class TombstoneLedger {
         }
         throw new CollectionException("dry-run write of the tombstone of " + t.name() + " in " + where()
                 + ": still conflicting after " + ATTEMPTS + " attempts (the ledger changed every time). Nothing deleted");
+    }
+
+    /**
+     * What {@link #prepare} found.
+     *
+     * @param shard    the shard the tombstone is planned for
+     * @param warnings shards that lack the label and could not be labelled (the quarantine does not see them)
+     */
+    public record Prepared(String shard, List<String> warnings) {
+    }
+
+    /** Labels every shard but {@code except} that lacks the label; what could not be labelled, in words. */
+    private List<String> labelUnlabelled(List<TombstoneShards.Shard> shards, String except) {
+        List<String> warnings = new java.util.ArrayList<>();
+        for (TombstoneShards.Shard s : shards) {
+            if (s.labelled() || s.name().equals(except)) {
+                continue;
+            }
+            var relabel = new TombstoneShards.Placement(s.name(), s, s.book());
+            try {
+                send(relabel, false);
+            } catch (RuntimeException e) {
+                warnings.add(where(s.name()) + " has no label " + TombstoneShards.LABEL + "=" + TombstoneShards.LABEL_VALUE
+                        + " and labelling it failed (" + (e instanceof KubernetesClientException k ? status(k)
+                        : e.getMessage()) + "): the quarantine does not see its " + s.book().size() + " tombstone(s)."
+                        + " Label it: kubectl -n " + namespace + " label configmap " + s.name() + " "
+                        + TombstoneShards.LABEL + "=" + TombstoneShards.LABEL_VALUE);
+            }
+        }
+        return warnings;
     }
 
     private static String hintFor(int code) {
@@ -162,7 +196,7 @@ public final class TombstoneLedger {
             boolean conflict = false;
             for (TombstoneShards.Shard s : holding) {
                 Tombstone here = s.book().get(name).orElse(null);
-                var placement = new TombstoneShards.Placement(s.name(), s, s.book().without(name).data());
+                var placement = new TombstoneShards.Placement(s.name(), s, s.book().without(name));
                 if (!write(placement, what, book -> book.without(name))) {
                     conflict = true;
                     break;

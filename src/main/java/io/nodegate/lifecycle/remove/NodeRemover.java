@@ -92,7 +92,10 @@ public final class NodeRemover {
     }
 
     /** How the DELETE ended, decided by its answer or, when that was unclear, by re-reading the Node. */
-    private record DeleteOutcome(String state, String detail, int exitCode) {
+    private record DeleteOutcome(String state, String detail, int exitCode, Instant serverTime) {
+        DeleteOutcome(String state, String detail, int exitCode) {
+            this(state, detail, exitCode, null);
+        }
     }
 
     private final ApiReader api;
@@ -209,10 +212,12 @@ public final class NodeRemover {
 
         // decide: the tombstone must fit in the ledger and the server must accept its write, before the DELETE
         planned = withShared(planned, shared);
-        String shard = tombstones.prepare(planned).shard();
+        TombstoneLedger.Prepared prepared = tombstones.prepare(planned);
+        String shard = prepared.shard();
         progress.println("the tombstone of " + node + " fits in " + tombstones.where(shard)
                 + " (checked with a dry-run write)" + (opt.handedTo() == null ? "" : "; handed to " + opt.handedTo())
                 + shared.describe());
+        prepared.warnings().forEach(w -> progress.println("! " + w));
 
         // Backups first: if any cannot be written and read back, nothing is deleted.
         String dirName = "remove-" + node + "-" + EvidenceStore.stamp(started);
@@ -247,7 +252,9 @@ public final class NodeRemover {
         }
         progress.println("deleted Node " + node + " (uid " + uid + ")" + (outcome.detail() == null ? ""
                 : " [" + outcome.detail() + "]"));
-        Tombstone tombstone = withShared(tombstoneOf(nodeObj, deletedAt, gateFile, opt.handedTo()), shared);
+        // the removal's time on the API server's clock when it said so (creationTimestamps come from that clock)
+        Instant removedAt = outcome.serverTime() != null ? outcome.serverTime() : deletedAt;
+        Tombstone tombstone = withShared(tombstoneOf(nodeObj, removedAt, gateFile, opt.handedTo()), shared);
         String tombstoneError;
         try {
             tombstoneError = recordTombstone(dirName, tombstone, shard);
@@ -475,7 +482,7 @@ public final class NodeRemover {
                         + "refused the DELETE with HTTP " + code + firstLine(response.body()), 3);
             }
             if ((code == 200 || code == 202) && confirmsDelete(response.body(), node, uid)) {
-                return new DeleteOutcome(Record.DELETED, null, 0);
+                return new DeleteOutcome(Record.DELETED, null, 0, dateOf(response));
             }
             unclear = "the DELETE answered HTTP " + code + (code >= 200 && code < 300
                     ? " without the deleted Node or a Success status" : "");
@@ -503,6 +510,21 @@ public final class NodeRemover {
                     + "; re-read: the same Node (uid " + uid + ") is still there and not being deleted", 3);
         } catch (CollectionException e) {
             return new DeleteOutcome(Record.UNKNOWN, unclear + "; " + e.getMessage(), 3);
+        }
+    }
+
+    /**
+     * The API server's clock when it answered (its Date header, whole seconds), or null. The tombstone's removal time
+     * is compared with creationTimestamps, which the API server stamps: from one clock, a workstation clock that runs
+     * ahead cannot hide a return, nor one behind make a Node that already existed look like one.
+     */
+    private static Instant dateOf(HttpResponse<String> response) {
+        try {
+            String date = response.header("Date");
+            return date == null || date.isBlank() ? null : java.time.ZonedDateTime.parse(date.trim(),
+                    java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
