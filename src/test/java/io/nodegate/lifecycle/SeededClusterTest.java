@@ -42,6 +42,17 @@ abstract class SeededClusterTest {
         return Environment.system().withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
     }
 
+    /** The garbage collector's part of the cascade for a seeded node, so that `remove` completes. */
+    void playGarbageCollector(String node) {
+        clock.schedule(Duration.ofSeconds(3), () -> {
+            api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
+            api.client().storage().v1().csiNodes().withName(node).delete();
+            api.client().secrets().inNamespace("kube-system").withName(node + ".node-password.rke2").delete();
+            api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
+            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
+        });
+    }
+
     /** Runs one command line in {@link #env()}. */
     CliRun cli(String... args) {
         return CliRun.run(env(), args);
