@@ -80,8 +80,9 @@ public final class TombstoneLedger {
      * warning, not a refusal (the new tombstone itself is fine).
      *
      * @return the shard it will go to, as planned now (the real write plans again: others may write in between)
-     * @throws RefusedException   it fits in no shard, or the API server refuses the write (403, 404, 422, …)
-     * @throws CollectionException the ledger could not be read, or the dry run got no clear answer
+     * @throws RefusedException   it fits in no shard, or the API server's validation refuses the write (422)
+     * @throws CollectionException the ledger could not be read, the dry run failed (403, 404, 5xx, a timeout) or got
+     *                             no clear answer
      */
     public Prepared prepare(Tombstone t) {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -89,24 +90,36 @@ public final class TombstoneLedger {
             TombstoneShards.Placement placement = TombstoneShards.place(shards, t).orElseThrow(() ->
                     new RefusedException("the tombstone of " + t.name() + " cannot be recorded in the ledger ("
                             + namespace + "): " + TombstoneShards.full(shards, t) + ". Nothing deleted"));
+            ConfigMap answered;
             try {
-                send(placement, true);
-                return new Prepared(placement.shard(), labelUnlabelled(shards, placement.shard()));
+                answered = send(placement, true);
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 409) {
                     continue; // written (or created) by someone else since the read: plan again
                 }
-                if (e.getCode() >= 400 && e.getCode() < 500 && e.getCode() != 408 && e.getCode() != 429) {
+                if (e.getCode() == 422) {
+                    // the API server's own validation says the shard would not be accepted (its size, a key)
                     throw new RefusedException("the tombstone of " + t.name() + " cannot be recorded: the API server"
-                            + " refused the dry-run write of " + where(placement.shard()) + " with " + status(e)
-                            + hintFor(e.getCode()) + ". Nothing deleted");
+                            + " refused the dry-run write of " + where(placement.shard()) + " as invalid (" + status(e)
+                            + "). Nothing deleted");
                 }
-                throw new CollectionException("dry-run write of " + where(placement.shard()) + ": " + status(e)
+                // any other refusal (403, 404, …) or failure is an error, as every failed call is: exit 3
+                throw new CollectionException("the tombstone of " + t.name() + " cannot be recorded: the dry-run write"
+                        + " of " + where(placement.shard()) + " failed with " + status(e) + hintFor(e.getCode())
                         + ". Nothing deleted", e);
             } catch (RuntimeException e) {
                 throw new CollectionException("dry-run write of " + where(placement.shard()) + ": " + e.getMessage()
                         + ". Nothing deleted", e);
             }
+            // a dry run is answered with the object as it would be stored: anything else (an empty or foreign 200
+            // from a proxy) is no proof that the write would be accepted
+            if (answered == null || answered.getMetadata() == null
+                    || !placement.shard().equals(answered.getMetadata().getName())
+                    || !placement.data().equals(answered.getData())) {
+                throw new CollectionException("dry-run write of " + where(placement.shard()) + ": the API server's"
+                        + " answer is not the ConfigMap that was sent, so it proves nothing. Nothing deleted");
+            }
+            return new Prepared(placement.shard(), labelUnlabelled(shards, placement.shard()));
         }
         throw new CollectionException("dry-run write of the tombstone of " + t.name() + " in " + where()
                 + ": still conflicting after " + ATTEMPTS + " attempts (the ledger changed every time). Nothing deleted");
@@ -146,7 +159,6 @@ public final class TombstoneLedger {
         return switch (code) {
             case 403 -> " (the operators' Role from 'nodegate policy' grants get/update on the shards and create)";
             case 404 -> " (does the namespace exist? 'nodegate policy --apply' creates it)";
-            case 422 -> " (the shard would exceed what the API server accepts)";
             default -> "";
         };
     }
