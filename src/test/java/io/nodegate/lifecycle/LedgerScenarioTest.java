@@ -2,16 +2,13 @@ package io.nodegate.lifecycle;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
 import io.nodegate.policy.AdmissionSimulator;
-import io.nodegate.policy.QuarantinePolicy;
+import io.nodegate.policy.EmittedQuarantine;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +17,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,10 +38,7 @@ class LedgerScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        pollInterval = Duration.ofSeconds(5);
-        CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exitCode()).as(saved.all()).isZero();
-        clock.set(seed.gateTime);
+        seedAtGateTime();
     }
 
     /** A removed host shaped like the field's (see TombstoneShardsTest), removed long ago. */
@@ -92,16 +85,6 @@ class LedgerScenarioTest extends SeededClusterTest {
     /** The emitted quarantine policy's decision on a kubelet's registration, with the server's ConfigMaps as params. */
     @SuppressWarnings("unchecked")
     private AdmissionSimulator.Decision admit(Node node) {
-        CliRun run = CliRun.run("policy", "--quarantine");
-        assertThat(run.exitCode()).isZero();
-        List<HasMetadata> objects = (List<HasMetadata>) new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
-                .unmarshal(run.out());
-        ValidatingAdmissionPolicy policy = objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
-                .map(ValidatingAdmissionPolicy.class::cast)
-                .filter(p -> p.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        ValidatingAdmissionPolicyBinding binding = objects.stream()
-                .filter(ValidatingAdmissionPolicyBinding.class::isInstance).map(ValidatingAdmissionPolicyBinding.class::cast)
-                .filter(b -> b.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
         List<Map<String, Object>> params = new ArrayList<>();
         for (ConfigMap cm : api.client().configMaps().inNamespace(NS).list().getItems()) {
             params.add(JSON.convertValue(cm, Map.class));
@@ -111,9 +94,7 @@ class LedgerScenarioTest extends SeededClusterTest {
         for (String serverSet : List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields")) {
             meta.remove(serverSet);
         }
-        return new AdmissionSimulator(policy).review(new AdmissionSimulator.Request("CREATE", "nodes", null,
-                "system:node:" + meta.get("name"), List.of("system:nodes", "system:authenticated"), json, null),
-                binding, params);
+        return EmittedQuarantine.load().registration(json, params);
     }
 
     private static Node worker(String name, String uuid, String machineId) {

@@ -2,13 +2,11 @@ package io.nodegate.lifecycle;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.policy.AdmissionSimulator;
-import io.nodegate.policy.QuarantinePolicy;
+import io.nodegate.policy.EmittedQuarantine;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +16,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,10 +39,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        pollInterval = Duration.ofSeconds(5);
-        CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exitCode()).as(saved.all()).isZero();
-        clock.set(seed.gateTime);
+        seedAtGateTime();
     }
 
     private ConfigMap tombstones() {
@@ -64,22 +58,9 @@ class QuarantineScenarioTest extends SeededClusterTest {
     }
 
     private static AdmissionSimulator.Decision admit(Map<String, Object> node, ConfigMap params) {
-        CliRun run = CliRun.run("policy", "--quarantine");
-        assertThat(run.exitCode()).isZero();
         @SuppressWarnings("unchecked")
-        List<io.fabric8.kubernetes.api.model.HasMetadata> objects = (List<io.fabric8.kubernetes.api.model.HasMetadata>)
-                new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(run.out());
-        ValidatingAdmissionPolicy policy = objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
-                .map(ValidatingAdmissionPolicy.class::cast)
-                .filter(p -> p.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        ValidatingAdmissionPolicyBinding binding = objects.stream()
-                .filter(ValidatingAdmissionPolicyBinding.class::isInstance).map(ValidatingAdmissionPolicyBinding.class::cast)
-                .filter(b -> b.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> cm = params == null ? null : JSON.convertValue(params, Map.class);
-        String name = (String) ((Map<?, ?>) node.get("metadata")).get("name");
-        return new AdmissionSimulator(policy).review(new AdmissionSimulator.Request("CREATE", "nodes", null,
-                "system:node:" + name, List.of("system:nodes", "system:authenticated"), node, null), binding, cm);
+        Map<String, Object> cm = JSON.convertValue(params, Map.class);
+        return EmittedQuarantine.load().registration(node, List.of(cm));
     }
 
     @Test

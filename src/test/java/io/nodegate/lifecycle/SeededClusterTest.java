@@ -10,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Seed 000 on a test API server, with the lifecycle commands pointed at it and its clock. */
 abstract class SeededClusterTest {
 
@@ -32,6 +34,14 @@ abstract class SeededClusterTest {
         baseline = evidence.resolve("baseline.json");
         return cli("baseline", "save", "--targets", "gpu-a10,gpu-a11", "--control", "keep-1",
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
+    }
+
+    /** The seeded cluster with its baseline saved, the clock at the gate's time, remove polling every 5 s. */
+    void seedAtGateTime() {
+        pollInterval = Duration.ofSeconds(5);
+        CliRun saved = seedAndSaveBaseline();
+        assertThat(saved.exitCode()).as(saved.all()).isZero();
+        clock.set(seed.gateTime);
     }
 
     /** How remove waits between cascade polls in this test's environment. */

@@ -1,9 +1,6 @@
 package io.nodegate.policy;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
@@ -11,7 +8,6 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.source.StateAssembler;
 import io.nodegate.policy.AdmissionSimulator.Decision;
 import io.nodegate.policy.AdmissionSimulator.Request;
-import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,17 +35,9 @@ class QuarantinePolicyCelTest {
 
     @BeforeAll
     static void emit() {
-        CliRun run = CliRun.run("policy", "--quarantine");
-        assertThat(run.exitCode()).isZero();
-        @SuppressWarnings("unchecked")
-        List<HasMetadata> objects = (List<HasMetadata>) new KubernetesSerialization().unmarshal(run.out());
-        ValidatingAdmissionPolicy policy = objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
-                .map(ValidatingAdmissionPolicy.class::cast)
-                .filter(p -> p.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        binding = objects.stream().filter(ValidatingAdmissionPolicyBinding.class::isInstance)
-                .map(ValidatingAdmissionPolicyBinding.class::cast)
-                .filter(b -> b.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        simulator = new AdmissionSimulator(policy);
+        EmittedQuarantine emitted = EmittedQuarantine.load();
+        binding = emitted.binding();
+        simulator = emitted.simulator();
     }
 
     /** The Node a kubelet POSTs at registration: metadata, spec and the status its setters filled in. */
@@ -76,8 +64,7 @@ class QuarantinePolicyCelTest {
     }
 
     private static Request create(Map<String, Object> node) {
-        return new Request("CREATE", "nodes", null, "system:node:" + NodeFixtures.metadata(node).get("name"), KUBELET,
-                node, null);
+        return EmittedQuarantine.create(node);
     }
 
     /** A ledger shard as the API server hands it to CEL: metadata (labelled as TombstoneLedger writes it) plus data. */
