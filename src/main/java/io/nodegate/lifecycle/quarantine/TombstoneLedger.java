@@ -51,9 +51,9 @@ public final class TombstoneLedger {
         return namespace;
     }
 
-    /** The ledger, for messages: its first shard names it. */
+    /** The ledger, for messages: all its shards. */
     public String where() {
-        return "ConfigMap " + namespace + "/" + TombstoneBook.CONFIGMAP;
+        return "the tombstones ledger (ConfigMaps " + namespace + "/" + TombstoneBook.CONFIGMAP + "*)";
     }
 
     /** One shard, for messages. */
