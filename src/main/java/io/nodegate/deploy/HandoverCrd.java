@@ -140,7 +140,7 @@ public final class HandoverCrd {
                 List.of("nodes", "type", "due", "requester", "steps"),
                 List.of(rule("self.type == 'decommission' || has(self.destination)",
                                 "a move or a return needs spec.destination"),
-                        rule("!has(oldSelf.closed) || (has(self.closed) && self.steps == oldSelf.steps)",
+                        rule("!has(oldSelf.closed) || (has(self.closed) && size(self.steps) == size(oldSelf.steps))",
                                 "a closed hand-over takes no more steps and cannot be reopened")));
     }
 

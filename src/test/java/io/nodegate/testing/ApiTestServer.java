@@ -148,6 +148,8 @@ public final class ApiTestServer implements AutoCloseable {
     private volatile long expiredBelow;
     private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
     private volatile boolean representations = true;
+    private final Map<String, Admission> admissions = new ConcurrentHashMap<>();
+    private final Map<String, List<Map<String, Object>>> printerColumns = new ConcurrentHashMap<>();
     private final java.util.concurrent.ScheduledExecutorService bookmarks =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "api-test-server-bookmarks");
@@ -288,6 +290,36 @@ public final class ApiTestServer implements AutoCloseable {
     /** How often open watches that allow bookmarks get one (default 1 s; a real apiserver: about a minute). */
     public ApiTestServer bookmarkEvery(java.time.Duration every) {
         this.bookmarkEvery = every;
+        return this;
+    }
+
+    /**
+     * What a validating admission step (a CRD's x-kubernetes-validations, a webhook) says about a write: null to
+     * admit, else the message of the 422 Invalid the API server answers.
+     */
+    @FunctionalInterface
+    public interface Admission {
+        /** @param oldObject the stored object (null on a create); @param newObject the object written */
+        String review(JsonNode oldObject, JsonNode newObject);
+    }
+
+    /**
+     * Reviews every POST to the collection at {@code collectionPath} and every PUT of one of its objects (not the
+     * status subresource) with {@code admission}; a denial answers 422 Invalid and stores nothing, as kube-apiserver
+     * does for a CRD's validation rules. Setup writes are reviewed too (a real server has no back door).
+     */
+    public ApiTestServer admit(String collectionPath, Admission admission) {
+        admissions.put(collectionPath, admission);
+        return this;
+    }
+
+    /**
+     * Serves Tables of {@code resource} with these columns (a CRD's additionalPrinterColumns: name, type, jsonPath),
+     * after the implicit Name column, as the apiextensions server's table convertor does (staging/src/k8s.io/
+     * apiextensions-apiserver/pkg/registry/customresource/tableconvertor/tableconvertor.go).
+     */
+    public ApiTestServer printerColumns(String resource, List<Map<String, Object>> columns) {
+        printerColumns.put(resource, List.copyOf(columns));
         return this;
     }
 
@@ -675,10 +707,14 @@ public final class ApiTestServer implements AutoCloseable {
                 MockResponse answer = list(request, path, query);
                 noteResourceVersion(answer);
                 return sent(setup, ApiMediaTypes.negotiate(honoured(request.getHeader("Accept")), true, resourceOf(path),
-                        ApiMediaTypes.includeObject(query), answer));
+                        ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOf(path))));
             }
             if ("GET".equals(method) && isWatch(query)) {
                 return watch(request, path, query, setup);
+            }
+            MockResponse refused = admission(method, path, request);
+            if (refused != null) {
+                return refused;
             }
             MockResponse answer = crud.dispatch(request);
             if ("PATCH".equals(method) && answer.code() == 202) {
@@ -690,9 +726,54 @@ public final class ApiTestServer implements AutoCloseable {
                 // a named GET or DELETE: the representation the client asked for (a Table, PartialObjectMetadata,
                 // the object), as kube-apiserver negotiates every answer that carries an object
                 return sent(setup, ApiMediaTypes.negotiate(honoured(request.getHeader("Accept")), false, resourceOfObject(path),
-                        ApiMediaTypes.includeObject(query), answer));
+                        ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOfObject(path))));
             }
             return answer;
+        }
+
+        /**
+         * A PUT of the status subresource with a stale metadata.resourceVersion answers 409 Conflict, as the real
+         * server's optimistic concurrency does (the CRUD mock checks it on the main resource only); a POST or PUT
+         * denied by an {@link #admit} review answers 422 Invalid.
+         */
+        private MockResponse admission(String method, String path, RecordedRequest request) {
+            if (!"PUT".equals(method) && !"POST".equals(method)) {
+                return null;
+            }
+            JsonNode body;
+            try {
+                body = JSON.readTree(request.getUtf8Body());
+            } catch (RuntimeException notJson) {
+                return null;
+            }
+            boolean status = path.endsWith("/status");
+            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+            JsonNode stored = null;
+            if ("PUT".equals(method)) {
+                MockResponse got = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                        io.fabric8.mockwebserver.dsl.HttpMethod.GET, objectPath, request.getHeaders(),
+                        new io.fabric8.mockwebserver.http.Buffer()));
+                if (got.code() == 200 && got.getBody() != null) {
+                    stored = JSON.readTree(new String(got.getBody().getBytes(), StandardCharsets.UTF_8));
+                }
+            }
+            if (status && stored != null) {
+                String sent = body.path("metadata").path("resourceVersion").asString("");
+                String now = stored.path("metadata").path("resourceVersion").asString("");
+                if (!sent.isEmpty() && !sent.equals(now)) {
+                    return status(409, "Conflict", "Operation cannot be fulfilled on " + resourceOfObject(objectPath)
+                            + " \"" + body.path("metadata").path("name").asString("") + "\": the object has been "
+                            + "modified; please apply your changes to the latest version and try again");
+                }
+                return null;
+            }
+            String collection = "POST".equals(method) ? path : objectPath.substring(0, objectPath.lastIndexOf('/'));
+            Admission admission = admissions.get(collection);
+            if (admission == null) {
+                return null;
+            }
+            String denied = admission.review(stored, body);
+            return denied == null ? null : status(422, "Invalid", denied);
         }
 
         /** Notes the body of an answer to the code under test (setup calls excluded), for {@link #answersSent()}. */
