@@ -51,6 +51,35 @@ public final class CrdRules {
         compileAll(schema);
     }
 
+    /** The NodeHandover CRD's rules, from its schema exactly as `nodegate install` prints it (parsed back). */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> handoverSchema() {
+        Map<String, Object> parsed = tools.jackson.dataformat.yaml.YAMLMapper.builder().build().readValue(
+                Manifests.yaml(List.of(HandoverCrd.crd())).replaceFirst("^---\n", ""), Map.class);
+        Map<String, Object> spec = (Map<String, Object>) parsed.get("spec");
+        Map<String, Object> version = ((List<Map<String, Object>>) spec.get("versions")).get(0);
+        return (Map<String, Object>) ((Map<String, Object>) version.get("schema")).get("openAPIV3Schema");
+    }
+
+    /**
+     * Makes a test API server serve NodeHandovers as a cluster with the CRD installed does: the CRD is created (so
+     * the status subresource is split off), every write is reviewed by the CRD's rules (422 when one denies), and
+     * Tables come with the CRD's printer columns.
+     */
+    @SuppressWarnings("unchecked")
+    public static void install(io.nodegate.testing.ApiTestServer api) {
+        CrdRules rules = new CrdRules(handoverSchema());
+        api.create(HandoverCrd.crd());
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        api.admit(io.nodegate.handover.NodeHandover.PATH, (old, now) -> {
+            List<String> denied = rules.review(old == null ? null : json.convertValue(old, Map.class),
+                    json.convertValue(now, Map.class));
+            return denied.isEmpty() ? null : "NodeHandover.nodegate.io \"" + now.path("metadata").path("name")
+                    .asString("") + "\" is invalid: " + String.join("; ", denied);
+        });
+        api.printerColumns(io.nodegate.handover.NodeHandover.PLURAL, HandoverCrd.printerColumns());
+    }
+
     /** Every rule's source, with its place in the schema (for the cost-bound check). */
     public record Rule(String path, String rule, String message, Map<String, Object> at) {
     }

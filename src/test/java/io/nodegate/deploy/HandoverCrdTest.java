@@ -1,6 +1,5 @@
 package io.nodegate.deploy;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.nodegate.handover.HandoverSpec;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.HandoverType;
@@ -10,7 +9,6 @@ import io.nodegate.lifecycle.handover.HandoverApi;
 import io.nodegate.testing.PrinterColumns;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,17 +26,7 @@ class HandoverCrdTest {
 
     private static final Instant T0 = Instant.parse("2026-10-08T01:00:00Z");
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> emittedSchema() {
-        GenericKubernetesResource crd = HandoverCrd.crd();
-        Map<String, Object> parsed = YAMLMapper.builder().build().readValue(Manifests.yaml(List.of(crd))
-                .replaceFirst("^---\n", ""), Map.class);
-        Map<String, Object> spec = (Map<String, Object>) parsed.get("spec");
-        Map<String, Object> version = ((List<Map<String, Object>>) spec.get("versions")).get(0);
-        return (Map<String, Object>) ((Map<String, Object>) version.get("schema")).get("openAPIV3Schema");
-    }
-
-    private final CrdRules rules = new CrdRules(emittedSchema());
+    private final CrdRules rules = new CrdRules(CrdRules.handoverSchema());
 
     static StepRecord step(int n, String by, Instant at) {
         return new StepRecord(n, by, at, "step " + n + " done", null,

@@ -149,6 +149,7 @@ public final class ApiTestServer implements AutoCloseable {
     private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
     private volatile boolean representations = true;
     private final Map<String, Admission> admissions = new ConcurrentHashMap<>();
+    private final Map<String, Interleave> interleaves = new ConcurrentHashMap<>();
     private final Map<String, List<Map<String, Object>>> printerColumns = new ConcurrentHashMap<>();
     private final java.util.concurrent.ScheduledExecutorService bookmarks =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -304,12 +305,39 @@ public final class ApiTestServer implements AutoCloseable {
     }
 
     /**
-     * Reviews every POST to the collection at {@code collectionPath} and every PUT of one of its objects (not the
-     * status subresource) with {@code admission}; a denial answers 422 Invalid and stores nothing, as kube-apiserver
-     * does for a CRD's validation rules. Setup writes are reviewed too (a real server has no back door).
+     * Reviews every POST to the collection at {@code collectionPath} and every PUT of one of its objects (status
+     * subresource included) with {@code admission}; a denial answers 422 Invalid and stores nothing, as kube-apiserver
+     * does for a CRD's validation rules. Setup writes are reviewed too (a real server has no back door). A review runs
+     * before the write's resourceVersion is compared, so a test can make a concurrent write from inside it.
      */
     public ApiTestServer admit(String collectionPath, Admission admission) {
         admissions.put(collectionPath, admission);
+        return this;
+    }
+
+    /** The store, read and written directly (no HTTP, no admission): what another client's write leaves behind. */
+    public interface Store {
+        /** The object at a path, or null. */
+        JsonNode get(String path);
+
+        /** Replaces the object (or, for a path ending in /status, its status) at a path. */
+        void put(String path, JsonNode object);
+    }
+
+    /** Runs before a write to a collection is reviewed and stored: a concurrent writer landing first. */
+    @FunctionalInterface
+    public interface Interleave {
+        void before(String method, String path, JsonNode written, Store store);
+    }
+
+    /**
+     * Lets a test make a write land between the code under test's read and its write, deterministically: {@code
+     * interleave} runs inside the server before each POST or PUT to {@code collectionPath} (status included), and
+     * what it writes through the {@link Store} is there when the write is checked (its resourceVersion compared).
+     * Requests over HTTP cannot do this from inside the server, which serves one request at a time.
+     */
+    public ApiTestServer interleave(String collectionPath, Interleave interleave) {
+        interleaves.put(collectionPath, interleave);
         return this;
     }
 
@@ -732,9 +760,9 @@ public final class ApiTestServer implements AutoCloseable {
         }
 
         /**
-         * A PUT of the status subresource with a stale metadata.resourceVersion answers 409 Conflict, as the real
-         * server's optimistic concurrency does (the CRUD mock checks it on the main resource only); a POST or PUT
-         * denied by an {@link #admit} review answers 422 Invalid.
+         * A PUT with a stale metadata.resourceVersion answers 409 Conflict before anything validates it, as the real
+         * server's optimistic concurrency does (the CRUD mock checks it on the main resource only, and after what
+         * runs here); a POST or PUT denied by an {@link #admit} review answers 422 Invalid.
          */
         private MockResponse admission(String method, String path, RecordedRequest request) {
             if (!"PUT".equals(method) && !"POST".equals(method)) {
@@ -742,38 +770,72 @@ public final class ApiTestServer implements AutoCloseable {
             }
             JsonNode body;
             try {
-                body = JSON.readTree(request.getUtf8Body());
+                // getBytes reads without consuming: the CRUD mock still gets the whole body after this
+                body = request.getBody() == null ? null
+                        : JSON.readTree(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
             } catch (RuntimeException notJson) {
+                return null;
+            }
+            if (body == null || !body.isObject()) {
                 return null;
             }
             boolean status = path.endsWith("/status");
             String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
-            JsonNode stored = null;
-            if ("PUT".equals(method)) {
-                MockResponse got = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
-                        io.fabric8.mockwebserver.dsl.HttpMethod.GET, objectPath, request.getHeaders(),
-                        new io.fabric8.mockwebserver.http.Buffer()));
-                if (got.code() == 200 && got.getBody() != null) {
-                    stored = JSON.readTree(new String(got.getBody().getBytes(), StandardCharsets.UTF_8));
-                }
+            String collection = "POST".equals(method) ? path : objectPath.substring(0, objectPath.lastIndexOf('/'));
+            Interleave interleave = interleaves.get(collection);
+            if (interleave != null) {
+                interleave.before(method, path, body, store(request));
             }
-            if (status && stored != null) {
+            if ("PUT".equals(method)) {
+                // kube-apiserver compares the resourceVersion before it validates (registry/generic/registry/store.go,
+                // Update: a conflict is answered before the strategy's validation runs)
+                JsonNode stored = stored(objectPath, request);
                 String sent = body.path("metadata").path("resourceVersion").asString("");
-                String now = stored.path("metadata").path("resourceVersion").asString("");
-                if (!sent.isEmpty() && !sent.equals(now)) {
+                String now = stored == null ? "" : stored.path("metadata").path("resourceVersion").asString("");
+                if (stored != null && !sent.isEmpty() && !sent.equals(now)) {
                     return status(409, "Conflict", "Operation cannot be fulfilled on " + resourceOfObject(objectPath)
                             + " \"" + body.path("metadata").path("name").asString("") + "\": the object has been "
                             + "modified; please apply your changes to the latest version and try again");
                 }
-                return null;
             }
-            String collection = "POST".equals(method) ? path : objectPath.substring(0, objectPath.lastIndexOf('/'));
             Admission admission = admissions.get(collection);
-            if (admission == null) {
+            if (admission != null) {
+                String denied = admission.review("PUT".equals(method) ? stored(objectPath, request) : null, body);
+                if (denied != null) {
+                    return status(422, "Invalid", denied);
+                }
+            }
+            return null;
+        }
+
+        private Store store(RecordedRequest request) {
+            return new Store() {
+                @Override
+                public JsonNode get(String path) {
+                    return stored(path, request);
+                }
+
+                @Override
+                public void put(String path, JsonNode object) {
+                    MockResponse r = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                            io.fabric8.mockwebserver.dsl.HttpMethod.PUT, path, request.getHeaders(),
+                            new io.fabric8.mockwebserver.http.Buffer(object.toString().getBytes(StandardCharsets.UTF_8))));
+                    if (r.code() != 200) {
+                        throw new IllegalStateException("interleaved PUT " + path + " answered " + r.code());
+                    }
+                }
+            };
+        }
+
+        /** The object stored at a path now, or null. */
+        private JsonNode stored(String objectPath, RecordedRequest request) {
+            MockResponse got = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                    io.fabric8.mockwebserver.dsl.HttpMethod.GET, objectPath, request.getHeaders(),
+                    new io.fabric8.mockwebserver.http.Buffer()));
+            if (got.code() != 200 || got.getBody() == null) {
                 return null;
             }
-            String denied = admission.review(stored, body);
-            return denied == null ? null : status(422, "Invalid", denied);
+            return JSON.readTree(new String(got.getBody().getBytes(), StandardCharsets.UTF_8));
         }
 
         /** Notes the body of an answer to the code under test (setup calls excluded), for {@link #answersSent()}. */
