@@ -473,7 +473,8 @@ public final class HandoverCommand implements Callable<Integer> {
             }
             List<StepRecord.Evidence> evidence = new ArrayList<>();
             ev.forEach((k, v) -> evidence.add(new StepRecord.Evidence(k, v)));
-            return new StepRecord(step, by, env.clock().instant(), note, override, evidence);
+            return new StepRecord(step, by, env.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+                    note, override, evidence);
         }
 
         private Instant time(String text) {

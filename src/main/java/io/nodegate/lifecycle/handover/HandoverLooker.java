@@ -101,7 +101,7 @@ public final class HandoverLooker {
     }
 
     public HandoverReading look(NodeHandover h, List<HandoverReading.HostReportSeen> reports) {
-        var at = clock.instant();
+        var at = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         HandoverReading.Giving g = giving.read(h.spec().nodes());
         List<HandoverReading.Other> o = others.read(h);
         HandoverReading.Evidence e = evidence.read(h);

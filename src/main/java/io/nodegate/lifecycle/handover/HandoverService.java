@@ -85,7 +85,7 @@ public final class HandoverService {
         for (String n : req.nodes()) {
             targets.add(identity(giving.node(n)));
         }
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         List<StepRecord.Evidence> ev = new ArrayList<>();
         if (req.ticket() != null) {
             ev.add(new StepRecord.Evidence(HandoverChecks.TICKET, req.ticket()));
@@ -226,7 +226,7 @@ public final class HandoverService {
     public Result close(String name, String by, String reason, HandoverLooker looker, String observedBy) {
         NodeHandover h = get(name);
         List<String> notes = new ArrayList<>();
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         if (!h.closed()) {
             if (h.lastStep() < Step.LAST) {
                 notes.add("closed at step " + h.lastStep() + " (" + Step.of(h.lastStep()).title() + "), before the "

@@ -33,16 +33,24 @@ import java.util.function.Function;
  */
 public final class SilenceKeeper {
 
+    /**
+     * How long a replica is given to receive, by gossip, a silence just created on another one before it gets one of
+     * its own (memberlist gossips every 200 ms by default; a partitioned replica never receives it).
+     */
+    public static final Duration GOSSIP_WAIT = Duration.ofSeconds(2);
+
     private final Function<String, AlertmanagerClient> clients;
     private final Clock clock;
+    private final Duration gossipWait;
 
     public SilenceKeeper(Duration timeout, Clock clock) {
-        this(url -> AlertmanagerClient.of(url, timeout), clock);
+        this(url -> AlertmanagerClient.of(url, timeout), clock, GOSSIP_WAIT);
     }
 
-    SilenceKeeper(Function<String, AlertmanagerClient> clients, Clock clock) {
+    SilenceKeeper(Function<String, AlertmanagerClient> clients, Clock clock, Duration gossipWait) {
         this.clients = clients;
         this.clock = clock;
+        this.gossipWait = gossipWait;
     }
 
     /**
@@ -61,8 +69,11 @@ public final class SilenceKeeper {
             AlertmanagerClient am = clients.apply(url);
             SilenceDecision.ReplicaRead read = readSilences(am);
             SilenceDecision.Replica replica = SilenceDecision.assess(read, plan, clock.instant());
-            if (act && replica.action() == SilenceDecision.Action.CREATE && createdSomewhere) {
-                // the silence just created on another replica may have gossiped here already
+            // the silence just created on another replica reaches this one by gossip when they are peered
+            long waitUntil = System.nanoTime() + gossipWait.toNanos();
+            while (act && replica.action() == SilenceDecision.Action.CREATE && createdSomewhere
+                    && System.nanoTime() < waitUntil && !Thread.currentThread().isInterrupted()) {
+                pause();
                 read = readSilences(am);
                 replica = SilenceDecision.assess(read, plan, clock.instant());
             }
@@ -87,7 +98,7 @@ public final class SilenceKeeper {
     /** Does what the decision said on one replica, then reads it again: the state after, as the replica says. */
     private SilenceDecision.Replica act(AlertmanagerClient am, SilencePlan plan, SilenceDecision.Replica before,
                                         boolean known, List<HandoverStatus.HistoryEntry> events) {
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         Instant end = now.plus(plan.duration());
         String id;
         if (before.action() == SilenceDecision.Action.EXTEND) {
@@ -118,8 +129,17 @@ public final class SilenceKeeper {
         }
         return new SilenceDecision.Replica(am.url(), SilenceDecision.OK, after.effective(), after.ours(),
                 before.action(), null, after.endsAt(), (before.action() == SilenceDecision.Action.EXTEND
-                ? "extended: " : SilenceDecision.MISSING.equals(before.state()) && !known ? "created: "
+                ? "extended: " : SilenceDecision.MISSING.equals(before.state()) && !known
+                ? "created (none there before): "
                 : "re-created (was " + before.state() + "): ") + after.detail());
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static SilenceDecision.ReplicaRead readSilences(AlertmanagerClient am) {
@@ -165,7 +185,7 @@ public final class SilenceKeeper {
                 for (AmSilence s : SilenceDecision.toExpire(new SilenceDecision.ReplicaRead(am.url(), am.silences(),
                         null, null, null, null), plan)) {
                     am.expire(s.id());
-                    events.add(new HandoverStatus.HistoryEntry(clock.instant(), "silence-expired", null, "silence "
+                    events.add(new HandoverStatus.HistoryEntry(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS), "silence-expired", null, "silence "
                             + s.id() + " on " + am.url() + " expired (hand-over closed)"));
                 }
             } catch (CollectionException e) {
