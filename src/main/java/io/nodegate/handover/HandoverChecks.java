@@ -183,7 +183,13 @@ public final class HandoverChecks {
                     ? new Check(CORDONED, "cordoned", Verdict.PASS, List.of(), Map.of("spec.unschedulable", "true"))
                     : new Check(CORDONED, "cordoned", Verdict.FAIL, List.of(node + " is not cordoned "
                     + "(spec.unschedulable is not true): new pods can land on it"), Map.of())));
-            out.add(new StepCheck(1, node, pods(node, r)));
+            if (r.giving().pods() != null) {
+                out.add(new StepCheck(1, node, pods(node, r)));
+            }
+        }
+        if (!givingFailed(r) && r.giving().pods() == null) {
+            out.add(new StepCheck(1, null, new Check(PODS, "only DaemonSet or mirror pods", Verdict.NOT_CHECKED,
+                    List.of("pods were not read (a saved dump holds none)"), Map.of())));
         }
         out.add(new StepCheck(1, null, silences(r)));
         return out;
@@ -200,10 +206,6 @@ public final class HandoverChecks {
 
     private static Check pods(String node, HandoverReading r) {
         String title = "only DaemonSet or mirror pods";
-        if (r.giving().pods() == null) {
-            return new Check(PODS, title, Verdict.NOT_CHECKED, List.of("pods were not read (a saved dump holds "
-                    + "none)"), Map.of());
-        }
         List<PodInfo> pods = r.giving().pods().getOrDefault(node, List.of());
         List<PodInfo> workload = workloadPods(pods);
         Map<String, String> ev = new LinkedHashMap<>();
@@ -296,11 +298,20 @@ public final class HandoverChecks {
                         + node + " (RKE2 removed or agent stopped at: not the reboot time): "
                         + "without it, a stopped Lease cannot be told from a cleanup"), Map.of("by", claim.by()))));
             }
-            out.add(new StepCheck(2, node, hostReport(node, claim, r)));
+            Check report = hostReport(node, claim, r);
+            if (report != null) {
+                out.add(new StepCheck(2, node, report));
+            }
+        }
+        if (out.stream().noneMatch(c -> HOST_REPORT.equals(c.check().id()))) {
+            out.add(new StepCheck(2, null, new Check(HOST_REPORT, "host reports", Verdict.NOT_CHECKED,
+                    List.of("no host report given (optional: `nodegate host inspect` on each host, then --host-report "
+                            + "FILE)"), Map.of())));
         }
         return out;
     }
 
+    /** The node's host report check, or null when no report was given for it (reports are optional). */
     private static Check hostReport(String node, StepRecord claim, HandoverReading r) {
         String title = "host report";
         HandoverReading.HostReportSeen seen = r.hostReports().stream().filter(x -> x.node().equals(node))
@@ -311,8 +322,7 @@ public final class HandoverChecks {
         Optional<String> recorded = claim == null ? Optional.empty()
                 : claim.value(StepRecord.perNode(HOST_REPORT, node));
         if (recorded.isEmpty()) {
-            return new Check(HOST_REPORT, title, Verdict.NOT_CHECKED, List.of("no host report for " + node
-                    + " (optional: `nodegate host inspect` on the host, then --host-report FILE)"), Map.of());
+            return null;
         }
         String verdict = recorded.get().split(" ", 2)[0];
         Map<String, String> ev = Map.of("recorded", recorded.get());
