@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
                 "  Deployment (non-root, read-only root filesystem, probes on /healthz and /readyz).",
                 "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts` and the",
                 "admission policy of `nodegate policy` (with its defaults).",
-                "--image is required: build and push the image first (README, \"Run it in the cluster\")."},
+                "--image is required: build and push the image first (README, \"Run it in the cluster\").",
+                "The NodeHandover CRD (`nodegate handover`) comes first; --crds-only prints it alone."},
         footer = {"",
                 "Examples:",
                 "  nodegate install --image registry.example.com/ops/nodegate:0.1.0 | kubectl apply -f -",
@@ -35,7 +36,8 @@ import java.util.concurrent.Callable;
                 "      --with-servicemonitor --with-alerts | kubectl apply -f -",
                 "  nodegate install --image REG/nodegate:0.1.0 --no-rancher --replicas 1 -o json",
                 "  nodegate install --image REG/nodegate:0.1.0 --with-servicemonitor \\",
-                "      --monitoring-label release=kube-prometheus-stack"})
+                "      --monitoring-label release=kube-prometheus-stack",
+                "  nodegate install --crds-only | kubectl apply -f -"})
 public final class InstallCommand implements Callable<Integer> {
 
     public enum Format { yaml, json }
@@ -43,7 +45,7 @@ public final class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--image", paramLabel = "IMAGE", required = true,
+    @Option(names = "--image", paramLabel = "IMAGE",
             description = "The nodegate image you built and pushed (e.g. registry.example.com/ops/nodegate:0.1.0).")
     String image;
 
@@ -80,8 +82,24 @@ public final class InstallCommand implements Callable<Integer> {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.yaml;
 
+    @Option(names = "--crds-only",
+            description = "Print only the CustomResourceDefinitions (NodeHandover), for `nodegate handover` without the"
+                    + " watch; takes no other option but -o.")
+    boolean crdsOnly;
+
     @Override
     public Integer call() {
+        if (crdsOnly) {
+            if (image != null || withPolicy || withAlerts || withServiceMonitor || noRancher
+                    || !monitoringLabels.isEmpty() || replicas != 2 || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
+                throw new io.nodegate.InputException("--crds-only prints the CRDs alone: drop the watch's options "
+                        + "(--image, --namespace, --replicas, --with-*, --no-rancher, --monitoring-label)");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(format == Format.json ? Manifests.json(InstallBundle.crds()) : Manifests.yaml(InstallBundle.crds()));
+            out.flush();
+            return ExitCode.OK;
+        }
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
                 withServiceMonitor, !noRancher, monitoringLabels);
         var objects = InstallBundle.objects(settings);

@@ -32,7 +32,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything `nodegate install` emits, in apply order: the watch's Namespace, ServiceAccount and RBAC (built from
+ * Everything `nodegate install` emits, in apply order: the NodeHandover CRD ({@link #crds()}), the watch's Namespace, ServiceAccount and RBAC (built from
  * {@link WatchAccess}), its Service and Deployment, and on request a ServiceMonitor, the PrometheusRule and the
  * admission policy. Choices are explained in README ("Run it in the cluster").
  */
@@ -67,9 +67,14 @@ public final class InstallBundle {
         return labels;
     }
 
+    /** The CustomResourceDefinitions nodegate uses (the NodeHandover of `nodegate handover`), first in apply order. */
+    public static List<HasMetadata> crds() {
+        return List.of(HandoverCrd.crd());
+    }
+
     public static List<HasMetadata> objects(InstallSettings settings) {
         String ns = settings.namespace();
-        List<HasMetadata> out = new ArrayList<>();
+        List<HasMetadata> out = new ArrayList<>(crds());
         out.add(new NamespaceBuilder().withNewMetadata().withName(ns).withLabels(namespaceLabels()).endMetadata()
                 .build());
         out.add(new ServiceAccountBuilder().withNewMetadata().withName(NAME).withNamespace(ns).withLabels(labels())

@@ -272,4 +272,25 @@ class HandoverCrdTest {
         assertThat(PrinterColumns.cell(fresh, columns.get(0))).isNull();
         assertThat(PrinterColumns.cell(fresh, columns.get(4))).isNull();
     }
+
+    @Test
+    void installCrdsOnlyPrintsTheCrdAloneAndTheWatchBundleStartsWithIt() {
+        io.nodegate.testing.CliRun alone = io.nodegate.testing.CliRun.run("install", "--crds-only");
+        assertThat(alone.exitCode()).as(alone.all()).isZero();
+        List<io.fabric8.kubernetes.api.model.HasMetadata> objects = AlertRulesPromtoolTest.parse(alone.out());
+        assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName())
+                .containsExactly("CustomResourceDefinition/nodehandovers.nodegate.io");
+        assertThat(alone.out()).contains("a recorded step cannot be changed", "jsonPath: .status.step",
+                "scope: Cluster");
+
+        io.nodegate.testing.CliRun withWatch = io.nodegate.testing.CliRun.run("install", "--image",
+                "registry.example.com/ops/nodegate:0.1.0");
+        assertThat(AlertRulesPromtoolTest.parse(withWatch.out()).get(0).getMetadata().getName())
+                .isEqualTo("nodehandovers.nodegate.io");
+
+        io.nodegate.testing.CliRun mixed = io.nodegate.testing.CliRun.run("install", "--crds-only", "--image",
+                "registry.example.com/ops/nodegate:0.1.0");
+        assertThat(mixed.exitCode()).isEqualTo(2);
+        assertThat(mixed.err()).contains("--crds-only prints the CRDs alone");
+    }
 }
