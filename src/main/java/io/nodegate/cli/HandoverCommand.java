@@ -545,7 +545,7 @@ public final class HandoverCommand implements Callable<Integer> {
                 }
                 HandoverLooker looker = sources.offlineLooker(offline, h);
                 var result = new HandoverService(null, looker.clock()).look(h, looker, List.of(), false,
-                        "handover status --record (" + who() + ")");
+                        "handover status --record");
                 print(w, output, result.handover(), List.of());
                 return exitOf(result.handover());
             }

@@ -283,13 +283,13 @@ public final class HandoverChecks {
 
     private static List<StepCheck> hostCleanup(NodeHandover h, StepRecord claim, HandoverReading r) {
         List<StepCheck> out = new ArrayList<>();
+        String title = "the owner's reply with a removal time";
+        if (claim == null) {
+            out.add(new StepCheck(2, null, new Check("reply", title, Verdict.HOLD, List.of("waiting for the infra "
+                    + "team's reply: `handover step " + h.name() + " 2 --by WHO --removed-at [NODE=]TIME`"), Map.of())));
+        }
         for (String node : h.spec().nodes()) {
-            String title = "the owner's reply with a removal time";
-            if (claim == null) {
-                out.add(new StepCheck(2, node, new Check("reply", title, Verdict.HOLD, List.of("waiting for the "
-                        + "infra team's reply: `handover step " + h.name() + " 2 --by WHO --removed-at " + node
-                        + "=TIME`"), Map.of())));
-            } else {
+            if (claim != null) {
                 Optional<String> at = claim.value(StepRecord.perNode(REMOVED_AT, node));
                 out.add(new StepCheck(2, node, at.isPresent()
                         ? new Check("reply", title, Verdict.PASS, List.of(), Map.of("by", claim.by(),

@@ -56,10 +56,20 @@ public final class HandoverRenderer {
         if (!st.checks().isEmpty()) {
             out.append("checks (").append(st.observedAt()).append(", ").append(st.observedBy()).append("): ")
                     .append(st.verdict()).append('\n');
-            for (HandoverStatus.CheckRow c : st.checks()) {
+            // rows that say the same thing about several nodes are one line naming them
+            List<HandoverStatus.CheckRow> rows = st.checks();
+            for (int i = 0; i < rows.size(); i++) {
+                HandoverStatus.CheckRow c = rows.get(i);
+                List<String> nodes = new ArrayList<>();
+                if (c.node() != null) {
+                    nodes.add(c.node());
+                }
+                while (i + 1 < rows.size() && c.node() != null && sameBut(c, rows.get(i + 1))) {
+                    nodes.add(rows.get(++i).node());
+                }
                 String outcome = "NOT_CHECKED".equals(c.outcome()) ? "not checked" : c.outcome();
-                out.append(String.format("  [%d] %-11s %-12s %s%n", c.step(), outcome,
-                        c.node() == null ? "" : c.node(), c.title()));
+                out.append(String.format("  [%d] %-11s %s%s%n", c.step(), outcome, c.title(),
+                        nodes.isEmpty() ? "" : ": " + String.join(", ", nodes)));
                 c.reasons().forEach(r -> out.append("        - ").append(r).append('\n'));
             }
         }
@@ -108,6 +118,11 @@ public final class HandoverRenderer {
             }
         }
         return out.toString();
+    }
+
+    private static boolean sameBut(HandoverStatus.CheckRow a, HandoverStatus.CheckRow b) {
+        return b.node() != null && a.step() == b.step() && a.id().equals(b.id()) && a.outcome().equals(b.outcome())
+                && a.title().equals(b.title()) && a.reasons().isEmpty() && b.reasons().isEmpty();
     }
 
     /** One line per hand-over, as `kubectl get nodehandovers` would show it plus what nodegate adds. */

@@ -97,8 +97,8 @@ class HandoverScenarioTest extends SeededClusterTest {
         });
         assertThat(h.status().step()).isEqualTo("0: request");
         assertThat(h.status().next()).isEqualTo("1: empty: PASS");
-        assertThat(opened.out()).contains("[1] PASS        gpu-a11      cordoned", "only DaemonSet or mirror pods",
-                "[1] not checked              silences effective");
+        assertThat(opened.out()).contains("[1] PASS        cordoned: gpu-a11",
+                "[1] PASS        only DaemonSet or mirror pods: gpu-a11", "[1] not checked silences effective");
 
         // a step out of order is an input error, and nothing is recorded
         CliRun early = cli("handover", "step", "a11-to-b", "2", "--by", "infra-kim", "--removed-at", seed.a11Reply);
