@@ -25,10 +25,13 @@ import java.util.concurrent.Callable;
                 "  watch makes (list/watch on what audit reads, create/patch on Events in default,",
                 "  get/create/patch on its own Lease), their bindings, a Service for /metrics and a",
                 "  Deployment (non-root, read-only root filesystem, probes on /healthz and /readyz).",
-                "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts` and the",
-                "admission policy of `nodegate policy` (with its defaults).",
+                "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts`, the",
+                "admission policy of `nodegate policy` (with its defaults), a Grafana dashboard and",
+                "the RBAC for the watch's ClusterPolicyReports.",
+                "deploy/kustomize holds the same objects as a kustomize base (README, \"Run it in the cluster\").",
                 "--image is required: build and push the image first (README, \"Run it in the cluster\").",
-                "The NodeHandover CRD (`nodegate handover`) comes first; --crds-only prints it alone."},
+                "The NodeHandover CRD (`nodegate handover`) comes first; --crds-only prints it alone,",
+                "--without-crds leaves it out (deleting the CRD deletes every hand-over record)."},
         footer = {"",
                 "Examples:",
                 "  nodegate install --image registry.example.com/ops/nodegate:0.1.0 | kubectl apply -f -",
@@ -37,7 +40,10 @@ import java.util.concurrent.Callable;
                 "  nodegate install --image REG/nodegate:0.1.0 --no-rancher --replicas 1 -o json",
                 "  nodegate install --image REG/nodegate:0.1.0 --with-servicemonitor \\",
                 "      --monitoring-label release=kube-prometheus-stack",
-                "  nodegate install --crds-only | kubectl apply -f -"})
+                "  nodegate install --image REG/nodegate:0.1.0 --with-dashboard --with-policy-reports",
+                "  nodegate install --crds-only | kubectl apply -f -",
+                "  # uninstall: the same flags, piped to delete; --without-crds keeps the hand-over records",
+                "  nodegate install --image REG/nodegate:0.1.0 --without-crds | kubectl delete -f -"})
 public final class InstallCommand implements Callable<Integer> {
 
     public enum Format { yaml, json }
@@ -69,6 +75,22 @@ public final class InstallCommand implements Callable<Integer> {
                     + "`nodegate policy` yourself for other groups).")
     boolean withPolicy;
 
+    @Option(names = "--with-dashboard",
+            description = "Add a ConfigMap labelled grafana_dashboard=1 holding the nodegate Grafana dashboard, for "
+                    + "Grafana's dashboard sidecar (docs/dashboard.md).")
+    boolean withDashboard;
+
+    @Option(names = "--dashboard-namespace", paramLabel = "NS",
+            description = "Namespace of the dashboard ConfigMap (default: --namespace). Rancher Monitoring's Grafana "
+                    + "reads dashboards from cattle-dashboards only.")
+    String dashboardNamespace;
+
+    @Option(names = "--with-policy-reports",
+            description = "Run the watch with --policy-reports (it keeps wgpolicyk8s.io/v1alpha2 ClusterPolicyReports "
+                    + "of its findings current) and let its ClusterRole write them. Needs the PolicyReport CRD "
+                    + "(Kyverno, Policy Reporter).")
+    boolean withPolicyReports;
+
     @Option(names = "--no-rancher",
             description = "Leave out what needs Rancher's cattle-system namespace (the Role for its Jobs).")
     boolean noRancher;
@@ -87,13 +109,21 @@ public final class InstallCommand implements Callable<Integer> {
                     + " watch; takes no other option but -o.")
     boolean crdsOnly;
 
+    @Option(names = "--without-crds",
+            description = "Leave the CustomResourceDefinitions out: an uninstall piped to `kubectl delete` then keeps "
+                    + "the NodeHandover records (deleting a CRD deletes all its objects).")
+    boolean withoutCrds;
+
     @Override
     public Integer call() {
         if (crdsOnly) {
-            if (image != null || withPolicy || withAlerts || withServiceMonitor || noRancher
-                    || !monitoringLabels.isEmpty() || replicas != 2 || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
+            if (image != null || withoutCrds || withPolicy || withAlerts || withServiceMonitor || noRancher
+                    || withDashboard || withPolicyReports || dashboardNamespace != null || !monitoringLabels.isEmpty()
+                    || replicas != InstallSettings.DEFAULT_REPLICAS
+                    || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
                 throw new io.nodegate.InputException("--crds-only prints the CRDs alone: drop the watch's options "
-                        + "(--image, --namespace, --replicas, --with-*, --no-rancher, --monitoring-label)");
+                        + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
+                        + "--monitoring-label, --dashboard-namespace)");
             }
             PrintWriter out = spec.commandLine().getOut();
             out.print(format == Format.json ? Manifests.json(InstallBundle.crds()) : Manifests.yaml(InstallBundle.crds()));
@@ -101,8 +131,9 @@ public final class InstallCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
-                withServiceMonitor, !noRancher, monitoringLabels);
-        var objects = InstallBundle.objects(settings);
+                withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
+                VersionProvider.version(), dashboardNamespace);
+        var objects = InstallBundle.objects(settings, !withoutCrds);
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));
         out.flush();
