@@ -189,7 +189,7 @@ public final class HandoverChecks {
         }
         if (!givingFailed(r) && r.giving().pods() == null) {
             out.add(new StepCheck(1, null, new Check(PODS, "only DaemonSet or mirror pods", Verdict.NOT_CHECKED,
-                    List.of("pods were not read (a saved dump holds none)"), Map.of())));
+                    List.of("pods were not read (a saved dump holds none; the watch does not list pods)"), Map.of())));
         }
         out.add(new StepCheck(1, null, silences(r)));
         return out;
