@@ -26,6 +26,23 @@ class SilenceDecisionTest {
             List.of(AmMatcher.parse("cluster=\"cluster-a\"")), Duration.ofHours(4));
     private static final String URL = "http://am-0:9093";
 
+    /** A routing tree with each kind of matcher Alertmanager 0.25 reads: matchers, match, match_re. */
+    private static final String ROUTES = """
+            route:
+              receiver: default
+              group_by: [cluster]
+              routes:
+              - matchers: ['severity="page"']
+                receiver: pager
+              - match: {team: gpu}
+                receiver: gpu-team
+                group_by: [alertname]
+                routes:
+                - match_re: {alertname: 'Disk.*'}
+                  receiver: disks
+            receivers: [{name: default}, {name: pager}, {name: gpu-team}, {name: disks}]
+            """;
+
     private static AmSilence silence(String id, String state, String createdBy, String comment, List<AmMatcher> m,
                                      Instant updated, Instant ends) {
         return new AmSilence(id, new AmSilence.Status(state), updated, m, NOW.minusSeconds(3600), ends, createdBy,
@@ -137,26 +154,11 @@ class SilenceDecisionTest {
 
     @Test
     void aGroupHoldingOtherNodesActiveAlertsIsReportedWithItsRoute() {
-        String config = """
-                route:
-                  receiver: default
-                  group_by: [cluster]
-                  routes:
-                  - matchers: ['severity="page"']
-                    receiver: pager
-                  - match: {team: gpu}
-                    receiver: gpu-team
-                    group_by: [alertname]
-                    routes:
-                    - match_re: {alertname: 'Disk.*'}
-                      receiver: disks
-                receivers: [{name: default}, {name: pager}, {name: gpu-team}, {name: disks}]
-                """;
         Map<String, String> t = Map.of("alertname", "NodeDown", "node", "gpu-a07", "cluster", "cluster-a", "team", "gpu");
         Map<String, String> keep = Map.of("alertname", "NodeDown", "node", "keep-1", "cluster", "cluster-a", "team", "gpu");
         AmGroup g = new AmGroup(Map.of("alertname", "NodeDown"), new AmGroup.Receiver("gpu-team"), List.of(
                 alert("f1", "suppressed", List.of("s1"), t), alert("f2", "active", List.of(), keep)));
-        AmStatus status = new AmStatus(new AmStatus.Cluster("n0", "ready", List.of()), new AmStatus.Config(config), null);
+        AmStatus status = new AmStatus(new AmStatus.Cluster("n0", "ready", List.of()), new AmStatus.Config(ROUTES), null);
         SilenceDecision.ReplicaRead read = new SilenceDecision.ReplicaRead(URL, List.of(), List.of(
                 alert("f1", "suppressed", List.of("s1"), t), alert("f2", "active", List.of(), keep)), List.of(g),
                 status, null);
@@ -177,27 +179,13 @@ class SilenceDecisionTest {
 
     @Test
     void routesAreWalkedAsAlertmanagerWalksThem() {
-        String config = """
-                route:
-                  receiver: default
-                  group_by: [cluster]
-                  routes:
-                  - matchers: ['severity="page"']
-                    receiver: pager
-                  - match: {team: gpu}
-                    receiver: gpu-team
-                    group_by: [alertname]
-                    routes:
-                    - match_re: {alertname: 'Disk.*'}
-                      receiver: disks
-                """;
-        assertThat(AlertRoutes.landing(config, Map.of("severity", "page", "team", "gpu")))
+        assertThat(AlertRoutes.landing(ROUTES, Map.of("severity", "page", "team", "gpu")))
                 .isEqualTo(new AlertRoutes.Landing("pager", List.of("cluster")));
-        assertThat(AlertRoutes.landing(config, Map.of("team", "gpu", "alertname", "NodeDown")))
+        assertThat(AlertRoutes.landing(ROUTES, Map.of("team", "gpu", "alertname", "NodeDown")))
                 .isEqualTo(new AlertRoutes.Landing("gpu-team", List.of("alertname")));
-        assertThat(AlertRoutes.landing(config, Map.of("team", "gpu", "alertname", "DiskFull")))
+        assertThat(AlertRoutes.landing(ROUTES, Map.of("team", "gpu", "alertname", "DiskFull")))
                 .isEqualTo(new AlertRoutes.Landing("disks", List.of("alertname")));
-        assertThat(AlertRoutes.landing(config, Map.of("alertname", "Other")))
+        assertThat(AlertRoutes.landing(ROUTES, Map.of("alertname", "Other")))
                 .isEqualTo(new AlertRoutes.Landing("default", List.of("cluster")));
         assertThat(AlertRoutes.landing("not: [yaml", Map.of())).isNull();
     }

@@ -73,16 +73,6 @@ class HandoverScenarioTest extends SeededClusterTest {
         clusterB.create(n);
     }
 
-    private void playTheCascadeOf(String node) {
-        clock.schedule(Duration.ofSeconds(3), () -> {
-            api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
-            api.client().storage().v1().csiNodes().withName(node).delete();
-            api.client().secrets().inNamespace("kube-system").withName(node + ".node-password.rke2").delete();
-            api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
-            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
-        });
-    }
-
     @Test
     void gpuA11IsHandedToClusterBStepByStep() throws Exception {
         CliRun opened = open();
@@ -125,7 +115,7 @@ class HandoverScenarioTest extends SeededClusterTest {
         clock.set(seed.gateTime);
         assertThat(cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply)
                 .exitCode()).isZero();
-        playTheCascadeOf("gpu-a11");
+        playGarbageCollector("gpu-a11");
         CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString());
         assertThat(removed.exitCode()).as(removed.all()).isZero();
         CliRun firstCheck = cli("verify-gone", "--baseline", baseline.toString());

@@ -48,17 +48,6 @@ class QuarantineScenarioTest extends SeededClusterTest {
         clock.set(seed.gateTime);
     }
 
-    /** The garbage collector's part of the cascade, so that `remove` completes. */
-    private void playGarbageCollector(String node) {
-        clock.schedule(Duration.ofSeconds(3), () -> {
-            api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
-            api.client().storage().v1().csiNodes().withName(node).delete();
-            api.client().secrets().inNamespace("kube-system").withName(node + ".node-password.rke2").delete();
-            api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
-            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
-        });
-    }
-
     private ConfigMap tombstones() {
         return api.client().configMaps().inNamespace("nodegate-system").withName("nodegate-tombstones").get();
     }

@@ -47,6 +47,20 @@ abstract class SeededClusterTest {
         return CliRun.run(env(), args);
     }
 
+    /**
+     * The garbage collector's and PodGC's part of a Node's deletion cascade, 3 s (virtual) after it, so that `remove`
+     * completes: the test server has no garbage collector.
+     */
+    void playGarbageCollector(String node) {
+        clock.schedule(Duration.ofSeconds(3), () -> {
+            api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
+            api.client().storage().v1().csiNodes().withName(node).delete();
+            api.client().secrets().inNamespace("kube-system").withName(node + ".node-password.rke2").delete();
+            api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
+            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
+        });
+    }
+
     @AfterEach
     void tearDown() {
         if (client != null) {
