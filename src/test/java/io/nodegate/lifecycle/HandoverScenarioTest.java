@@ -295,4 +295,39 @@ class HandoverScenarioTest extends SeededClusterTest {
                 .hasMessageContaining("a recorded step cannot be changed");
         assertThat(read().step(1).orElseThrow().by()).isEqualTo("kim");
     }
+
+    @Test
+    void aFailedReadIsInvalidAndClearsNothing() {
+        assertThat(open().exitCode()).isZero();
+        client.nodes().withName("gpu-a11").edit(n -> {
+            n.getSpec().setUnschedulable(false);
+            return n;
+        });
+        assertThat(cli("handover", "step", "a11-to-b", "1", "--by", "kim", "--override", "kim: test").exitCode())
+                .isZero();
+        assertThat(read().status().violations()).singleElement().satisfies(v -> assertThat(v.seenNow()).isTrue());
+        client.nodes().withName("gpu-a11").edit(n -> {
+            n.getSpec().setUnschedulable(true);
+            return n;
+        });
+        api.failOn("GET", "/api/v1/nodes", 500);
+
+        CliRun look = cli("handover", "status", "a11-to-b");
+
+        assertThat(look.exitCode()).as(look.all()).isEqualTo(3);
+        assertThat(look.out()).contains("read errors (nothing they would have shown is known):",
+                "500 Internal Server Error");
+        NodeHandover h = read();
+        assertThat(h.status().verdict()).isEqualTo("INVALID");
+        // the cordon is back, but a look that could not read the Nodes says nothing about it
+        assertThat(h.status().violations()).singleElement().satisfies(v -> assertThat(v.seenNow()).isTrue());
+
+        api.clearFailures();
+        CliRun list = cli("handover", "status");
+        assertThat(list.exitCode()).as(list.all()).isEqualTo(1);
+        assertThat(list.out()).isEqualTo(
+                "NAME      STEP      NODES    DESTINATION  DUE         VIOLATIONS  NEXT                   PHASE\n"
+                        + "a11-to-b  1: empty  gpu-a11  cluster-b    2026-11-05  1           2: host cleanup: HOLD  Open\n");
+        assertThat(read().status().violations()).singleElement().satisfies(v -> assertThat(v.seenNow()).isFalse());
+    }
 }
