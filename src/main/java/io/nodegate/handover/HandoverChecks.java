@@ -330,6 +330,8 @@ public final class HandoverChecks {
             case "clean" -> new Check(HOST_REPORT, title + ": clean", Verdict.PASS, List.of(), ev);
             case "stopped" -> new Check(HOST_REPORT, title + ": stopped", Verdict.HOLD, List.of("the agent is "
                     + "stopped, not removed: it rejoins on start"), ev);
+            case "incomplete" -> new Check(HOST_REPORT, title + ": incomplete", Verdict.HOLD, List.of("the report "
+                    + "could not tell whether an agent runs on the host (its services were not read)"), ev);
             default -> new Check(HOST_REPORT, title + ": " + verdict, Verdict.FAIL, List.of("the host report says "
                     + recorded.get()), ev);
         };
@@ -354,6 +356,9 @@ public final class HandoverChecks {
             case "clean" -> new Check(HOST_REPORT, title + ": clean", Verdict.PASS, List.of(), ev);
             case "stopped" -> new Check(HOST_REPORT, title + ": stopped", Verdict.HOLD,
                     prepend("the agent is stopped, not removed: it rejoins on start", seen.reasons()), ev);
+            case "incomplete" -> new Check(HOST_REPORT, title + ": incomplete", Verdict.HOLD,
+                    prepend("the report could not tell whether an agent runs on the host: its services were not read "
+                            + "(`host inspect --root` without --systemctl)", seen.reasons()), ev);
             case "points-elsewhere" -> new Check(HOST_REPORT, title + ": points-elsewhere", Verdict.FAIL,
                     prepend("the agent points at " + seen.server() + ", not this cluster: the host left for "
                             + "another cluster", seen.reasons()), ev);
