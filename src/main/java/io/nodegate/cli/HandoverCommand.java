@@ -254,7 +254,7 @@ public final class HandoverCommand implements Callable<Integer> {
                     "  nodegate handover step a-to-b 3 --by kim --baseline base.json",
                     "  nodegate handover step a-to-b 4 --by infra-park --new-name gpu-a07=b-gpu-07 --new-ip gpu-a07=198.51.100.27",
                     "  nodegate handover step a-to-b 5 --by team-b --baseline base.json",
-                    "  nodegate handover step a-to-b 6 --by lee --period '2026-11 to 2027-04' --return-date 2027-04-30"})
+                    "  nodegate handover step a-to-b 6 --by lee --term '2026-11 to 2027-04' --return-date 2027-04-30"})
     static final class RecordStep implements Callable<Integer> {
         private final Environment env;
 
@@ -323,7 +323,8 @@ public final class HandoverCommand implements Callable<Integer> {
                 description = "Step 6: where the hosts belong now (default: the destination).")
         String membership;
 
-        @Option(names = "--period", paramLabel = "TEXT", description = "Step 6: for how long.")
+        @Option(names = "--term", paramLabel = "TEXT",
+                description = "Step 6: the period the hosts belong there (e.g. '2026-11 to 2027-04').")
         String period;
 
         @Option(names = "--return-date", paramLabel = "DATE|none", description = "Step 6: when they come back.")
@@ -394,7 +395,7 @@ public final class HandoverCommand implements Callable<Integer> {
             given.put("--new-name/--new-ip/--os/--driver:4", !newNames.isEmpty() || !newIps.isEmpty() || os != null
                     || driver != null);
             given.put("--expect-role/--expect-taint:5", !expectRoles.isEmpty() || !expectTaints.isEmpty());
-            given.put("--membership/--period/--return-date:6", membership != null || period != null
+            given.put("--membership/--term/--return-date:6", membership != null || period != null
                     || returnDate != null);
             given.forEach((k, v) -> {
                 String[] flagsStep = k.split(":");

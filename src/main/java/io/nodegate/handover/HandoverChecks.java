@@ -718,7 +718,7 @@ public final class HandoverChecks {
         String title = "membership, period, return date";
         if (claim == null) {
             return List.of(new StepCheck(6, null, new Check("record", title, Verdict.HOLD, List.of("waiting for the "
-                    + "record: `handover step " + h.name() + " 6 --by WHO --period TEXT --return-date DATE|none`"),
+                    + "record: `handover step " + h.name() + " 6 --by WHO --term TEXT --return-date DATE|none`"),
                     Map.of())));
         }
         Map<String, String> e = new LinkedHashMap<>();

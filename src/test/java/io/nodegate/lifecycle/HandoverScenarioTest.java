@@ -153,7 +153,7 @@ class HandoverScenarioTest extends SeededClusterTest {
         assertThat(read().step(5).orElseThrow().value("admitted/gpu-a11")).hasValueSatisfying(v ->
                 assertThat(v).startsWith("b-gpu-11 in cluster-b (same systemUUID and machineID)"));
 
-        CliRun six = cli("handover", "step", "a11-to-b", "6", "--by", "lee", "--period", "2026-11 to 2027-04",
+        CliRun six = cli("handover", "step", "a11-to-b", "6", "--by", "lee", "--term", "2026-11 to 2027-04",
                 "--return-date", "none");
         assertThat(six.exitCode()).as(six.all()).isZero();
         CliRun closed = cli("handover", "close", "a11-to-b", "--by", "lee");
