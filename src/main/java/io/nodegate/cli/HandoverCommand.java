@@ -376,7 +376,8 @@ public final class HandoverCommand implements Callable<Integer> {
             StepRecord claim = claim(h, reports);
             PrintWriter w = spec.commandLine().getOut();
             try {
-                var result = service.record(name, claim, reports, looker, "handover step (" + who() + ")");
+                var result = service.record(name, claim, reports, step == 1 ? sources.canonicalAlertmanagers()
+                        : List.of(), looker, "handover step (" + who() + ")");
                 print(w, output, result.handover(), result.notes());
                 if (output.isTable()) {
                     w.printf("recorded step %d (%s) of %s%n", step, Step.of(step).title(), name);

@@ -99,6 +99,12 @@ public record HandoverSpec(List<String> nodes, HandoverType type, Destination de
                 more, closed);
     }
 
+    /** The same spec naming these Alertmanager replicas (step 1 may name them when open did not). */
+    public HandoverSpec withAlertmanagers(List<String> replicas) {
+        return new HandoverSpec(nodes, type, destination, due, requester, ticket, replicas, silence, targets, steps,
+                closed);
+    }
+
     public HandoverSpec withClosed(Closure closure) {
         return new HandoverSpec(nodes, type, destination, due, requester, ticket, alertmanagers, silence, targets,
                 steps, closure);

@@ -122,6 +122,15 @@ public final class HandoverService {
      */
     public Result record(String name, StepRecord claim, List<HandoverReading.HostReportSeen> reports,
                          HandoverLooker looker, String observedBy) {
+        return record(name, claim, reports, List.of(), looker, observedBy);
+    }
+
+    /**
+     * @param alertmanagers replicas to record with step 1 when open named none ("open, or step 1, creates one
+     *                      silence per hand-over"): later looks and the watch keep the silence there
+     */
+    public Result record(String name, StepRecord claim, List<HandoverReading.HostReportSeen> reports,
+                         List<String> alertmanagers, HandoverLooker looker, String observedBy) {
         NodeHandover h = get(name);
         requireNext(h, claim.step());
         HandoverReading reading = looker.look(h, reports);
@@ -140,7 +149,7 @@ public final class HandoverService {
                     + "--override 'WHO: WHY'"), new Result(written, reading, checks, look.violations(), List.of()));
         }
         StepRecord record = StepEvidence.complete(claim, checks, reading);
-        NodeHandover recorded = writeStep(h, record);
+        NodeHandover recorded = writeStep(h, record, alertmanagers);
         List<HandoverStatus.HistoryEntry> history = new ArrayList<>();
         history.add(new HandoverStatus.HistoryEntry(record.at(), "step", null, "step " + record.step() + " ("
                 + Step.of(record.step()).title() + ") recorded by " + record.by()
@@ -183,11 +192,15 @@ public final class HandoverService {
     }
 
     /** Appends the step with the resourceVersion precondition; on a conflict re-reads and appends again. */
-    private NodeHandover writeStep(NodeHandover h, StepRecord record) {
+    private NodeHandover writeStep(NodeHandover h, StepRecord record, List<String> alertmanagers) {
         NodeHandover current = h;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                return api.updateSpec(current.withSpec(current.spec().withStep(record)));
+                HandoverSpec spec = current.spec().withStep(record);
+                if (record.step() == 1 && !alertmanagers.isEmpty() && spec.alertmanagers().isEmpty()) {
+                    spec = spec.withAlertmanagers(alertmanagers);
+                }
+                return api.updateSpec(current.withSpec(spec));
             } catch (HandoverApi.Conflict | HandoverApi.Unclear e) {
                 NodeHandover now = get(h.name());
                 StepRecord there = now.step(record.step()).orElse(null);

@@ -286,4 +286,26 @@ class HandoverSilencesTest {
             assertThat(ours(r, "active")).as(r.url()).isEmpty();
         }
     }
+
+    @Test
+    void step1NamesTheReplicasWhenOpenDidNot() {
+        CliRun opened = cli("handover", "open", "gpus", "--nodes", String.join(",", TARGETS), "--type", "move",
+                "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee");
+        assertThat(opened.exitCode()).as(opened.all()).isZero();
+        assertThat(ours(am.replicas().get(0), "active")).isEmpty();
+        List<String> args = new ArrayList<>(List.of("handover", "step", "gpus", "1", "--by", "kim"));
+        args.addAll(amFlags(am.urls()));
+
+        CliRun one = cli(args.toArray(String[]::new));
+
+        assertThat(one.exitCode()).as(one.all()).isZero();
+        assertThat(read().spec().alertmanagers()).containsExactlyElementsOf(am.urls());
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            assertThat(ours(r, "active")).as(r.url()).hasSize(1);
+        }
+        // later looks keep them without the flags
+        CliRun look = status();
+        assertThat(look.exitCode()).as(look.all()).isZero();
+        assertThat(read().status().silences()).extracting(HandoverStatus.SilenceRow::state).containsOnly("ok");
+    }
 }
