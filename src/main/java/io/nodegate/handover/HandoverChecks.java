@@ -37,6 +37,7 @@ public final class HandoverChecks {
     public static final String GATE = "gate";
     public static final String LEASE_STOPPED = "leaseStopped";
     public static final String REMOVAL = "removal";
+    public static final String HANDED_TO = "handedTo";
     public static final String VERIFY_GONE = "verifyGone";
     public static final String NEW_NAME = "newName";
     public static final String NEW_IP = "newIP";
@@ -376,6 +377,9 @@ public final class HandoverChecks {
             HandoverSpec.Target target = h.spec().target(node).orElse(null);
             out.add(new StepCheck(3, node, gate(h, node, target, claim, ev)));
             out.add(new StepCheck(3, node, removed(node, target, claim, r)));
+            if (h.spec().type().hasDestination() && h.spec().destination() != null) {
+                out.add(new StepCheck(3, node, handedTo(node, h.spec().destination().cluster(), claim, r)));
+            }
         }
         out.add(new StepCheck(3, null, verifyGone(h, claim, ev, null, VERIFY_GONE,
                 "verify-gone PASS after the last removal")));
@@ -453,7 +457,8 @@ public final class HandoverChecks {
         NodeInfo now = r.giving().node(node);
         if (now != null && (target == null || target.uid() == null || target.uid().equals(now.uid()))) {
             return new Check(REMOVAL, title, Verdict.HOLD, List.of("Node " + node + " is still there (uid "
-                    + now.uid() + "): `nodegate remove " + node + " --baseline FILE` after a PASS gate"), e);
+                    + now.uid() + "): `nodegate remove " + node + " --baseline FILE --handed-to CLUSTER` after a PASS "
+                    + "gate"), e);
         }
         if (now != null) {
             return new Check(REMOVAL, title, Verdict.FAIL, List.of("a Node named " + node + " is there again (uid "
@@ -473,6 +478,47 @@ public final class HandoverChecks {
                     e);
         }
         return new Check(REMOVAL, title, Verdict.PASS, List.of(), e);
+    }
+
+    /**
+     * The tombstone of a removed target names the destination (`remove --handed-to`): its Node there is then the
+     * expected arrival, not a removed host coming back (NG302), and `fleet` says where it went. From the removal
+     * record when the evidence directory was read, else from the tombstones the giving cluster holds (the watch).
+     */
+    private static Check handedTo(String node, String destination, StepRecord claim, HandoverReading r) {
+        String title = "the tombstone names the destination";
+        String handed = null;
+        boolean known = false;
+        HandoverReading.RemovalSeen removal = r.evidence() == null ? null : r.evidence().removals().get(node);
+        if (removal != null) {
+            handed = removal.handedTo();
+            known = true;
+        } else if (claim != null && claim.value(StepRecord.perNode(REMOVAL, node)).isPresent()) {
+            String v = claim.value(StepRecord.perNode(REMOVAL, node)).get();
+            int at = v.indexOf(" handed to ");
+            handed = at < 0 ? null : v.substring(at + " handed to ".length()).split(" ")[0];
+            known = true;
+        } else if (!givingFailed(r) && r.giving().tombstones() != null) {
+            var ts = r.giving().tombstones().stream().filter(t -> t.name().equals(node)).reduce((a, b) -> b);
+            if (ts.isPresent()) {
+                handed = ts.get().handedTo();
+                known = true;
+            }
+        }
+        if (!known) {
+            return new Check(HANDED_TO, title, Verdict.NOT_CHECKED, List.of("no removal record or tombstone of " + node
+                    + " read yet"), Map.of());
+        }
+        Map<String, String> e = new LinkedHashMap<>();
+        e.put("handedTo", String.valueOf(handed));
+        if (destination.equals(handed)) {
+            return new Check(HANDED_TO, title, Verdict.PASS, List.of(), e);
+        }
+        return new Check(HANDED_TO, title, Verdict.HOLD, List.of(handed == null
+                ? node + " was removed without --handed-to: its tombstone does not say it went to " + destination
+                + ", so its Node there reads as a removed host coming back (NG302); remove the next ones with "
+                + "`nodegate remove NODE --baseline FILE --handed-to " + destination + "`"
+                : node + "'s tombstone says it was handed to " + handed + ", not " + destination), e);
     }
 
     /**

@@ -53,7 +53,8 @@ public final class StepEvidence {
                     } else if (node != null && HandoverChecks.REMOVAL.equals(c.id()) && ev.containsKey("state")) {
                         HandoverReading.RemovalSeen rs = r.evidence() == null ? null : r.evidence().removals().get(node);
                         put(values, StepRecord.perNode(HandoverChecks.REMOVAL, node), ev.get("state") + " deleted "
-                                + ev.get("deletedAt") + (rs != null && rs.override() != null ? " override" : ""));
+                                + ev.get("deletedAt") + (rs != null && rs.handedTo() != null ? " handed to "
+                                + rs.handedTo() : "") + (rs != null && rs.override() != null ? " override" : ""));
                     } else if (node == null && HandoverChecks.VERIFY_GONE.equals(c.id()) && ev.containsKey("verdict")) {
                         put(values, HandoverChecks.VERIFY_GONE, ev.get("verdict") + " " + ev.get("at"));
                     }

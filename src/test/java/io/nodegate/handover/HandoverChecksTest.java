@@ -39,9 +39,14 @@ class HandoverChecksTest {
     }
 
     private static HandoverReading.Evidence evidence(HandoverReading.GateSeen g, Instant... verifyGone) {
+        return evidence(g, "cluster-b", verifyGone);
+    }
+
+    private static HandoverReading.Evidence evidence(HandoverReading.GateSeen g, String handedTo,
+                                                     Instant... verifyGone) {
         return new HandoverReading.Evidence("/e", g == null ? Map.of() : Map.of("gpu-a07", g), Map.of("gpu-a07",
                 new HandoverReading.RemovalSeen("gpu-a07", "complete", DELETED.minusSeconds(5), DELETED, "gate PASS",
-                        null, "uid-a07", "/e/remove-gpu-a07/removal.json", null)),
+                        null, "uid-a07", "/e/remove-gpu-a07/removal.json", handedTo)),
                 java.util.Arrays.stream(verifyGone).map(t -> new HandoverReading.VerifyGoneSeen(t, "PASS",
                         "/e/verify-gone.json", List.of())).toList());
     }
@@ -70,6 +75,13 @@ class HandoverChecksTest {
         // a HOLD gate holds the step
         assertThat(outcome(step3(h, evidence(gate("HOLD", "uid-a07", false), DELETED.plusSeconds(60))), "gate"))
                 .isEqualTo(Verdict.HOLD);
+        // removed without --handed-to, or handed to another cluster: its Node there would read as a return
+        assertThat(outcome(step3(h, evidence(gate("PASS", "uid-a07", false), (String) null, DELETED.plusSeconds(60))),
+                "handedTo")).isEqualTo(Verdict.HOLD);
+        List<StepCheck> elsewhere = step3(h, evidence(gate("PASS", "uid-a07", false), "cluster-c",
+                DELETED.plusSeconds(60)));
+        assertThat(elsewhere.stream().filter(c -> c.check().id().equals("handedTo")).findFirst().orElseThrow().check()
+                .reasons()).containsExactly("gpu-a07's tombstone says it was handed to cluster-c, not cluster-b");
         // the Node is still there: not removed
         assertThat(outcome(step3(h, evidence(gate("PASS", "uid-a07", false), DELETED.plusSeconds(60)), A07),
                 "removal")).isEqualTo(Verdict.HOLD);

@@ -116,7 +116,7 @@ class HandoverScenarioTest extends SeededClusterTest {
         assertThat(cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply)
                 .exitCode()).isZero();
         playGarbageCollector("gpu-a11");
-        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString());
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--handed-to", "cluster-b");
         assertThat(removed.exitCode()).as(removed.all()).isZero();
         CliRun firstCheck = cli("verify-gone", "--baseline", baseline.toString());
         assertThat(firstCheck.exitCode()).as(firstCheck.all()).isZero();
@@ -126,7 +126,8 @@ class HandoverScenarioTest extends SeededClusterTest {
         StepRecord s3 = read().step(3).orElseThrow();
         assertThat(s3.value("gate/gpu-a11")).hasValueSatisfying(v -> assertThat(v).startsWith("PASS "));
         assertThat(s3.value("leaseStopped/gpu-a11")).contains(seed.a11Lease.toString());
-        assertThat(s3.value("removal/gpu-a11")).hasValueSatisfying(v -> assertThat(v).startsWith("complete deleted "));
+        assertThat(s3.value("removal/gpu-a11")).hasValueSatisfying(v -> assertThat(v).startsWith("complete deleted ")
+                .endsWith(" handed to cluster-b"));
         assertThat(s3.value("verifyGone")).hasValueSatisfying(v -> assertThat(v).startsWith("PASS "));
 
         CliRun four = cli("handover", "step", "a11-to-b", "4", "--by", "infra-kim", "--new-name",

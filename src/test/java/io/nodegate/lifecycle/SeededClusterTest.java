@@ -10,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Seed 000 on a test API server, with the lifecycle commands pointed at it and its clock. */
 abstract class SeededClusterTest {
 
@@ -34,6 +36,14 @@ abstract class SeededClusterTest {
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
     }
 
+    /** The seeded cluster with its baseline saved, the clock at the gate's time, remove polling every 5 s. */
+    void seedAtGateTime() {
+        pollInterval = Duration.ofSeconds(5);
+        CliRun saved = seedAndSaveBaseline();
+        assertThat(saved.exitCode()).as(saved.all()).isZero();
+        clock.set(seed.gateTime);
+    }
+
     /** How remove waits between cascade polls in this test's environment. */
     Duration pollInterval = Duration.ofSeconds(2);
 
@@ -42,15 +52,7 @@ abstract class SeededClusterTest {
         return Environment.system().withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
     }
 
-    /** Runs one command line in {@link #env()}. */
-    CliRun cli(String... args) {
-        return CliRun.run(env(), args);
-    }
-
-    /**
-     * The garbage collector's and PodGC's part of a Node's deletion cascade, 3 s (virtual) after it, so that `remove`
-     * completes: the test server has no garbage collector.
-     */
+    /** The garbage collector's part of the cascade for a seeded node, so that `remove` completes. */
     void playGarbageCollector(String node) {
         clock.schedule(Duration.ofSeconds(3), () -> {
             api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
@@ -59,6 +61,11 @@ abstract class SeededClusterTest {
             api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
             api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
         });
+    }
+
+    /** Runs one command line in {@link #env()}. */
+    CliRun cli(String... args) {
+        return CliRun.run(env(), args);
     }
 
     @AfterEach

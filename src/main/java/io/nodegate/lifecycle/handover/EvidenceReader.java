@@ -96,7 +96,8 @@ public final class EvidenceReader {
                 if (best == null || (r.startedAt() != null && best.startedAt() != null
                         && r.startedAt().isAfter(best.startedAt()))) {
                     best = new HandoverReading.RemovalSeen(node, r.state(), r.startedAt(), r.deletedAt(),
-                            r.decision(), r.override(), r.nodeUid(), file.toString(), null);
+                            r.decision(), r.override(), r.nodeUid(), file.toString(),
+                            r.tombstone() == null ? null : r.tombstone().handedTo());
                 }
             }
         } catch (IOException e) {

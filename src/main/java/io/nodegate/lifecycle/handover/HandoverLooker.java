@@ -133,8 +133,7 @@ public final class HandoverLooker {
                         api.lease(t).ifPresent(l -> leases.put(t, l));
                     }
                 }
-                var book = TombstoneReader.read(api.api(), tombstoneNamespace);
-                List<Tombstone> tombstones = book.items();
+                List<Tombstone> tombstones = TombstoneReader.read(api.api(), tombstoneNamespace).tombstones().items();
                 return new HandoverReading.Giving(name, nodes, pods, leases, tombstones, null);
             } catch (CollectionException e) {
                 return HandoverReading.Giving.failed(name, e.getMessage());
