@@ -10,8 +10,9 @@ import java.util.List;
  *
  * @param bmc         the BMC's URL, as given
  * @param readAt      when nodegate read it (its own clock)
- * @param clockOffset the BMC's clock minus nodegate's, from its HTTP Date header; null when it sent none. Log times
- *                    are the BMC's clock: BMCs without NTP drift by minutes
+ * @param clockOffset the BMC's clock minus nodegate's, from its Manager's DateTime; null when not read (no Manager was
+ *                    read: only systems that are Off need one) or not given. Log times are the BMC's clock, and
+ *                    BMCs without NTP drift by minutes
  * @param systems     its ComputerSystems; empty when it failed
  * @param error       what went wrong (TLS, credentials, timeout, an answer that is not Redfish); null when read
  */

@@ -64,8 +64,7 @@ public final class BmcSource {
         List<RedfishHttp> clients = new ArrayList<>();
         List<Future<BmcReading>> futures = new ArrayList<>();
         for (BmcTarget target : targets) {
-            RedfishHttp http = new RedfishHttp(target.url(), settings.tls(), settings.requestTimeout(), clock,
-                    requests);
+            RedfishHttp http = new RedfishHttp(target.url(), settings.tls(), settings.requestTimeout(), requests);
             clients.add(http);
             RedfishReader reader = new RedfishReader(target, http,
                     settings.session() ? RedfishReader.Auth.SESSION : RedfishReader.Auth.BASIC, clock, notes);

@@ -18,12 +18,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -50,7 +45,6 @@ final class RedfishHttp {
     private final String base;
     private final BmcTls tls;
     private final Duration timeout;
-    private final Clock clock;
     private final RequestLog requests;
     private final AtomicReference<HttpURLConnection> current = new AtomicReference<>();
     private volatile boolean aborted;
@@ -69,16 +63,15 @@ final class RedfishHttp {
         void sent(String method, String path);
     }
 
-    RedfishHttp(String base, BmcTls tls, Duration timeout, Clock clock, RequestLog requests) {
+    RedfishHttp(String base, BmcTls tls, Duration timeout, RequestLog requests) {
         this.base = base;
         this.tls = tls;
         this.timeout = timeout;
-        this.clock = clock;
         this.requests = requests == null ? RequestLog.NONE : requests;
     }
 
     /** An answer that was read whole: status, body, and the headers nodegate uses. */
-    record Answer(int status, byte[] body, String location, String authToken, Instant date, Instant receivedAt) {
+    record Answer(int status, byte[] body, String location, String authToken) {
     }
 
     /** Sends HTTP Basic with every request from now on. */
@@ -94,13 +87,6 @@ final class RedfishHttp {
         }
         requireOk(a, "GET " + path);
         return parse(a, "GET " + path);
-    }
-
-    /** GET with the answer's headers (the service root: its Date header dates the BMC's clock). */
-    Answer getAnswer(String path) {
-        Answer a = send("GET", path, null);
-        requireOk(a, "GET " + path);
-        return a;
     }
 
     JsonNode parse(Answer a, String what) {
@@ -229,7 +215,6 @@ final class RedfishHttp {
                 }
             }
             int status = conn.getResponseCode();
-            Instant receivedAt = clock.instant();
             byte[] bytes;
             try (InputStream in = status >= 400 ? conn.getErrorStream() : conn.getInputStream()) {
                 bytes = in == null ? new byte[0] : readCapped(in, method + " " + path);
@@ -237,8 +222,7 @@ final class RedfishHttp {
             if (deadline.expired) {
                 throw new SocketTimeoutException("deadline");
             }
-            return new Answer(status, bytes, conn.getHeaderField("Location"), conn.getHeaderField("X-Auth-Token"),
-                    httpDate(conn.getHeaderField("Date")), receivedAt);
+            return new Answer(status, bytes, conn.getHeaderField("Location"), conn.getHeaderField("X-Auth-Token"));
         } catch (IOException | RuntimeException e) {
             if (e instanceof BmcException b) {
                 throw b;
@@ -368,16 +352,6 @@ final class RedfishHttp {
         return p;
     }
 
-    private static Instant httpDate(String header) {
-        if (header == null) {
-            return null;
-        }
-        try {
-            return ZonedDateTime.parse(header.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-        } catch (DateTimeParseException e) {
-            return null;
-        }
-    }
 
     /** Closes a connection from another thread without waiting (JDK 17's disconnect can block on a chunked read). */
     private static void disconnectWithoutWaiting(HttpURLConnection connection) {

@@ -45,6 +45,8 @@ final class RedfishReader {
     private final Auth auth;
     private final Clock clock;
     private final Consumer<String> notes;
+    /** The BMC's clock minus ours, from the first Manager read (its DateTime); null until then. */
+    private Duration clockOffset;
 
     RedfishReader(BmcTarget target, RedfishHttp http, Auth auth, Clock clock, Consumer<String> notes) {
         this.target = target;
@@ -57,13 +59,10 @@ final class RedfishReader {
     BmcReading read() {
         Instant started = clock.instant();
         try {
-            RedfishHttp.Answer rootAnswer = http.getAnswer("/redfish/v1");
-            JsonNode root = http.parse(rootAnswer, "GET /redfish/v1");
-            if (!root.has("RedfishVersion") && !root.has("@odata.id")) {
+            JsonNode root = http.get("/redfish/v1");
+            if (!root.has("RedfishVersion")) {
                 throw new BmcException("GET /redfish/v1: the answer is not a Redfish service root (no RedfishVersion)");
             }
-            Duration offset = rootAnswer.date() == null ? null
-                    : Duration.between(rootAnswer.receivedAt(), rootAnswer.date());
             login(root);
             String systemsPath = link(root.path("Systems"));
             if (systemsPath == null) {
@@ -74,7 +73,7 @@ final class RedfishReader {
             for (String member : members(systemsPath, "Systems").paths()) {
                 systems.add(system(member));
             }
-            return new BmcReading(target.url(), started, offset, systems, null);
+            return new BmcReading(target.url(), started, clockOffset, systems, null);
         } catch (BmcException e) {
             return BmcReading.failed(target.url(), started, e.getMessage());
         } finally {
@@ -95,10 +94,16 @@ final class RedfishReader {
         if (!http.sessionOpen()) {
             return;
         }
+        // stopped at the overall deadline, this thread is interrupted: the session is closed all the same
+        boolean interrupted = Thread.interrupted();
         try {
             http.closeSession();
         } catch (BmcException e) {
             notes.accept("BMC " + target.url() + ": " + e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -126,7 +131,9 @@ final class RedfishReader {
                 continue;
             }
             try {
-                String logs = link(http.get(managerPath).path("LogServices"));
+                JsonNode m = http.get(managerPath);
+                clock(m);
+                String logs = link(m.path("LogServices"));
                 if (logs != null) {
                     collections.add(logs);
                 }
@@ -151,6 +158,17 @@ final class RedfishReader {
         }
         return new PowerLog(scan.read, scan.lastOff, scan.lastOn, scan.entries, scan.truncated,
                 errors.isEmpty() ? null : String.join("; ", errors));
+    }
+
+    /**
+     * The BMC's clock against ours, from Manager.DateTime (DSP0268 Manager.v1_x: "the current date and time, with UTC
+     * offset, of the manager"): log times are the BMC's clock, and BMCs without NTP drift by minutes.
+     */
+    private void clock(JsonNode manager) {
+        Instant theirs = PowerEvents.time(text(manager.path("DateTime")));
+        if (clockOffset == null && theirs != null) {
+            clockOffset = Duration.between(clock.instant(), theirs);
+        }
     }
 
     private static final class LogScan {
