@@ -3,6 +3,9 @@ package io.nodegate.model.bmc;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.NodeSystemInfo;
 
+import io.nodegate.time.Durations;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,6 +135,12 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
             off = s.log() == null ? null : s.log().powerOff();
             if (off != null) {
                 source.append("; last power-off: ").append(off.describe());
+                Duration offset = claim.reading().clockOffset();
+                if (offset != null && !offset.isZero()) {
+                    source.append(" by the BMC's clock, which runs ").append(Durations.format(offset.abs()))
+                            .append(offset.isNegative() ? " behind" : " ahead of").append(" nodegate's: ")
+                            .append(claim.reading().onOurClock(off.created())).append(" on nodegate's");
+                }
             } else {
                 source.append("; power-off time unknown: ").append(s.log() == null ? "its log was not read"
                         : s.log().whyNoPowerOff());

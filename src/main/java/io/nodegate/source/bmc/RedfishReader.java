@@ -167,7 +167,8 @@ final class RedfishReader {
     private void clock(JsonNode manager) {
         Instant theirs = PowerEvents.time(text(manager.path("DateTime")));
         if (clockOffset == null && theirs != null) {
-            clockOffset = Duration.between(clock.instant(), theirs);
+            // DateTime has whole seconds: a finer offset would be the request's own latency, not the BMC's clock
+            clockOffset = Duration.ofSeconds(Math.round(Duration.between(clock.instant(), theirs).toMillis() / 1000.0));
         }
     }
 
