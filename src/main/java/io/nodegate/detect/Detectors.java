@@ -54,6 +54,9 @@ public final class Detectors {
         List<Detector> all = new ArrayList<>(nodeDetectors());
         // NG302 also runs on one cluster: its Nodes against its own tombstones (nodegate fleet: across clusters)
         all.add(new io.nodegate.detect.fleet.RemovedHostReturnedDetector());
+        // NG304, NG305: what the hosts' BMCs say, when the snapshot carries BMC readings (--bmc); silent otherwise
+        all.add(new io.nodegate.detect.bmc.BmcRunningButSilentDetector());
+        all.add(new io.nodegate.detect.bmc.BmcPoweredOffButReadyDetector());
         return List.copyOf(all);
     }
 }

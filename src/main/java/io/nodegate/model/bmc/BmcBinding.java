@@ -45,6 +45,18 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
         return byNode.get(node);
     }
 
+    /**
+     * What keeps these readings from being complete evidence: each BMC that failed, each UUID two systems claim. A run
+     * that has any is a failed collection (exit 3), whatever else it found.
+     */
+    public List<String> problems(BmcReadings readings) {
+        List<String> out = new ArrayList<>();
+        readings.failed().forEach(b -> out.add("BMC " + b.bmc() + ": " + b.error()));
+        unbound.stream().filter(u -> u.why().contains(" is claimed by ")).map(Unbound::why).distinct()
+                .forEach(out::add);
+        return out;
+    }
+
     public static BmcBinding bind(List<NodeInfo> nodes, BmcReadings readings) {
         if (readings == null || !readings.read()) {
             return NONE;

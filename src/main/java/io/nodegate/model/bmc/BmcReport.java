@@ -14,14 +14,17 @@ import java.util.Map;
 /**
  * What `nodegate bmc` shows: each Node's power verdict beside what the cluster says of it (Ready, Lease age, taints),
  * the BMC systems no Node carries, and every BMC read or failed. Built from one snapshot; pure.
+ *
+ * @param problems what keeps the readings from being complete evidence ({@link BmcBinding#problems}): exit 3
  */
 public record BmcReport(Instant now, String source, List<Row> rows, List<BmcBinding.Unbound> unbound,
-                        List<BmcReading> bmcs) {
+                        List<BmcReading> bmcs, List<String> problems) {
 
     public BmcReport {
         rows = List.copyOf(rows);
         unbound = List.copyOf(unbound);
         bmcs = List.copyOf(bmcs);
+        problems = List.copyOf(problems);
     }
 
     /** One Node: what its object and Lease say, and what its BMC says. */
@@ -47,15 +50,7 @@ public record BmcReport(Instant now, String source, List<Row> rows, List<BmcBind
                     renew == null ? null : Duration.between(renew, state.now()), node.taints(),
                     binding.of(node.name())));
         }
-        return new BmcReport(state.now(), state.source(), rows, binding.unbound(), state.bmc().bmcs());
-    }
-
-    /** A BMC failed, or two systems claim one UUID: the run's evidence is incomplete (exit 3). */
-    public List<String> problems() {
-        List<String> out = new ArrayList<>();
-        bmcs.stream().filter(b -> !b.ok()).forEach(b -> out.add("BMC " + b.bmc() + ": " + b.error()));
-        unbound.stream().filter(u -> u.why().contains("is claimed by")).map(u -> u.system().source() + ": " + u.why())
-                .distinct().forEach(out::add);
-        return out;
+        return new BmcReport(state.now(), state.source(), rows, binding.unbound(), state.bmc().bmcs(),
+                binding.problems(state.bmc()));
     }
 }
