@@ -40,13 +40,17 @@ import java.util.TreeSet;
                 + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
                 + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
-                + "kubelet port); without them the run says \"host evidence: none (reply text only)\". Every run is "
-                + "recorded in the evidence directory.",
+                + "kubelet port); without them the run says \"host evidence: none (reply text only)\". (bmc) with "
+                + "--bmc/--bmc-inventory, the host's own BMC over Redfish: Off passes (its logged power-off is compared "
+                + "with the Lease stop), On fails when the Lease is silent and holds otherwise, unreadable is INVALID; "
+                + "without it 'not checked'. Every run is recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
                 "  nodegate gate gpu-a11 --baseline base.json --host-report gpu-a11-host-report.json --probe-kubelet",
-                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b"})
+                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b",
+                "  nodegate gate gpu-a10 --baseline base.json --removed-at 2026-10-22T14:24+09:00 \\",
+                "      --bmc https://10.0.30.10 --bmc-credentials bmc-rack-a.yaml --bmc-ca bmc-ca.pem"})
 public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -131,6 +135,8 @@ public final class GateCommand implements Callable<Integer> {
                     + "host report's server. The API server, server Nodes' addresses and names count already.")
     List<String> clusterAddresses = new ArrayList<>();
 
+    @Mixin
+    BmcOptions bmc = new BmcOptions();
 
     @Override
     public Integer call() {
@@ -139,9 +145,11 @@ public final class GateCommand implements Callable<Integer> {
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
         HostInputs host = hostInputs();
+        bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
-        GateService.Run run = new GateService(session.api(), session.store(), env.clock())
+        var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
+        GateService.Run run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();
@@ -154,7 +162,8 @@ public final class GateCommand implements Callable<Integer> {
                     w.printf("      - %s%n", r);
                 }
                 if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())) {
+                        || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())
+                        || ("bmc".equals(c.id()) && c.outcome() != Verdict.NOT_CHECKED)) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());
                     }

@@ -116,7 +116,7 @@ class GateDecisionTest {
         // without --host-report/--probe-kubelet the run says that step (b) rests on the reply's text alone; without
         // --fleet-context the fleet check says "not checked", never a pass
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e",
-                "host", "fleet");
+                "host", "bmc", "fleet");
         assertThat(check(r, "host").title()).isEqualTo("host evidence: none (reply text only)");
         assertThat(check(r, "c").evidence()).containsEntry("leaseRenewTime", "2026-10-19T06:07:56Z")
                 .containsEntry("leaseStoppedBeforeRemovedAt", "1m4s");

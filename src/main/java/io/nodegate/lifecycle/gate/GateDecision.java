@@ -29,6 +29,7 @@ public final class GateDecision {
             new HostReportCheck(),
             new KubeletPortCheck(),
             new NoHostEvidenceCheck(),
+            new BmcPowerCheck(),
             new FleetCheck());
 
     private GateDecision() {

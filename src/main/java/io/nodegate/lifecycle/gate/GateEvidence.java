@@ -7,6 +7,7 @@ import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
+import io.nodegate.model.bmc.BmcReadings;
 
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +21,9 @@ import java.util.List;
  * @param nodeLeases        every Lease in kube-node-lease; null when not collected
  * @param fleet             the Nodes of the other clusters given with --fleet-context/--fleet-kubeconfig; null
  *                          when none was given (the fleet check then says "not checked")
+ * @param bmc               what the hosts' BMCs said (--bmc/--bmc-inventory); null when none was given (the bmc check
+ *                          then says "not checked"). A BMC that failed is in it with its error, not here as a
+ *                          collection error: it makes the bmc check INVALID, and so the run
  */
 public record GateEvidence(
         Instant observedAt,
@@ -34,7 +38,17 @@ public record GateEvidence(
         SecretMeta controlNodePassword,
         String collectionError,
         List<LeaseInfo> nodeLeases,
-        List<NamedView> fleet) {
+        List<NamedView> fleet,
+        BmcReadings bmc) {
+
+    /** Evidence without BMC readings: the bmc check says "not checked". */
+    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
+                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
+                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError,
+                        List<LeaseInfo> nodeLeases, List<NamedView> fleet) {
+        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
+                controlNodePassword, collectionError, nodeLeases, fleet, null);
+    }
 
     /** Evidence without the other node Leases: the batch check does not apply (tests of the other checks). */
     public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
@@ -57,7 +71,13 @@ public record GateEvidence(
     public GateEvidence withFleet(List<NamedView> views, String error) {
         return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
                 controlPods, controlNodePassword, collectionError != null ? collectionError : error, nodeLeases,
-                views == null ? null : List.copyOf(views));
+                views == null ? null : List.copyOf(views), bmc);
+    }
+
+    /** This evidence with what the hosts' BMCs said (null: no BMC was given). */
+    public GateEvidence withBmc(BmcReadings readings) {
+        return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
+                controlPods, controlNodePassword, collectionError, nodeLeases, fleet, readings);
     }
 
     public GateEvidence {
