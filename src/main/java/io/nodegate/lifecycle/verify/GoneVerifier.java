@@ -30,11 +30,23 @@ public final class GoneVerifier {
     private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
+    /** What the removed hosts' BMCs said (--bmc), read before the run; null when none was given. */
+    private final io.nodegate.model.bmc.BmcReadings bmc;
 
     public GoneVerifier(ApiReader api, EvidenceStore store, Clock clock) {
+        this(api, store, clock, null);
+    }
+
+    private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc) {
         this.api = api;
         this.store = store;
         this.clock = clock;
+        this.bmc = bmc;
+    }
+
+    /** This verifier also showing each removed host's power state from its BMC; null: none given, "not checked". */
+    public GoneVerifier withBmc(io.nodegate.model.bmc.BmcReadings readings) {
+        return new GoneVerifier(api, store, clock, readings);
     }
 
     public record Record(String kind, Instant verifiedAt, String baselineFile, Instant baselineTs, String namePattern,
@@ -81,6 +93,17 @@ public final class GoneVerifier {
             List<Check> checks = new ArrayList<>(result.checks());
             checks.add(where);
             result = new GoneDecision.Result(Verdict.worst(result.verdict(), where.outcome()), checks,
+                    result.notChecked());
+        }
+        if (ev.collectionError() == null && (bmc == null || !bmc.read())) {
+            List<String> notChecked = new ArrayList<>(result.notChecked());
+            notChecked.add("power state of removed hosts (no --bmc or --bmc-inventory)");
+            result = new GoneDecision.Result(result.verdict(), result.checks(), notChecked);
+        } else if (ev.collectionError() == null) {
+            Check power = GoneBmcCheck.check(baseline, ev.nodes(), bmc);
+            List<Check> checks = new ArrayList<>(result.checks());
+            checks.add(power);
+            result = new GoneDecision.Result(Verdict.worst(result.verdict(), power.outcome()), checks,
                     result.notChecked());
         }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
