@@ -79,7 +79,7 @@ public final class BmcCommand implements Callable<Integer> {
         BmcReadings readings = bmc.read(env.clock(), err);
         BmcReport report = BmcReport.of(state.withBmc(readings), nodes);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> BmcRenderer.tree(report), style -> BmcRenderer.table(report, style)));
+        out.print(output.render(() -> BmcRenderer.tree(report), style -> BmcRenderer.table(report, style, output.wide())));
         out.flush();
         List<String> problems = report.problems();
         if (!problems.isEmpty()) {

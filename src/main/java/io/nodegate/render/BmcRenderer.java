@@ -19,7 +19,11 @@ public final class BmcRenderer {
     private BmcRenderer() {
     }
 
-    public static String table(BmcReport report, Style style) {
+    /**
+     * The table: fits 120 columns, taints by name only ({@code gpu,unschedulable,unreachable}); {@code wide} prints
+     * each taint with its effect, as the API has it.
+     */
+    public static String table(BmcReport report, Style style, boolean wide) {
         StringBuilder out = new StringBuilder();
         long failed = report.bmcs().stream().filter(b -> !b.ok()).count();
         out.append(style.dim("source: " + report.source() + "   now: " + report.now() + "   BMCs: "
@@ -27,7 +31,8 @@ public final class BmcRenderer {
         TextTable table = new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT", "BMC");
         for (BmcReport.Row r : report.rows()) {
             NodePower p = r.power();
-            table.row(r.node(), r.ready() == null ? "-" : r.ready(), Durations.format(r.leaseAge()), taints(r.taints()),
+            table.row(r.node(), r.ready() == null ? "-" : r.ready(), Durations.format(r.leaseAge()),
+                    wide ? taints(r.taints()) : taintNames(r.taints()),
                     p.verdict().label(), p.powerOffTime() == null ? "-" : p.powerOffTime().toString(),
                     p.bmc() == null ? "-" : p.bmc());
         }
@@ -49,6 +54,15 @@ public final class BmcRenderer {
             failedBmcs.forEach(b -> out.append("  ").append(b.bmc()).append(": ").append(b.error()).append('\n'));
         }
         return out.toString();
+    }
+
+    /** Taint names, the key's last part, each once: "nvidia.com/gpu", "node.kubernetes.io/unreachable" -> "gpu,unreachable". */
+    static String taintNames(List<Taint> taints) {
+        if (taints.isEmpty()) {
+            return "<none>";
+        }
+        return taints.stream().map(t -> t.key().substring(t.key().lastIndexOf('/') + 1)).distinct()
+                .collect(Collectors.joining(","));
     }
 
     /** Taints without the node.kubernetes.io/ prefix the controllers' own carry ("unreachable:NoExecute"). */

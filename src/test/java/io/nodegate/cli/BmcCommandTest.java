@@ -58,7 +58,7 @@ class BmcCommandTest {
         assertThat(a07.get("ready").asString()).isEqualTo("Unknown");
         assertThat(a07.get("bmc").asString()).isEqualTo(story.a07.url());
         assertThat(a07.get("source").asString()).isEqualTo(story.a07.url()
-                + "/redfish/v1/Systems/System.Embedded.1 PowerState=On; BootProgress OSRunning at 2026-09-30T19:14:13Z");
+                + "/redfish/v1/Systems/System.Embedded.1 PowerState=On; BootProgress OSRunning at 2026-10-16T04:13:02Z");
         JsonNode a10 = nodes.get(3);
         assertThat(a10.get("power").asString()).isEqualTo("powered-off");
         assertThat(a10.get("poweredOffAt").asString()).startsWith("2026-10-22T05:23:5");
@@ -79,10 +79,12 @@ class BmcCommandTest {
 
         assertThat(run.exitCode()).as(run.all()).isZero();
         assertThat(run.out()).contains("NODE      READY     LEASE    TAINTS")
-                .containsPattern("gpu-a07 +Unknown +46m17s +nvidia.com/gpu:NoSchedule,unschedulable:NoSchedule,"
-                        + "unreachable:NoSchedule,unreachable:NoExecute +running +- +https://127\\.0\\.0\\.1:\\d+")
+                .containsPattern("gpu-a07 +Unknown +46m17s +gpu,unschedulable,unreachable +running +- "
+                        + "+https://127\\.0\\.0\\.1:\\d+")
                 .containsPattern("gpu-a10 +Unknown +46m7s .* powered-off +2026-10-22T05:23:58Z +https")
                 .contains("Sources:\n  gpu-a07: " + story.a07.url() + "/redfish/v1/Systems/System.Embedded.1");
+        assertThat(bmc("gpu-a07", "-o", "wide").out()).contains("nvidia.com/gpu:NoSchedule,unschedulable:NoSchedule,"
+                + "unreachable:NoSchedule,unreachable:NoExecute");
     }
 
     @Test

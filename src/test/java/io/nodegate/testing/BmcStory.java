@@ -29,12 +29,17 @@ public final class BmcStory implements AutoCloseable {
     public final Path ca;
 
     private BmcStory(TestCerts certs, Path dir) {
+        // booted on D+9 (2026-10-16 ~04:13Z, the bootID the Nodes still report) and running since: only the agent
+        // was restarted, against cluster B, on D+15
         a07 = RedfishTestServer.start(certs.serverCert, certs.serverKey, RedfishTestServer.Layout.IDRAC)
-                .account("root", PASSWORD).system("System.Embedded.1", A07, "On");
+                .account("root", PASSWORD).system("System.Embedded.1", A07, "On")
+                .booted("System.Embedded.1", "2026-10-16T13:11:40+09:00", "2026-10-16T13:13:02+09:00");
         a08 = RedfishTestServer.start(certs.serverCert, certs.serverKey, RedfishTestServer.Layout.OPENBMC)
-                .account("root", PASSWORD).system("system", A08, "On");
+                .account("root", PASSWORD).system("system", A08, "On")
+                .booted("system", "2026-10-16T13:10:58+09:00", "2026-10-16T13:12:31+09:00");
         a09 = RedfishTestServer.start(certs.serverCert, certs.serverKey, RedfishTestServer.Layout.ILO)
-                .account("root", PASSWORD).system("1", A09, "On");
+                .account("root", PASSWORD).system("1", A09, "On")
+                .booted("1", "2026-10-16T13:12:05+09:00", "2026-10-16T13:13:47+09:00");
         a10 = RedfishTestServer.start(certs.serverCert, certs.serverKey, RedfishTestServer.Layout.DMTF)
                 .account("root", PASSWORD).system("437XR1138R2", A10, "Off")
                 .logEntry("2026-10-09T11:02:10+09:00", null, "System ACPI Power State: S5/G2: soft-off", "Assert")

@@ -307,6 +307,16 @@ public final class RedfishTestServer implements AutoCloseable {
         return this;
     }
 
+    /** Sets a system's LastResetTime and BootProgress (OSRunning since {@code osRunningSince}). */
+    public RedfishTestServer booted(String id, String lastResetTime, String osRunningSince) {
+        ObjectNode s = resources.get(layout.systemsPrefix + id);
+        s.put("LastResetTime", lastResetTime);
+        ObjectNode boot = s.putObject("BootProgress");
+        boot.put("LastState", "OSRunning");
+        boot.put("LastStateTime", osRunningSince);
+        return this;
+    }
+
     /**
      * Adds a LogEntry (LogEntry.v1_14_0, after public-rackmount1/Managers/BMC/LogServices/Log/Entries/index.json) to
      * the layout's power log. {@code entryCode} and {@code messageId} may be null.
