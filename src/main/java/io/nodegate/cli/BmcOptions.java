@@ -37,8 +37,9 @@ public final class BmcOptions {
     Path inventory;
 
     @Option(names = "--bmc-credentials", paramLabel = "FILE",
-            description = "BMC user and password: a kubernetes.io/basic-auth Secret manifest, or 'username:' and "
-                    + "'password:' keys. Never printed or recorded.")
+            description = "BMC user and password: a kubernetes.io/basic-auth Secret manifest, 'username:' and "
+                    + "'password:' keys, or such a Secret mounted as a volume (a directory with files username and "
+                    + "password). Never printed or recorded.")
     Path credentials;
 
     @Option(names = "--bmc-ca", paramLabel = "FILE",
@@ -108,10 +109,6 @@ public final class BmcOptions {
         }
         if (inventory != null) {
             for (BmcInventory.Entry e : BmcInventory.read(inventory)) {
-                if (e.credentialsSecret() != null) {
-                    throw new InputException("--bmc-inventory " + inventory + ": " + e.url() + " names credentialsSecret "
-                            + e.credentialsSecret() + ", which only the watch reads; give credentials: FILE here");
-                }
                 BmcCredentials own = e.credentialsFile() == null ? common
                         : BmcCredentialsFile.read(e.credentialsFile(), "--bmc-inventory " + inventory + ": "
                         + e.url() + " credentials");

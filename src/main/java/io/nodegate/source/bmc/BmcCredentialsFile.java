@@ -18,7 +18,9 @@ import java.util.Base64;
  *   <li>the Secret itself, {@code type: kubernetes.io/basic-auth} with {@code stringData} or base64 {@code data}
  *   holding {@code username} and {@code password} (the keys k8s.io/api core/v1 types.go names
  *   BasicAuthUsernameKey and BasicAuthPasswordKey);</li>
- *   <li>just the two keys: {@code username: ...} and {@code password: ...}.</li>
+ *   <li>just the two keys: {@code username: ...} and {@code password: ...};</li>
+ *   <li>such a Secret mounted as a volume (the watch's way): a directory with the files {@code username} and
+ *   {@code password}, their bytes taken as they are (a trailing newline is part of the password).</li>
  * </ul>
  * No message ever quotes the file's contents: a parser error names the line, never the text around it.
  */
@@ -35,6 +37,9 @@ public final class BmcCredentialsFile {
     /** @param flag how messages name where the file was given (e.g. "--bmc-credentials") */
     public static BmcCredentials read(Path file, String flag) {
         String what = flag + " " + file;
+        if (Files.isDirectory(file)) {
+            return new BmcCredentials(mounted(file, "username", what), mounted(file, "password", what), what);
+        }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -53,6 +58,23 @@ public final class BmcCredentialsFile {
                     : " (line " + at.getLineNr() + ")"));
         }
         return fromDocument(doc, what);
+    }
+
+    /** One key of a Secret mounted as a volume: the file of that name, as the kubelet wrote it. */
+    private static String mounted(Path dir, String key, String what) {
+        Path file = dir.resolve(key);
+        try {
+            String value = Files.readString(file, StandardCharsets.UTF_8);
+            if (value.isEmpty()) {
+                throw new InputException(what + ": the file " + key + " is empty");
+            }
+            return value;
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new InputException(what + ": a directory without the file " + key + " (a mounted "
+                    + BASIC_AUTH_TYPE + " Secret has username and password)");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new InputException(what + ": cannot read " + key + " (" + e.getClass().getSimpleName() + ")");
+        }
     }
 
     /** The credentials a parsed Secret (or bare mapping) holds; {@code what} names it in messages. */

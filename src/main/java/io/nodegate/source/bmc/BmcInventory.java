@@ -22,7 +22,7 @@ import java.util.Set;
  * - url: https://10.0.30.8
  *   credentials: rack-b.yaml              # a basic-auth Secret file, relative to this inventory
  * - url: https://10.0.30.9
- *   credentialsSecret: bmc-rack-c         # the watch: a Secret in its namespace
+ *   credentials: /etc/nodegate/bmc-rack-c # the watch: that Secret mounted as a volume (a directory)
  * </pre>
  * No binding is written here: which Node a BMC's system is, nodegate finds by the system's UUID.
  */
@@ -34,11 +34,11 @@ public final class BmcInventory {
     }
 
     /**
-     * @param url               the BMC's base URL
-     * @param credentialsFile   its own credentials file (resolved against the inventory's directory), or null
-     * @param credentialsSecret the name of a basic-auth Secret holding them (the watch), or null
+     * @param url             the BMC's base URL
+     * @param credentialsFile its own credentials (a file, or a mounted Secret's directory; resolved against the
+     *                        inventory's directory), or null
      */
-    public record Entry(String url, Path credentialsFile, String credentialsSecret) {
+    public record Entry(String url, Path credentialsFile) {
     }
 
     public static List<Entry> read(Path file) {
@@ -71,21 +71,16 @@ public final class BmcInventory {
             String where = what + " bmcs[" + i++ + "]";
             Entry entry;
             if (item.isString()) {
-                entry = new Entry(BmcTarget.baseUrl(item.asString(), where), null, null);
+                entry = new Entry(BmcTarget.baseUrl(item.asString(), where), null);
             } else if (item.isObject()) {
                 for (var name : item.propertyNames()) {
-                    if (!List.of("url", "credentials", "credentialsSecret").contains(name)) {
-                        throw new InputException(where + ": unknown key '" + name + "' (url, credentials, "
-                                + "credentialsSecret)");
+                    if (!List.of("url", "credentials").contains(name)) {
+                        throw new InputException(where + ": unknown key '" + name + "' (url, credentials)");
                     }
                 }
                 String url = BmcTarget.baseUrl(item.path("url").asString(""), where + ".url");
                 String credentials = item.path("credentials").asString(null);
-                String secret = item.path("credentialsSecret").asString(null);
-                if (credentials != null && secret != null) {
-                    throw new InputException(where + ": give credentials or credentialsSecret, not both");
-                }
-                entry = new Entry(url, credentials == null ? null : dir.resolve(credentials), secret);
+                entry = new Entry(url, credentials == null ? null : dir.resolve(credentials));
             } else {
                 throw new InputException(where + ": expected an https:// URL or a mapping with url:");
             }
