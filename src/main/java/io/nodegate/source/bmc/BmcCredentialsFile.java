@@ -107,7 +107,7 @@ public final class BmcCredentialsFile {
         JsonNode d = secret.path("data").path(key);
         if (d.isString() && !d.asString().isEmpty()) {
             try {
-                return new String(Base64.getMimeDecoder().decode(d.asString()), StandardCharsets.UTF_8);
+                return new String(Base64.getDecoder().decode(d.asString().replaceAll("\\s", "")), StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
                 throw new InputException(what + ": data." + key + " is not base64");
             }
