@@ -107,7 +107,8 @@ public final class BmcCredentialsFile {
         JsonNode d = secret.path("data").path(key);
         if (d.isString() && !d.asString().isEmpty()) {
             try {
-                return new String(Base64.getDecoder().decode(d.asString().replaceAll("\\s", "")), StandardCharsets.UTF_8);
+                byte[] bytes = Base64.getDecoder().decode(d.asString().replaceAll("\\s", ""));
+                return new String(bytes, StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
                 throw new InputException(what + ": data." + key + " is not base64");
             }
