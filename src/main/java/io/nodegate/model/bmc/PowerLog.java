@@ -11,7 +11,8 @@ import java.util.List;
  * @param lastOff      the newest power-off entry, null when none was recognised
  * @param lastOn       the newest power-on entry, null when none was recognised
  * @param entriesRead  how many entries were read in all
- * @param truncated    true when a collection had more pages than nodegate reads (the newest event may be missing)
+ * @param truncated    true when a collection had more pages than nodegate reads (the newest event may be missing:
+ *                     then there is no power-off time)
  * @param error        why reading a log failed (the PowerState itself was read); null when every log answered
  */
 public record PowerLog(List<String> services, PowerEvent lastOff, PowerEvent lastOn, int entriesRead,
@@ -23,10 +24,11 @@ public record PowerLog(List<String> services, PowerEvent lastOff, PowerEvent las
 
     /**
      * The power-off that explains an Off now: the newest one, unless a power-on was logged after it. None when a log
-     * could not be read: the entries it holds might end in a later power-on.
+     * could not be read, or not to its end: the entries not read might hold a later power-on.
      */
     public PowerEvent powerOff() {
-        if (error != null || lastOff == null || (lastOn != null && lastOn.created().isAfter(lastOff.created()))) {
+        if (error != null || truncated || lastOff == null
+                || (lastOn != null && lastOn.created().isAfter(lastOff.created()))) {
             return null;
         }
         return lastOff;
@@ -43,11 +45,14 @@ public record PowerLog(List<String> services, PowerEvent lastOff, PowerEvent las
         if (services.isEmpty()) {
             return "the BMC offers no SEL or event log to read";
         }
+        if (truncated) {
+            return "the log is longer than nodegate reads (" + entriesRead + " entries read): the newest power event "
+                    + "may be among those not read";
+        }
         if (lastOff != null) {
             return "the log's newest power event is a power-on (" + lastOn.describe() + "), after the last power-off: "
                     + "the host went off without a log entry (e.g. AC power lost)";
         }
-        return "no power-off entry among the " + entriesRead + " log entries read" + (truncated
-                ? " (the log is longer than nodegate reads)" : "");
+        return "no power-off entry among the " + entriesRead + " log entries read";
     }
 }

@@ -325,7 +325,7 @@ final class RedfishHttp {
                 : " " + e.getMessage()), e);
     }
 
-    /** The path of a Location header, absolute (https://bmc/redfish/...) or not. */
+    /** The path (and query) of a Location header or a next link, absolute (https://bmc/redfish/...) or not. */
     static String pathOf(String location) {
         String l = location.strip();
         if (l.startsWith("/")) {
@@ -333,7 +333,9 @@ final class RedfishHttp {
         }
         try {
             URI u = URI.create(l);
-            return u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+            String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+            // a next page's link carries its place in the query ($skip=...): keep it
+            return u.getRawQuery() == null ? path : path + "?" + u.getRawQuery();
         } catch (IllegalArgumentException e) {
             throw new BmcException("the session's Location '" + l + "' is not a URI");
         }

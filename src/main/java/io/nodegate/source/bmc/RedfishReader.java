@@ -27,7 +27,7 @@ import java.util.function.Consumer;
 final class RedfishReader {
 
     /** Collections are paged (Members@odata.nextLink); more pages than this are not followed. */
-    static final int MAX_PAGES = 20;
+    static final int MAX_PAGES = 40;
     /** LogServices read per collection at most. */
     static final int MAX_LOG_SERVICES = 8;
     /**
@@ -235,9 +235,11 @@ final class RedfishReader {
 
     private Page members(String path, String what) {
         List<JsonNode> members = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         String next = path;
         for (int page = 0; next != null; page++) {
-            if (page == MAX_PAGES) {
+            if (page == MAX_PAGES || !seen.add(next)) {
+                // more pages than nodegate reads, or a next link back to a page already read: what was read stands
                 return new Page(members, true);
             }
             JsonNode collection = http.get(next);
