@@ -8,7 +8,6 @@ import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
-import io.nodegate.lifecycle.gate.HostEvidence;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.lifecycle.gate.Verdict;
@@ -40,10 +39,11 @@ import java.util.TreeSet;
                 + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
                 + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
-                + "kubelet port); without them the run says \"host evidence: none (reply text only)\". (bmc) with "
-                + "--bmc/--bmc-inventory, the host's own BMC over Redfish: Off passes (its logged power-off is compared "
-                + "with the Lease stop), On fails when the Lease is silent and holds otherwise, unreadable is INVALID; "
-                + "without it 'not checked'. Every run is recorded in the evidence directory.",
+                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. (bmc) "
+                + "with --bmc/--bmc-inventory, the host's own BMC over Redfish: Off passes (its logged power-off is "
+                + "compared with the Lease stop), On fails when the Lease is silent and holds otherwise, unreadable is "
+                + "INVALID. A check that was not run is never a PASS, and the verdict line names every such check. "
+                + "Every run is recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
@@ -154,15 +154,15 @@ public final class GateCommand implements Callable<Integer> {
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
-            w.printf("gate %s: %s%n", node, run.result().verdict());
+            w.println(LifecycleCommands.verdictLine("gate " + node, run.result().verdict(), run.result().checks()));
             for (Check c : run.result().checks()) {
-                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]",
-                        c.outcome() == Verdict.NOT_CHECKED ? "not checked" : c.outcome(), c.title());
+                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", LifecycleCommands.outcome(c), c.title());
                 for (String r : c.reasons()) {
                     w.printf("      - %s%n", r);
                 }
+                // a check that was not run has no evidence to show
                 if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())
+                        || "host".equals(c.id()) || "kubelet".equals(c.id())
                         || ("bmc".equals(c.id()) && c.outcome() != Verdict.NOT_CHECKED)) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());

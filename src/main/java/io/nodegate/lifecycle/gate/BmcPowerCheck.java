@@ -44,13 +44,16 @@ final class BmcPowerCheck implements GateCheck {
     }
 
     @Override
+    public String notGiven(GateInput in) {
+        BmcReadings readings = in.evidence().bmc();
+        return readings == null || !readings.read() ? "no --bmc or --bmc-inventory given: what the host's BMC says "
+                + "about its power was not checked" : null;
+    }
+
+    @Override
     public Check evaluate(GateInput in) {
         BmcReadings readings = in.evidence().bmc();
         Map<String, String> evid = new LinkedHashMap<>();
-        if (readings == null || !readings.read()) {
-            return new Check(id(), title(), Verdict.NOT_CHECKED, List.of("no --bmc or --bmc-inventory given: what the "
-                    + "host's BMC says about its power was not checked"), evid);
-        }
         NodeInfo target = in.evidence().target();
         NodePower power = BmcBinding.bind(List.of(target), readings).of(target.name());
         LeaseInfo lease = in.evidence().targetLease();

@@ -27,7 +27,15 @@ public final class GoneBmcCheck {
     private GoneBmcCheck() {
     }
 
+    public static final String ID = "bmc";
+    public static final String TITLE = "power state of removed hosts (their BMCs)";
+
+    /** @param readings what the BMCs said; null when no --bmc or --bmc-inventory was given ("not checked") */
     public static Check check(Baseline baseline, List<NodeInfo> nodesHere, BmcReadings readings) {
+        if (readings == null || !readings.read()) {
+            return Check.notChecked(ID, TITLE, "no --bmc or --bmc-inventory given: the removed hosts' power state "
+                    + "was not read from their BMCs");
+        }
         Set<String> here = nodesHere.stream().map(NodeInfo::name).collect(Collectors.toSet());
         List<NodeInfo> removed = new ArrayList<>();
         for (Baseline.Target t : baseline.targets()) {
@@ -48,7 +56,7 @@ public final class GoneBmcCheck {
             evid.put("removed", "no baseline target is removed yet");
         }
         List<String> problems = binding.problems(readings);
-        return new Check("bmc", "power state of removed hosts (their BMCs)", problems.isEmpty() ? Verdict.PASS
+        return new Check(ID, TITLE, problems.isEmpty() ? Verdict.PASS
                 : Verdict.INVALID, problems.stream().map(p -> p + ": unreadable, never evidence either way").toList(),
                 evid);
     }
