@@ -107,8 +107,10 @@ class BmcCommandTest {
 
     @Test
     void aCertificateTheCaDoesNotSignIsExit3NamingTheBmc() {
-        Path other = certs.otherCaServerCertificate("rogue", "/CN=idrac-rogue", "IP:127.0.0.1");
-        RedfishTestServer rogue = RedfishTestServer.start(other, dir.resolve("rogue.key"),
+        // a certificate for the right address from a CA --bmc-ca does not hold (another rack's, a re-flashed BMC's)
+        TestCerts.Serving other = certs.kubeletServing(certs.authority("rogue-ca", "idrac-rogue-ca"), "rogue",
+                "idrac-rogue", "127.0.0.1");
+        RedfishTestServer rogue = RedfishTestServer.start(other.chain(), other.key(),
                 RedfishTestServer.Layout.IDRAC).account("root", BmcStory.PASSWORD);
         try {
             CliRun run = bmc("gpu-a07", "--bmc", rogue.url());

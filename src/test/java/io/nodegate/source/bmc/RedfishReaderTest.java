@@ -180,8 +180,10 @@ class RedfishReaderTest {
 
     @Test
     void aCertificateFromAnotherCaIsAnErrorNamingTheBmcNeverAFallback() {
-        Path other = certs.otherCaServerCertificate("bmc-other", "/CN=idrac-7XK2", "IP:127.0.0.1");
-        RedfishTestServer bmc = RedfishTestServer.start(other, dir.resolve("bmc-other.key"), Layout.IDRAC)
+        // the right address, signed by a CA --bmc-ca does not hold
+        TestCerts.Serving other = certs.kubeletServing(certs.authority("bmc-other-ca", "idrac-other-ca"), "bmc-other",
+                "idrac-7XK2", "127.0.0.1");
+        RedfishTestServer bmc = RedfishTestServer.start(other.chain(), other.key(), Layout.IDRAC)
                 .account("root", PASSWORD).system("System.Embedded.1", UUID_A07, "On");
         servers.add(bmc);
 
