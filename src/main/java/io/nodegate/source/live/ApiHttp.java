@@ -131,11 +131,27 @@ public final class ApiHttp {
 
     /** As {@link #stream(String, String, Duration, Reader)}, asking for {@code accept} (a watch of Tables). */
     public <T> T stream(String what, String pathAndQuery, String accept, Duration deadline, Reader<T> reader) {
-        return send(what, "GET", pathAndQuery, null, null, accept, deadline, reader);
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, null, reader);
+    }
+
+    /**
+     * As {@link #stream(String, String, String, Duration, Reader)}, and the status line and headers must arrive
+     * within {@code headersWithin}: a server that accepts the request and never answers (an apiserver host that
+     * lost power, its TCP half-open) fails the call then, not at the end of the whole stream's deadline.
+     * kube-apiserver sends a watch's headers as soon as the watch is registered.
+     */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin, Duration deadline,
+                        Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, reader);
     }
 
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                        String accept, Duration within, Reader<T> reader) {
+        return send(what, method, pathAndQuery, contentType, body, accept, within, null, reader);
+    }
+
+    private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
+                       String accept, Duration within, Duration headersWithin, Reader<T> reader) {
         String url = target.server() + pathAndQuery;
         long timeoutMillis = within.toMillis();
         Deadline deadline = new Deadline();
@@ -147,6 +163,12 @@ public final class ApiHttp {
                 deadline.expired = true;
                 disconnectWithoutWaiting(c);
             }, timeoutMillis, TimeUnit.MILLISECONDS);
+            if (headersWithin != null && headersWithin.compareTo(within) < 0) {
+                deadline.headersTask = WATCHDOG.schedule(() -> {
+                    deadline.headersExpired = true;
+                    disconnectWithoutWaiting(c);
+                }, headersWithin.toMillis(), TimeUnit.MILLISECONDS);
+            }
             conn.setRequestMethod(method);
             conn.setConnectTimeout((int) Math.min(CONNECT_TIMEOUT_MILLIS, timeoutMillis));
             conn.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
@@ -167,6 +189,12 @@ public final class ApiHttp {
                 }
             }
             int status = conn.getResponseCode();
+            if (deadline.headersTask != null) {
+                deadline.headersTask.cancel(false);
+            }
+            if (deadline.headersExpired) {
+                throw new SocketTimeoutException("no status line and headers in time");
+            }
             InputStream raw = status >= 400 ? conn.getErrorStream() : conn.getInputStream();
             InputStream guarded = new Guarded(raw == null ? InputStream.nullInputStream() : raw, deadline);
             HttpURLConnection answered = conn;
@@ -202,6 +230,11 @@ public final class ApiHttp {
             Throwable e = thrown instanceof java.io.UncheckedIOException u && u.getCause() != null ? u.getCause() : thrown;
             boolean connectTimeout = e instanceof SocketTimeoutException && String.valueOf(e.getMessage())
                     .toLowerCase(java.util.Locale.ROOT).contains("connect");
+            if (deadline.headersExpired && !deadline.expired) {
+                throw new CollectionException(what + ": no answer from API server " + target.server() + " within "
+                        + Durations.format(headersWithin) + " (the request was sent; no status line or headers came "
+                        + "back)", e);
+            }
             if (deadline.expired || e instanceof SocketTimeoutException && !connectTimeout) {
                 throw timeout(what, within, e);
             }
@@ -212,6 +245,9 @@ public final class ApiHttp {
         } finally {
             if (deadline.task != null) {
                 deadline.task.cancel(false);
+            }
+            if (deadline.headersTask != null) {
+                deadline.headersTask.cancel(false);
             }
         }
     }
@@ -295,6 +331,8 @@ public final class ApiHttp {
     private static final class Deadline {
         volatile boolean expired;
         volatile ScheduledFuture<?> task;
+        volatile boolean headersExpired;
+        volatile ScheduledFuture<?> headersTask;
     }
 
     /** The body, failing once the deadline has passed (the watchdog's disconnect ends a blocked read). */
