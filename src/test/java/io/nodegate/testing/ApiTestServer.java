@@ -94,6 +94,14 @@ import java.util.function.Predicate;
  *       {@link #url()} is a small front ({@link ApiFrontServer}) that relays a WebSocket watch to the mock as such
  *       a stream and passes every other request through byte for byte (WebSocket watches of fabric8 clients are
  *       tunnelled unchanged and keep working).</li>
+ *   <li><b>A dead or broken apiserver</b> (played by the front, which owns the connections):
+ *       {@link #freezeOpenWatches()} (open watch streams go silent for good, connection open, no FIN),
+ *       {@link #holdRequests} (requests accepted and never answered), {@link #endWatchesAtOnce} (every WATCH answers
+ *       200 and ends with no event), {@link #dropOpenWatches()} (open watches end now), {@link #delayAnswers} (writes
+ *       land at once, answers come late); {@link #onRequest} sees each request as it reaches the store.</li>
+ *   <li><b>Consistent reads</b>: a LIST's {@code metadata.resourceVersion} is the store's current version (the
+ *       highest any write has produced, of any kind), as a real apiserver's LIST without a resourceVersion carries
+ *       etcd's current revision; so a {@code limit=1} LIST tells the current version.</li>
  *   <li><b>Request counting</b> per "METHOD path" (query excluded). Setup calls made through this class
  *       ({@link #create}, {@link #delete}, {@link #client()}) are not counted, so counts show what the code
  *       under test asked.</li>
@@ -148,6 +156,7 @@ public final class ApiTestServer implements AutoCloseable {
     private volatile long expiredBelow;
     private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
     private volatile boolean representations = true;
+    private volatile java.util.function.BiConsumer<String, String> requestListener;
     private final java.util.concurrent.ScheduledExecutorService bookmarks =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "api-test-server-bookmarks");
@@ -164,7 +173,8 @@ public final class ApiTestServer implements AutoCloseable {
         mock = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new RealisticDispatcher(crud),
                 false);
         mock.init();
-        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort(), this::watchLines);
+        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort(), this::watchLines,
+                head -> head.header(SETUP_HEADER) != null);
         // setup goes through the front too: tests hand client() to the code under test, which records url()
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl(url())
@@ -282,6 +292,67 @@ public final class ApiTestServer implements AutoCloseable {
      */
     public ApiTestServer requireBearerToken(String token) {
         this.requiredToken = token;
+        return this;
+    }
+
+    /**
+     * The apiserver host the code's connections go through loses power: every HTTP watch stream open now stays open
+     * and silent for good (no byte, no FIN, its timeoutSeconds no longer ends it). Combine with
+     * {@link #holdRequests} for "new requests get no answer either". Setup calls are not affected.
+     */
+    public ApiTestServer freezeOpenWatches() {
+        front.freezeOpenWatches();
+        return this;
+    }
+
+    /** Every HTTP watch stream open now ends cleanly, as at its timeoutSeconds (the client watches again). */
+    public ApiTestServer dropOpenWatches() {
+        front.dropOpenWatches();
+        return this;
+    }
+
+    /**
+     * From now on, requests of the code under test for which {@code which} holds ("METHOD target", e.g.
+     * {@code "GET /api/v1/nodes?watch=true&..."}) are accepted and never answered: the connection stays open, no
+     * byte comes back. {@link #answerRequests()} ends it for new requests; the ones held stay held (the host is gone).
+     */
+    public ApiTestServer holdRequests(Predicate<String> which) {
+        front.hold(head -> which.test(head.method() + " " + head.target()));
+        return this;
+    }
+
+    /** New requests are answered again (see {@link #holdRequests}). */
+    public ApiTestServer answerRequests() {
+        front.hold(null);
+        return this;
+    }
+
+    /** From now on every HTTP watch of the code under test answers 200 and ends at once, with no event. */
+    public ApiTestServer endWatchesAtOnce(boolean atOnce) {
+        front.endWatchesAtOnce(atOnce);
+        return this;
+    }
+
+    /**
+     * Requests of the code under test for which {@code which} holds ("METHOD target") are applied at once and answered
+     * {@code by} later (a slow POST whose write has landed).
+     */
+    public ApiTestServer delayAnswers(Predicate<String> which, java.time.Duration by) {
+        front.delayAnswers(head -> which.test(head.method() + " " + head.target()), by);
+        return this;
+    }
+
+    /** HTTP watch streams of the code under test open at the front now, frozen ones included. */
+    public int openWatchStreams() {
+        return front.openStreams();
+    }
+
+    /**
+     * Called with every request of the code under test as it reaches the store ("METHOD path?query" and the body),
+     * before it is applied: when a write landed, e.g. which replica posted an Event while which one held a Lease.
+     */
+    public ApiTestServer onRequest(java.util.function.BiConsumer<String, String> listener) {
+        this.requestListener = listener;
         return this;
     }
 
@@ -651,6 +722,11 @@ public final class ApiTestServer implements AutoCloseable {
                 counts.computeIfAbsent(method + " " + path, k -> new AtomicInteger()).incrementAndGet();
                 requestLog.add(method + " " + request.getPath());
                 requestAccepts.add(method + " " + request.getPath() + " Accept: " + request.getHeader("Accept"));
+                java.util.function.BiConsumer<String, String> listener = requestListener;
+                if (listener != null) {
+                    listener.accept(method + " " + request.getPath(), request.getBody() == null ? ""
+                            : new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+                }
             }
             if (!setup && requiredToken != null
                     && !("Bearer " + requiredToken).equals(request.getHeader("Authorization"))) {
