@@ -195,7 +195,13 @@ public final class WatchCommand implements Callable<Integer> {
             if (once) {
                 return once(service);
             }
-            service.start();
+            try {
+                service.start();
+            } catch (RuntimeException e) {
+                service.close();
+                connection.close();
+                throw e;
+            }
             log.accept("serving /metrics /healthz /readyz /findings on " + describe(address, service.httpPort())
                     + "; leader Lease " + settings.namespace() + "/" + WatchService.LEASE_NAME + " as " + me);
             CountDownLatch stopped = new CountDownLatch(1);

@@ -5,6 +5,7 @@ import io.nodegate.model.LeaseInfo;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.live.ApiHttp;
 import io.nodegate.time.Durations;
 
 import java.time.Clock;
@@ -108,6 +109,7 @@ final class KindWatch {
     /** Why the open stream was closed from outside (idle, stale); null when the server or the network ended it. */
     private volatile String abortCause;
     private volatile String staleReason;
+    private volatile boolean idleAbortSent;
     private volatile boolean relistRequested;
     private volatile CatchUp pendingCatchUp;
     /** The latest renewTime + leaseDurationSeconds of the Leases held (Lease kinds only). */
@@ -119,8 +121,9 @@ final class KindWatch {
     private volatile String resourceVersion;
     /** 410 answers since the last event (only the watch thread reads and writes it). */
     private int goneInARow;
-    private long eventsThisWatch;
-    private int failuresInARow;
+    private volatile long eventsThisWatch;
+    private volatile long openedAtNanos;
+    private volatile int failuresInARow;
     private String lastLoggedCause;
 
     /** client-go's reflector: each watch lasts between 5 and 10 min (minWatchTimeout times 1 to 2). */
@@ -248,8 +251,20 @@ final class KindWatch {
             }
             case REQUESTING -> {
                 long waiting = nowNanos - requestedAtNanos;
+                if (failuresInARow > 0) {
+                    // after a failure (a silent stream among them) only an answer shows the server is back
+                    return "watch request sent " + seconds(waiting) + " ago, not answered yet" + error;
+                }
                 if (waiting > limits.answerGrace().toNanos()) {
                     return "watch request sent " + seconds(waiting) + " ago and not answered";
+                }
+            }
+            case WATCHING -> {
+                long open = nowNanos - openedAtNanos;
+                if (failuresInARow > 0 && eventsThisWatch == 0 && open < limits.shortWatch().toNanos()) {
+                    // a server that ends every watch at once answers each one: after failures, a watch counts
+                    // once it delivered an event or outlived the short-watch limit
+                    return "watch answered " + seconds(open) + " ago after failures, not shown to last yet" + error;
                 }
             }
             default -> {
@@ -279,10 +294,13 @@ final class KindWatch {
         if (closed) {
             return;
         }
-        if (phase == Phase.WATCHING) {
+        if (phase == Phase.WATCHING && !idleAbortSent) {
             Duration limit = idleLimit();
             long quiet = nowNanos - lastProgressNanos;
             if (quiet > limit.toNanos()) {
+                // once per stream: on a half-open connection the close waits for the blocked read, which the
+                // socket's read timeout ends ({@link #watchOnce}); the copy counts as not fresh either way
+                idleAbortSent = true;
                 abort("idle", "no event or bookmark for " + seconds(quiet) + " (idle limit "
                         + Durations.format(limit) + "): the stream is closed and watched again from version "
                         + resourceVersion);
@@ -370,6 +388,9 @@ final class KindWatch {
                 // from outside (idle, stale): the kind is not fresh and is tried again, never "0 found"
                 String cause = abortCause;
                 abortCause = null;
+                if (cause == null && e instanceof ApiHttp.Silent) {
+                    cause = "idle: " + e.getMessage() + "; watched again from version " + resourceVersion;
+                }
                 String said = cause != null ? cause
                         : e instanceof CollectionException ? e.getMessage() : e.toString();
                 if (cause != null && cause.startsWith("stale")) {
@@ -410,7 +431,10 @@ final class KindWatch {
         return said == null ? null : said.replaceAll("[0-9]+(\\.[0-9]+)?", "#");
     }
 
-    /** The watch is open (again): says so once after failures. */
+    /**
+     * The watch works again (its first event, or it lived past the short-watch limit): says so once after failures.
+     * Merely answering is not enough: a server that ends every watch at once answers each one.
+     */
     private void recovered() {
         if (failuresInARow > 0) {
             log.accept("informer " + kind.id() + ": watching again after " + failuresInARow + " failed "
@@ -468,11 +492,14 @@ final class KindWatch {
         int timeoutSeconds = minWatchSeconds + ThreadLocalRandom.current().nextInt(minWatchSeconds + 1);
         eventsThisWatch = 0;
         abortCause = null;
+        idleAbortSent = false;
+        // the socket's read timeout ends a read blocked on a silent (half-open) stream: the idle limit in force now
+        Duration silentWithin = idleLimit();
         phase = Phase.REQUESTING;
         long started = System.nanoTime();
         requestedAtNanos = started;
         try {
-            api.watch(kind, resourceVersion, timeoutSeconds, KubeJson.MODEL, new ApiCalls.WatchListener() {
+            api.watch(kind, resourceVersion, timeoutSeconds, silentWithin, KubeJson.MODEL, new ApiCalls.WatchListener() {
                 @Override
                 public void opened(Runnable abort) {
                     abortWatch = abort;
@@ -481,9 +508,10 @@ final class KindWatch {
                         abort.run();
                         return;
                     }
+                    long now = System.nanoTime();
+                    openedAtNanos = now;
+                    lastProgressNanos = now;
                     phase = Phase.WATCHING;
-                    lastProgressNanos = System.nanoTime();
-                    recovered();
                 }
 
                 @Override
@@ -505,6 +533,7 @@ final class KindWatch {
                     + "watch, as client-go's reflector calls it): treated as a failure");
         }
         // the server ended a watch that lived: watch again at once from the last version
+        recovered();
     }
 
     /** A watch the server ended in under a second with no event. */
@@ -516,7 +545,9 @@ final class KindWatch {
 
     private void apply(KubeJson.WatchEvent event) {
         goneInARow = 0;
-        eventsThisWatch++;
+        if (eventsThisWatch++ == 0) {
+            recovered();
+        }
         lastProgressNanos = System.nanoTime();
         Map<String, Object> object = event.object();
         String version = version(object);

@@ -593,17 +593,22 @@ public final class ApiTestServer implements AutoCloseable {
             inner.onClosing(ws, code, reason);
         }
 
+        /*
+         * The CRUD mock's listener waits (up to a minute) for its event sender to finish when a watch closes, and is
+         * called on the mock's event loop, which that sender needs: a watch closed while its first events are being
+         * sent stalled the whole server. Its close is handed to a thread of its own.
+         */
         @Override
         public void onClosed(io.fabric8.mockwebserver.http.WebSocket ws, int code, String reason) {
             gone();
-            inner.onClosed(ws, code, reason);
+            CLOSERS.execute(() -> inner.onClosed(ws, code, reason));
         }
 
         @Override
         public void onFailure(io.fabric8.mockwebserver.http.WebSocket ws, Throwable t,
                               io.fabric8.mockwebserver.http.Response r) {
             gone();
-            inner.onFailure(ws, t, r);
+            CLOSERS.execute(() -> inner.onFailure(ws, t, r));
         }
     }
 
@@ -660,6 +665,14 @@ public final class ApiTestServer implements AutoCloseable {
             return inner.close(code, reason);
         }
     }
+
+    /** Where the mock's watch listeners close (see WatchSession#onClosed). */
+    private static final java.util.concurrent.ExecutorService CLOSERS =
+            java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "api-test-server-watch-close");
+                t.setDaemon(true);
+                return t;
+            });
 
     private static final Map<String, String> KINDS_BY_RESOURCE = Map.ofEntries(
             Map.entry("nodes", "Node"), Map.entry("leases", "Lease"), Map.entry("secrets", "Secret"),

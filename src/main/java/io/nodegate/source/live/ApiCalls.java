@@ -409,6 +409,15 @@ public final class ApiCalls {
      */
     public void watch(ReadKind<?, ?> kind, String resourceVersion, int timeoutSeconds, KubeJson mode,
                       WatchListener listener) {
+        watch(kind, resourceVersion, timeoutSeconds, null, mode, listener);
+    }
+
+    /**
+     * As {@link #watch(ReadKind, String, int, KubeJson, WatchListener)}; a stream that sends nothing, not even a
+     * bookmark, for {@code silentWithin} fails with {@link ApiHttp.Silent} (null: only the whole deadline bounds it).
+     */
+    public void watch(ReadKind<?, ?> kind, String resourceVersion, int timeoutSeconds, Duration silentWithin,
+                      KubeJson mode, WatchListener listener) {
         String what = "WATCH " + kind.listWhat().replaceFirst("^LIST ", "");
         StringBuilder query = new StringBuilder(collectionPath(kind.type(), kind.namespace()))
                 .append("?watch=true&allowWatchBookmarks=true&timeoutSeconds=").append(timeoutSeconds);
@@ -423,7 +432,7 @@ public final class ApiCalls {
         lastAsked.asking(server);
         // the headers within the request timeout, as any call; the events for as long as the watch lasts
         http.stream(what, query.toString(), metadataOnly == null ? "application/json" : MetadataOnly.ACCEPT,
-                requestTimeout, Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
+                requestTimeout, silentWithin, Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
             if (answer.status() == 410) {
                 throw new Gone(what + " at " + server + ": 410 Gone (" + statusMessage(answer.body())
                         + "): the version " + resourceVersion + " is compacted; listing again");

@@ -131,7 +131,7 @@ public final class ApiHttp {
 
     /** As {@link #stream(String, String, Duration, Reader)}, asking for {@code accept} (a watch of Tables). */
     public <T> T stream(String what, String pathAndQuery, String accept, Duration deadline, Reader<T> reader) {
-        return send(what, "GET", pathAndQuery, null, null, accept, deadline, null, reader);
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, reader);
     }
 
     /**
@@ -142,16 +142,36 @@ public final class ApiHttp {
      */
     public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin, Duration deadline,
                         Reader<T> reader) {
-        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, reader);
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, null, reader);
+    }
+
+    /**
+     * As {@link #stream(String, String, String, Duration, Duration, Reader)}, and a body that sends nothing for
+     * {@code silentWithin} fails with {@link Silent}. This is the one way to end a read blocked on a half-open
+     * connection at a chosen time: on JDK 17 a disconnect from another thread waits for the blocked chunked read
+     * (they share a lock) until the server's next bytes, which never come, while the socket's read timeout ends the
+     * read itself.
+     */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin,
+                        Duration silentWithin, Duration deadline, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, silentWithin, reader);
+    }
+
+    /** A stream sent nothing for longer than it was allowed to be silent (see {@link #stream}). */
+    public static final class Silent extends CollectionException {
+        Silent(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                        String accept, Duration within, Reader<T> reader) {
-        return send(what, method, pathAndQuery, contentType, body, accept, within, null, reader);
+        return send(what, method, pathAndQuery, contentType, body, accept, within, null, null, reader);
     }
 
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
-                       String accept, Duration within, Duration headersWithin, Reader<T> reader) {
+                       String accept, Duration within, Duration headersWithin, Duration silentWithin,
+                       Reader<T> reader) {
         String url = target.server() + pathAndQuery;
         long timeoutMillis = within.toMillis();
         Deadline deadline = new Deadline();
@@ -171,7 +191,8 @@ public final class ApiHttp {
             }
             conn.setRequestMethod(method);
             conn.setConnectTimeout((int) Math.min(CONNECT_TIMEOUT_MILLIS, timeoutMillis));
-            conn.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+            long readTimeout = silentWithin == null ? timeoutMillis : Math.min(timeoutMillis, silentWithin.toMillis());
+            conn.setReadTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, readTimeout)));
             conn.setInstanceFollowRedirects(false);
             conn.setUseCaches(false);
             conn.setRequestProperty("Accept", accept);
@@ -195,6 +216,7 @@ public final class ApiHttp {
             if (deadline.headersExpired) {
                 throw new SocketTimeoutException("no status line and headers in time");
             }
+            deadline.answered = true;
             InputStream raw = status >= 400 ? conn.getErrorStream() : conn.getInputStream();
             InputStream guarded = new Guarded(raw == null ? InputStream.nullInputStream() : raw, deadline);
             HttpURLConnection answered = conn;
@@ -234,6 +256,10 @@ public final class ApiHttp {
                 throw new CollectionException(what + ": no answer from API server " + target.server() + " within "
                         + Durations.format(headersWithin) + " (the request was sent; no status line or headers came "
                         + "back)", e);
+            }
+            if (!deadline.expired && deadline.answered && silentWithin != null && e instanceof SocketTimeoutException) {
+                throw new Silent(what + ": nothing from API server " + target.server() + " for "
+                        + Durations.format(silentWithin) + " (the stream is silent: closed)", e);
             }
             if (deadline.expired || e instanceof SocketTimeoutException && !connectTimeout) {
                 throw timeout(what, within, e);
@@ -332,6 +358,7 @@ public final class ApiHttp {
         volatile boolean expired;
         volatile ScheduledFuture<?> task;
         volatile boolean headersExpired;
+        volatile boolean answered;
         volatile ScheduledFuture<?> headersTask;
     }
 
