@@ -48,7 +48,7 @@ import java.util.concurrent.CountDownLatch;
         footer = {"",
                 "Examples:",
                 "  # in a Pod (service account), as `nodegate install` deploys it:",
-                "  nodegate watch --namespace nodegate-system --listen :9470",
+                "  nodegate watch --namespace nodegate-system --listen=:9470",
                 "  # from a workstation (HTTP on 127.0.0.1:9470 unless --listen says otherwise):",
                 "  nodegate watch --context prod-a --interval 30s",
                 "  curl -s localhost:9470/metrics | grep '^nodegate_finding'",
@@ -80,9 +80,9 @@ public final class WatchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--listen", paramLabel = "ADDR:PORT", defaultValue = "127.0.0.1:9470",
-            description = "Where HTTP listens (default: ${DEFAULT-VALUE}, this machine only: /findings carries "
-                    + "machine IDs and IPs). In a Pod, `nodegate install` sets --listen :9470 and the Service is "
-                    + "the way in. Port 0 picks a free one.")
+            description = "Where HTTP listens (default: ${DEFAULT-VALUE}: this machine only, since /findings "
+                    + "carries machine IDs and IPs; `nodegate install` runs it with --listen=:9470 behind its "
+                    + "Service). Port 0 picks a free one.")
     String listen;
 
     @Option(names = "--namespace", paramLabel = "NS",

@@ -110,6 +110,7 @@ final class KindWatch {
     private volatile String abortCause;
     private volatile String staleReason;
     private volatile boolean idleAbortSent;
+    private Duration lastSilentWithin;
     private volatile boolean relistRequested;
     private volatile CatchUp pendingCatchUp;
     /** The latest renewTime + leaseDurationSeconds of the Leases held (Lease kinds only). */
@@ -329,7 +330,8 @@ final class KindWatch {
 
     /**
      * The copy is proved behind the server: it is not fresh until a new LIST has replaced it. The open stream is
-     * closed at once.
+     * closed: at once while it delivers; a silent one (a half-open connection, where the close waits for the blocked
+     * read) when its read timeout, the idle limit, ends the read.
      */
     void markStale(String reason) {
         if (closed) {
@@ -389,7 +391,8 @@ final class KindWatch {
                 String cause = abortCause;
                 abortCause = null;
                 if (cause == null && e instanceof ApiHttp.Silent) {
-                    cause = "idle: " + e.getMessage() + "; watched again from version " + resourceVersion;
+                    cause = "idle: no event or bookmark for " + Durations.format(lastSilentWithin) + " ("
+                            + e.getMessage() + "): watched again from version " + resourceVersion;
                 }
                 String said = cause != null ? cause
                         : e instanceof CollectionException ? e.getMessage() : e.toString();
@@ -495,6 +498,7 @@ final class KindWatch {
         idleAbortSent = false;
         // the socket's read timeout ends a read blocked on a silent (half-open) stream: the idle limit in force now
         Duration silentWithin = idleLimit();
+        lastSilentWithin = silentWithin;
         phase = Phase.REQUESTING;
         long started = System.nanoTime();
         requestedAtNanos = started;

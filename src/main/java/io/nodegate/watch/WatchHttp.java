@@ -179,6 +179,9 @@ public final class WatchHttp implements AutoCloseable {
                         : answer(request);
                 write(client, out, request.method(), answer, keepAlive);
                 if (!keepAlive) {
+                    if (request.error() != 0) {
+                        lingeringClose(client, in);
+                    }
                     return;
                 }
             }
@@ -269,6 +272,25 @@ public final class WatchHttp implements AutoCloseable {
         String target = start[1];
         int query = target.indexOf('?');
         return new Request(start[0], query < 0 ? target : target.substring(0, query), !close, 0, null);
+    }
+
+    /**
+     * After refusing a request whose bytes were not all read: stop sending, then read what is still coming (briefly,
+     * boundedly) before closing, so the close does not reset the connection before the client read the refusal.
+     */
+    private static void lingeringClose(Socket client, InputStream in) {
+        try {
+            client.shutdownOutput();
+            client.setSoTimeout(500);
+            byte[] sink = new byte[8192];
+            int total = 0;
+            int n;
+            while (total < 256 * 1024 && (n = in.read(sink)) >= 0) {
+                total += n;
+            }
+        } catch (IOException ignored) {
+            // closed or timed out: close now
+        }
     }
 
     private static int readBefore(Socket client, InputStream in, long deadline) throws IOException {
