@@ -151,6 +151,8 @@ public final class InstallBundle {
                 .withName("watch")
                 .withImage(settings.image())
                 .withImagePullPolicy("IfNotPresent")
+                // the watch listens on 127.0.0.1 unless told: in the Pod it must answer the kubelet's probes and the
+                // Service on the Pod's address; the Service is the only way in
                 .withArgs("watch", "--namespace", settings.namespace(), "--listen", ":" + PORT)
                 .addNewEnv().withName("POD_NAME").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name")
                 .endFieldRef().endValueFrom().endEnv()

@@ -29,9 +29,11 @@ import java.util.function.Consumer;
  * values {@code KubeJson} parses (managedFields, images and Secret values skipped while parsing), so nothing the
  * model never reads is held.
  *
- * <p>Health is per kind: a kind is usable only while its watch has listed <em>and</em> is watching. After a failed
- * re-list or a broken watch it is not, until a LIST or watch succeeds again; {@link #unhealthy()} names those kinds
- * and the watch neither reports nor resolves anything while any is listed.
+ * <p>Health is per kind: a kind is usable only while its copy is proven fresh ({@link Freshness}): listed, watching,
+ * an event or bookmark within its idle limit, not proved behind by a consistent read. After a failed re-list, a broken
+ * or silent watch, an unanswered watch request or a back-off it is not, until the watch shows progress again;
+ * {@link #unhealthy()} names those kinds and why, and the watch neither reports nor resolves anything while any is
+ * listed. A silence finding needs more: {@link #proveSilenceInputs}.
  *
  * <p>Optional kinds are probed when the cache starts: an API that answers 404 (CSINode) or a namespace that does
  * not exist (cattle-system) is proven absent and gets no watch, as {@code LiveSource} would note it. The
