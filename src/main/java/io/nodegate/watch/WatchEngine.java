@@ -124,10 +124,9 @@ public final class WatchEngine {
             now = provenAt;
         }
         Map<String, Finding> current = result.findings();
-        if (leader.getAsBoolean()) {
-            announce(current);
-        }
-        announced = current;
+        // a follower follows everything; a leader's pass stopped by a lost Lease keeps what it did not post for the
+        // next pass (if it still leads then; if not, its next pass follows everything again)
+        announced = leader.getAsBoolean() ? announce(current) : current;
         Pass ok = new Pass(now, true, null, result.report(), result.state(),
                 Duration.ofNanos(System.nanoTime() - started));
         lastGood = ok;
@@ -178,7 +177,8 @@ public final class WatchEngine {
      * Posts what appeared and what went away. Leadership is asked again before every write (and the sink checks the
      * Lease itself, {@link LeaderGuard}): a replica that lost it stops posting at once, in the middle of a pass.
      */
-    private void announce(Map<String, Finding> current) {
+    private Map<String, Finding> announce(Map<String, Finding> current) {
+        Map<String, Finding> done = new LinkedHashMap<>(announced);
         try {
             for (var e : current.entrySet()) {
                 if (!announced.containsKey(e.getKey())) {
@@ -186,6 +186,7 @@ public final class WatchEngine {
                     log.accept("new finding " + e.getValue().code() + " on " + String.join(", ",
                             e.getValue().nodes()));
                     events.appeared(e.getValue());
+                    done.put(e.getKey(), e.getValue());
                 }
             }
             for (var e : announced.entrySet()) {
@@ -193,10 +194,13 @@ public final class WatchEngine {
                     requireLeader();
                     log.accept("resolved " + e.getValue().code() + " on " + String.join(", ", e.getValue().nodes()));
                     events.resolved(e.getValue());
+                    done.remove(e.getKey());
                 }
             }
+            return current;
         } catch (EventSink.LeadershipLost lost) {
             log.accept("stopped posting Events in this pass: " + lost.getMessage());
+            return done;
         }
     }
 
