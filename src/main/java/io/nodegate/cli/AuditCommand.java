@@ -14,6 +14,9 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.source.live.LiveSource;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
+import io.nodegate.render.JunitReport;
+import io.nodegate.render.PolicyReports;
+import io.nodegate.render.Structured;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,6 +53,8 @@ import java.util.stream.Collectors;
                 "  nodegate audit --skip NG111        # newcomers are expected today",
                 "  NO_COLOR=1 nodegate audit > audit.txt",
                 "  nodegate audit --probe-kubelets    # also ask Unknown Nodes' kubelet ports who they answer for",
+                "  nodegate audit -o junit > nodegate-audit.xml      # for Jenkins / GitLab test reports",
+                "  nodegate audit -o policyreport | kubectl apply -f -   # for Policy Reporter",
                 "",
                 "Exit codes: 0 no finding at warning or above, 1 at least one,",
                 "            2 usage or input error, 3 collection failed."})
@@ -58,8 +63,17 @@ public final class AuditCommand implements Callable<Integer> {
     @Mixin
     SourceOptions source;
 
-    @Mixin
-    OutputOptions output;
+    /**
+     * OutputOptions' four formats and two for pipelines and policy UIs (docs/output.md). Parsed here rather than
+     * through the OutputOptions mixin, which every report command shares, because only audit has these two.
+     */
+    public enum Format { table, wide, json, yaml, junit, policyreport }
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). junit: JUnit XML for "
+                    + "CI (a testcase per finding, a passing one per clean check); policyreport: wgpolicyk8s.io/v1alpha2 "
+                    + "ClusterPolicyReport YAML for policy UIs (docs/output.md).")
+    Format format = Format.table;
 
     @Spec
     CommandSpec spec;
@@ -159,9 +173,40 @@ public final class AuditCommand implements Callable<Integer> {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }
         AuditReport shown = report;
-        out.print(output.render(() -> AuditRenderer.tree(shown), style -> AuditRenderer.table(shown, style, output.wide())));
+        out.print(switch (format) {
+            case junit -> JunitReport.xml(shown, checks(detectors, probeKubelets), skipped());
+            case policyreport -> policyReports(shown, checks(detectors, probeKubelets));
+            default -> {
+                OutputOptions output = OutputOptions.of(OutputOptions.Format.valueOf(format.name()));
+                yield output.render(() -> AuditRenderer.tree(shown),
+                        style -> AuditRenderer.table(shown, style, output.wide()));
+            }
+        });
         out.flush();
         return exitCode(report);
+    }
+
+    /** What ran, code to name: the detectors, and NG303 when the kubelet ports were probed. */
+    private static Map<String, String> checks(List<Detector> detectors, boolean probed) {
+        Map<String, String> checks = new java.util.LinkedHashMap<>();
+        detectors.forEach(d -> checks.put(d.code(), d.name()));
+        if (probed) {
+            var ng303 = new KubeletAnswersForAnotherClusterDetector();
+            checks.put(ng303.code(), ng303.name());
+        }
+        return checks;
+    }
+
+    /** The audit as ClusterPolicyReport documents (one unless the results need parts), for `kubectl apply -f -`. */
+    private static String policyReports(AuditReport report, Map<String, String> checks) {
+        Map<String, String> labels = new TreeMap<>(Map.of("app.kubernetes.io/name", "nodegate",
+                "app.kubernetes.io/component", "audit", "app.kubernetes.io/managed-by", "nodegate"));
+        StringBuilder out = new StringBuilder();
+        for (var doc : PolicyReports.reports("nodegate-audit", labels, report.findings(), checks,
+                f -> report.now(), code -> report.now())) {
+            out.append("---\n").append(Structured.yaml(doc));
+        }
+        return out.toString();
     }
 
     /** Every registered detector minus --skip ({@link DetectorSelection}). */

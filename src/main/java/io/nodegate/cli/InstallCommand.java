@@ -25,8 +25,10 @@ import java.util.concurrent.Callable;
                 "  watch makes (list/watch on what audit reads, create/patch on Events in default,",
                 "  get/create/patch on its own Lease), their bindings, a Service for /metrics and a",
                 "  Deployment (non-root, read-only root filesystem, probes on /healthz and /readyz).",
-                "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts` and the",
-                "admission policy of `nodegate policy` (with its defaults).",
+                "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts`, the",
+                "admission policy of `nodegate policy` (with its defaults), a Grafana dashboard and",
+                "the RBAC for the watch's ClusterPolicyReports.",
+                "deploy/kustomize holds the same objects as a kustomize base (README, \"Run it in the cluster\").",
                 "--image is required: build and push the image first (README, \"Run it in the cluster\")."},
         footer = {"",
                 "Examples:",
@@ -35,7 +37,10 @@ import java.util.concurrent.Callable;
                 "      --with-servicemonitor --with-alerts | kubectl apply -f -",
                 "  nodegate install --image REG/nodegate:0.1.0 --no-rancher --replicas 1 -o json",
                 "  nodegate install --image REG/nodegate:0.1.0 --with-servicemonitor \\",
-                "      --monitoring-label release=kube-prometheus-stack"})
+                "      --monitoring-label release=kube-prometheus-stack",
+                "  nodegate install --image REG/nodegate:0.1.0 --with-dashboard --with-policy-reports",
+                "  # uninstall: the same flags, piped to delete",
+                "  nodegate install --image REG/nodegate:0.1.0 | kubectl delete -f -"})
 public final class InstallCommand implements Callable<Integer> {
 
     public enum Format { yaml, json }
@@ -67,6 +72,22 @@ public final class InstallCommand implements Callable<Integer> {
                     + "`nodegate policy` yourself for other groups).")
     boolean withPolicy;
 
+    @Option(names = "--with-dashboard",
+            description = "Add a ConfigMap labelled grafana_dashboard=1 holding the nodegate Grafana dashboard, for "
+                    + "Grafana's dashboard sidecar (docs/dashboard.md).")
+    boolean withDashboard;
+
+    @Option(names = "--dashboard-namespace", paramLabel = "NS",
+            description = "Namespace of the dashboard ConfigMap (default: --namespace). Rancher Monitoring's Grafana "
+                    + "reads dashboards from cattle-dashboards only.")
+    String dashboardNamespace;
+
+    @Option(names = "--with-policy-reports",
+            description = "Run the watch with --policy-reports (it keeps wgpolicyk8s.io/v1alpha2 ClusterPolicyReports "
+                    + "of its findings current) and let its ClusterRole write them. Needs the PolicyReport CRD "
+                    + "(Kyverno, Policy Reporter).")
+    boolean withPolicyReports;
+
     @Option(names = "--no-rancher",
             description = "Leave out what needs Rancher's cattle-system namespace (the Role for its Jobs).")
     boolean noRancher;
@@ -83,7 +104,8 @@ public final class InstallCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
-                withServiceMonitor, !noRancher, monitoringLabels);
+                withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
+                VersionProvider.version(), dashboardNamespace);
         var objects = InstallBundle.objects(settings);
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));

@@ -17,6 +17,13 @@ public final class OutputOptions {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.table;
 
+    /** These options with {@code format} chosen, for a command that parses a wider -o of its own (audit). */
+    static OutputOptions of(Format format) {
+        OutputOptions options = new OutputOptions();
+        options.format = format;
+        return options;
+    }
+
     public Format format() {
         return format;
     }

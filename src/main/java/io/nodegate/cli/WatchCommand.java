@@ -150,12 +150,22 @@ public final class WatchCommand implements Callable<Integer> {
             description = "As in audit: detectors not to run (e.g. --skip NG111).")
     List<String> skip = new ArrayList<>();
 
+    @Option(names = "--policy-reports",
+            description = "The leader keeps the wgpolicyk8s.io/v1alpha2 ClusterPolicyReport nodegate-watch (split into "
+                    + "parts at scale) equal to the findings of each good pass (docs/output.md). Needs the CRD and "
+                    + "`install --with-policy-reports`' RBAC.")
+    boolean policyReports;
+
     @Override
     public Integer call() throws Exception {
         List<Detector> detectors = detectors();
         InetSocketAddress address = once ? null : listenAddress(listen);
         if (!once && (interval.isZero() || interval.isNegative())) {
             throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
+        }
+        if (once && policyReports) {
+            throw new ParameterException(spec.commandLine(), "--policy-reports keeps reports current while the watch "
+                    + "runs; --once prints one pass and exits (use `nodegate audit -o policyreport` for a snapshot)");
         }
         if (!Double.isFinite(eventRate) || eventRate <= 0) {
             // NaN compares false with everything: "NaN <= 0" let it through, and the token bucket never refilled
@@ -194,6 +204,9 @@ public final class WatchCommand implements Callable<Integer> {
         try {
             if (once) {
                 return once(service);
+            }
+            if (policyReports) {
+                service.keepPolicyReports();
             }
             try {
                 service.start();

@@ -278,13 +278,11 @@ public final class AlertRules {
     // ---- nodegate.federation: a Prometheus that sees several clusters ---------------------------------------
 
     static AlertRule hostInTwoClusters(AlertSettings settings, boolean departure) {
-        String hosts = "group by (%1$s, node, system_uuid) (nodegate_host_info{%1$s!=\"\", %2$s} "
-                + "or kube_node_info{%1$s!=\"\", %2$s})";
-        hosts = hosts.formatted(CL, REAL_UUID);
+        String hosts = hostsByCluster(CL);
         String ready = "group by (%1$s, node) (kube_node_status_condition{%1$s!=\"\", condition=\"Ready\", "
                 + "status=\"true\"} == 1)";
         ready = ready.formatted(CL);
-        String inTwo = "count by (system_uuid) (group by (system_uuid, %s) (%s)) >= 2".formatted(CL, hosts);
+        String inTwo = inSeveralClusters(CL);
         String readySomewhere = "group by (system_uuid) (%s and on (%s, node) %s)".formatted(hosts, CL, ready);
         String notReadySomewhere = "group by (system_uuid) (%s unless on (%s, node) %s)".formatted(hosts, CL, ready);
         // NG301's rule: a move is critical only when nothing says these are two machines. Prometheus sees machineIDs
@@ -333,6 +331,18 @@ public final class AlertRules {
                         : "Host {{ $labels.system_uuid }} is a Node in several clusters, one of them "
                         + "{{ $labels.node }} in {{ $labels." + CL + " }}").replace(CL, settings.clusterLabel()),
                 description.replace(CL, settings.clusterLabel()));
+    }
+
+    /** One series per (cluster, node, systemUUID) that the watch or kube-state-metrics reports, real UUIDs only. */
+    static String hostsByCluster(String clusterLabel) {
+        return ("group by (%1$s, node, system_uuid) (nodegate_host_info{%1$s!=\"\", %2$s} "
+                + "or kube_node_info{%1$s!=\"\", %2$s})").formatted(clusterLabel, REAL_UUID);
+    }
+
+    /** The systemUUIDs that are a Node in two or more clusters (the federation alerts and the dashboard). */
+    static String inSeveralClusters(String clusterLabel) {
+        return "count by (system_uuid) (group by (system_uuid, %s) (%s)) >= 2"
+                .formatted(clusterLabel, hostsByCluster(clusterLabel));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HTTPGetActionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -33,14 +35,17 @@ import java.util.TreeMap;
 
 /**
  * Everything `nodegate install` emits, in apply order: the watch's Namespace, ServiceAccount and RBAC (built from
- * {@link WatchAccess}), its Service and Deployment, and on request a ServiceMonitor, the PrometheusRule and the
- * admission policy. Choices are explained in README ("Run it in the cluster").
+ * {@link WatchAccess}), its Service, Deployment and PodDisruptionBudget, and on request a ServiceMonitor, the
+ * PrometheusRule, the admission policy and the Grafana dashboard. Choices are explained in README ("Run it in the
+ * cluster").
  */
 public final class InstallBundle {
 
     public static final String NAME = "nodegate-watch";
     public static final int PORT = 9470;
     public static final String PORT_NAME = "http-metrics";
+    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    public static final String MANAGED_BY_VALUE = "nodegate";
     /** A fixed non-root uid/gid (the distroless "nonroot" number), so runAsNonRoot can be verified by the kubelet. */
     public static final long UID = 65532;
 
@@ -60,6 +65,11 @@ public final class InstallBundle {
     private InstallBundle() {
     }
 
+    /**
+     * What the Deployment, Service and PodDisruptionBudget select on, and the labels every object of the watch
+     * carries. Never the version: a selector is immutable on a Deployment, so a version in it would make every
+     * upgrade an apply error.
+     */
     public static Map<String, String> labels() {
         Map<String, String> labels = new TreeMap<>();
         labels.put("app.kubernetes.io/name", "nodegate");
@@ -77,6 +87,7 @@ public final class InstallBundle {
         out.addAll(rbac(settings));
         out.add(service(ns));
         out.add(deployment(settings));
+        out.add(podDisruptionBudget(ns));
         if (settings.withServiceMonitor()) {
             out.add(serviceMonitor(settings));
         }
@@ -85,10 +96,52 @@ public final class InstallBundle {
                     AlertSettings.DEFAULT_RUNBOOK_BASE, true, settings.monitoringLabels())));
         }
         if (settings.withPolicy()) {
-            out.addAll(PolicyBundle.of(new PolicySettings(PolicySettings.DEFAULT_OPERATORS_GROUP,
-                    PolicySettings.DEFAULT_BREAK_GLASS_GROUP, settings.rancher(), List.of())).objects());
+            // the tombstones live where the watch reads them (its own namespace, WatchAccess), and that Namespace
+            // is emitted once: a second copy without the Pod Security label would drop it on `kubectl apply`
+            PolicySettings policy = new PolicySettings(PolicySettings.DEFAULT_OPERATORS_GROUP,
+                    PolicySettings.DEFAULT_BREAK_GLASS_GROUP, settings.rancher(), List.of(), false, ns);
+            for (HasMetadata object : PolicyBundle.of(policy).objects()) {
+                if (!(object instanceof Namespace n && ns.equals(n.getMetadata().getName()))) {
+                    out.add(object);
+                }
+            }
         }
+        if (settings.withDashboard()) {
+            out.add(Dashboard.configMap(settings.dashboardNamespace() == null ? ns : settings.dashboardNamespace()));
+        }
+        out.forEach(object -> object.getMetadata().setLabels(withCommonLabels(object.getMetadata().getLabels(),
+                settings.version())));
         return out;
+    }
+
+    /**
+     * Kubernetes' recommended labels that say which release made an object and that nodegate manages it, on every
+     * object: `kubectl get ... -l app.kubernetes.io/managed-by=nodegate` finds them all for an upgrade or an
+     * uninstall. A new map, so a selector that happened to share the metadata's map is never changed.
+     */
+    private static Map<String, String> withCommonLabels(Map<String, String> labels, String version) {
+        Map<String, String> out = new TreeMap<>(labels == null ? Map.of() : labels);
+        out.put("app.kubernetes.io/version", version);
+        out.put(MANAGED_BY, MANAGED_BY_VALUE);
+        return out;
+    }
+
+    /**
+     * At most one replica down by choice (a drain, a node upgrade): with two replicas a drain never takes both
+     * Lease candidates at once. maxUnavailable rather than minAvailable 1, which would block every drain of the
+     * node running a single replica (--replicas 1) for good. AlwaysAllow: a replica that is not ready (an
+     * informer stuck on a 403, an unreachable API makes both unready at once) can always be evicted, so a broken
+     * watch never stops operators draining nodes, the very work nodegate is for.
+     */
+    static HasMetadata podDisruptionBudget(String ns) {
+        return new PodDisruptionBudgetBuilder()
+                .withNewMetadata().withName(NAME).withNamespace(ns).withLabels(labels()).endMetadata()
+                .withNewSpec()
+                .withMaxUnavailable(new IntOrString(1))
+                .withNewSelector().withMatchLabels(labels()).endSelector()
+                .withUnhealthyPodEvictionPolicy("AlwaysAllow")
+                .endSpec()
+                .build();
     }
 
     private static Map<String, String> namespaceLabels() {
@@ -103,7 +156,8 @@ public final class InstallBundle {
     static List<HasMetadata> rbac(InstallSettings settings) {
         List<PolicyRule> clusterRules = new ArrayList<>();
         Map<String, List<PolicyRule>> byNamespace = new LinkedHashMap<>();
-        for (WatchAccess.Request r : WatchAccess.requests(settings.namespace(), settings.rancher())) {
+        for (WatchAccess.Request r : WatchAccess.requests(settings.namespace(), settings.rancher(),
+                settings.withPolicyReports())) {
             PolicyRule rule = r.nonResource()
                     ? new PolicyRuleBuilder().withNonResourceURLs(r.resource()).withVerbs(r.verbs()).build()
                     : new PolicyRuleBuilder().withApiGroups(r.apiGroup()).withResources(r.resource())
@@ -147,13 +201,18 @@ public final class InstallBundle {
     }
 
     static HasMetadata deployment(InstallSettings settings) {
+        // the watch listens on 127.0.0.1 unless told: in the Pod it must answer the kubelet's probes and the Service
+        // on the Pod's address; the Service is the only way in
+        List<String> args = new ArrayList<>(List.of("watch", "--namespace", settings.namespace(),
+                "--listen", ":" + PORT));
+        if (settings.withPolicyReports()) {
+            args.add("--policy-reports");
+        }
         Container container = new ContainerBuilder()
                 .withName("watch")
                 .withImage(settings.image())
                 .withImagePullPolicy("IfNotPresent")
-                // the watch listens on 127.0.0.1 unless told: in the Pod it must answer the kubelet's probes and the
-                // Service on the Pod's address; the Service is the only way in
-                .withArgs("watch", "--namespace", settings.namespace(), "--listen", ":" + PORT)
+                .withArgs(args)
                 .addNewEnv().withName("POD_NAME").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name")
                 .endFieldRef().endValueFrom().endEnv()
                 .addNewEnv().withName("POD_NAMESPACE").withNewValueFrom().withNewFieldRef()

@@ -20,13 +20,23 @@ import java.util.regex.Pattern;
  *                           missing namespace)
  * @param monitoringLabels   extra labels on the ServiceMonitor and PrometheusRule for a Prometheus whose
  *                           selectors want them (kube-prometheus-stack: release=NAME)
+ * @param withDashboard      add the Grafana dashboard ConfigMap (docs/dashboard.md)
+ * @param withPolicyReports  the watch keeps ClusterPolicyReports current (`watch --policy-reports`), and its
+ *                           ClusterRole may write them
+ * @param version            nodegate's version, the `app.kubernetes.io/version` label on every object
+ * @param dashboardNamespace where the dashboard ConfigMap goes (null: {@code namespace}); Rancher Monitoring's
+ *                           Grafana reads dashboards from cattle-dashboards only
  */
 public record InstallSettings(String namespace, String image, int replicas, boolean withPolicy, boolean withAlerts,
-                              boolean withServiceMonitor, boolean rancher, Map<String, String> monitoringLabels) {
+                              boolean withServiceMonitor, boolean rancher, Map<String, String> monitoringLabels,
+                              boolean withDashboard, boolean withPolicyReports, String version,
+                              String dashboardNamespace) {
 
     public static final String DEFAULT_NAMESPACE = "nodegate-system";
     public static final int DEFAULT_REPLICAS = 2;
 
+    /** A Kubernetes label value (apimachinery validation.IsValidLabelValue), non-empty. */
+    private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     /** registry/path:tag or @sha256:digest; what a container runtime accepts, loosely (no spaces, no scheme). */
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._\\-/:@]*[a-zA-Z0-9_]", Pattern.CASE_INSENSITIVE);
@@ -49,5 +59,13 @@ public record InstallSettings(String namespace, String image, int replicas, bool
                     + "stand-by)");
         }
         monitoringLabels = Map.copyOf(new TreeMap<>(monitoringLabels == null ? Map.of() : monitoringLabels));
+        if (dashboardNamespace != null && (dashboardNamespace.length() > 63
+                || !DNS_LABEL.matcher(dashboardNamespace).matches())) {
+            throw new InputException("--dashboard-namespace '" + dashboardNamespace + "' is not a namespace name");
+        }
+        if (version == null || version.length() > 63 || !LABEL_VALUE.matcher(version).matches()) {
+            // the build writes it (pom.xml); a version that is no label value is a build error, not user input
+            throw new IllegalArgumentException("nodegate version '" + version + "' is not a label value");
+        }
     }
 }

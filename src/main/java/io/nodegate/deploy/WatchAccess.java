@@ -16,6 +16,9 @@ public final class WatchAccess {
     /** Events about cluster-scoped objects (Nodes) live in default, as the kubelet's own do. */
     public static final String EVENTS_NAMESPACE = "default";
     public static final String CATTLE_SYSTEM = "cattle-system";
+    /** The wg-policy PolicyReport API (kubernetes-sigs/wg-policy-prototypes, v1alpha2), cluster-scoped reports. */
+    public static final String POLICY_REPORT_GROUP = "wgpolicyk8s.io";
+    public static final String POLICY_REPORT_RESOURCE = "clusterpolicyreports";
 
     /**
      * One kind of request.
@@ -45,8 +48,16 @@ public final class WatchAccess {
     private WatchAccess() {
     }
 
-    /** The requests of a watch running in namespace {@code ownNamespace}. */
+    /** The requests of a watch running in namespace {@code ownNamespace}, without `--policy-reports`. */
     public static List<Request> requests(String ownNamespace, boolean rancher) {
+        return requests(ownNamespace, rancher, false);
+    }
+
+    /**
+     * The requests of a watch running in namespace {@code ownNamespace}; with {@code policyReports}
+     * (`watch --policy-reports`) also the ClusterPolicyReports it keeps current.
+     */
+    public static List<Request> requests(String ownNamespace, boolean rancher, boolean policyReports) {
         List<Request> all = new ArrayList<>(List.of(
                 // informers on exactly what `audit` reads (source.Kinds): LIST then WATCH
                 new Request("", "nodes", null, List.of("get", "list", "watch"), List.of(), false,
@@ -82,6 +93,13 @@ public final class WatchAccess {
                                 + "PATCH (ResourceLock.update), not a PUT"),
                 new Request("coordination.k8s.io", "leases", ownNamespace, List.of("create"), List.of(), false,
                         "the first replica creates the " + LEADER_LEASE + " Lease (RBAC cannot limit create by name)")));
+        if (policyReports) {
+            all.add(new Request(POLICY_REPORT_GROUP, POLICY_REPORT_RESOURCE, null,
+                    List.of("get", "list", "create", "update", "delete"), List.of(), false,
+                    "the leader keeps its ClusterPolicyReports current (watch --policy-reports): LIST its own by "
+                            + "label, GET before an update with the resourceVersion as precondition, DELETE the parts "
+                            + "no longer needed; RBAC cannot narrow create or list by name"));
+        }
         if (!rancher) {
             all.removeIf(Request::rancherOnly);
         }

@@ -80,6 +80,9 @@ public final class WatchService implements AutoCloseable {
     private final WatchMetrics metrics;
     private final WatchEngine engine;
     private final ApiEventSink events;
+    private volatile PolicyReportWriter policyReports;
+    /** Asked before every write (Events, reports): this replica must still hold the leader Lease. */
+    private final LeaderGuard guard;
     private volatile WatchHttp http;
     private volatile CompletableFuture<?> election;
     private volatile boolean closed;
@@ -106,7 +109,7 @@ public final class WatchService implements AutoCloseable {
         ApiCalls api = new ApiCalls(connection);
         this.cache = new WatchCache(api, Kinds.audited(), this::changed, log, settings.freshness(), clock);
         this.metrics = new WatchMetrics(settings.version(), cache::health, cache::restarts, leader::get);
-        LeaderGuard guard = settings.namespace() == null ? LeaderGuard.NONE
+        this.guard = settings.namespace() == null ? LeaderGuard.NONE
                 : new LeaderGuard(api, settings.namespace(), LEASE_NAME, settings.identity(), leader::get,
                 Clock.systemUTC());
         this.events = settings.postEvents() ? new ApiEventSink(connection.client(), clock, settings.identity(),
@@ -122,6 +125,11 @@ public final class WatchService implements AutoCloseable {
         };
         this.engine = new WatchEngine(cache, clock, settings.audit(), settings.detectors(), sink, this::leads,
                 metrics, settings.source(), settings.context(), settings.server(), log);
+    }
+
+    /** `--policy-reports`: from now on the leader writes each good pass's findings as ClusterPolicyReports. */
+    public void keepPolicyReports() {
+        policyReports = PolicyReportWriter.overApi(connection.client(), clock, guard, log);
     }
 
     /**
@@ -210,6 +218,9 @@ public final class WatchService implements AutoCloseable {
                 .withReleaseOnCancel(settings.releaseOnStop())
                 .withLeaderCallbacks(new LeaderCallbacks(
                         () -> {
+                            if (policyReports != null) {
+                                policyReports.forget(); // another replica may have written since this one last did
+                            }
                             leader.set(true);
                             log.accept(settings.identity() + " leads (Lease " + settings.namespace() + "/" + LEASE_NAME
                                     + "): it posts the Events from now on");
@@ -261,11 +272,22 @@ public final class WatchService implements AutoCloseable {
     private void pass() {
         try {
             if (cache.started()) {
-                engine.evaluate();
+                WatchEngine.Pass done = engine.evaluate();
+                PolicyReportWriter reports = policyReports;
+                if (reports != null && done.ok() && leads()) {
+                    reports.write(done.report(), checks());
+                }
             }
         } catch (RuntimeException e) {
             log.accept("evaluation pass failed: " + e);
         }
+    }
+
+    /** The checks each pass runs, code to name. */
+    private java.util.Map<String, String> checks() {
+        java.util.Map<String, String> checks = new java.util.LinkedHashMap<>();
+        settings.detectors().forEach(d -> checks.put(d.code(), d.name()));
+        return checks;
     }
 
     public WatchEngine engine() {

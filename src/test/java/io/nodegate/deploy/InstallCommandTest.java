@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -61,7 +62,8 @@ class InstallCommandTest {
                         "Role/nodegate-watch@cattle-system", "RoleBinding/nodegate-watch@cattle-system",
                         "Role/nodegate-watch@nodegate-system", "RoleBinding/nodegate-watch@nodegate-system",
                         "Service/nodegate-watch@nodegate-system",
-                        "Deployment/nodegate-watch@nodegate-system");
+                        "Deployment/nodegate-watch@nodegate-system",
+                        "PodDisruptionBudget/nodegate-watch@nodegate-system");
         assertThat(objects.get(0)).isInstanceOf(Namespace.class);
         assertThat(objects.get(0).getMetadata().getLabels())
                 .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
@@ -236,7 +238,11 @@ class InstallCommandTest {
         Map<String, Object> spec = (Map<String, Object>) monitor.getAdditionalProperties().get("spec");
         @SuppressWarnings("unchecked")
         Map<String, Object> selector = (Map<String, Object>) spec.get("selector");
-        assertThat(selector.get("matchLabels")).isEqualTo(service.getMetadata().getLabels());
+        // the ServiceMonitor selects the Service by its labels: every label it matches is on the Service
+        @SuppressWarnings("unchecked")
+        Map<String, String> matchLabels = (Map<String, String>) selector.get("matchLabels");
+        assertThat(service.getMetadata().getLabels()).containsAllEntriesOf(matchLabels);
+        assertThat(matchLabels).isEqualTo(service.getSpec().getSelector());
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> endpoints = (List<Map<String, Object>>) spec.get("endpoints");
         assertThat(endpoints).singleElement().satisfies(e -> {
@@ -252,6 +258,93 @@ class InstallCommandTest {
         assertThat(objects).extracting(HasMetadata::getKind)
                 .contains("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding");
         assertThat(objects).anyMatch(o -> o instanceof ClusterRole && o.getMetadata().getName().equals("nodegate-operator"));
+    }
+
+    /**
+     * The field case: `install --with-policy` printed the Namespace twice, the policy bundle's copy (for the
+     * tombstones) without the Pod Security label, and `kubectl apply` applies documents in order, so the second
+     * copy removed `pod-security.kubernetes.io/enforce: restricted` from the live Namespace.
+     */
+    @Test
+    void withPolicyTheNamespaceIsEmittedOnceAndKeepsItsPodSecurityLabel() {
+        for (String ns : List.of(NS, "ops-nodegate")) {
+            List<HasMetadata> objects = install("--with-policy", "--namespace", ns);
+            List<Namespace> namespaces = objects.stream().filter(Namespace.class::isInstance)
+                    .map(Namespace.class::cast).toList();
+            assertThat(namespaces).as("namespaces in install --with-policy --namespace " + ns).singleElement()
+                    .satisfies(n -> {
+                        assertThat(n.getMetadata().getName()).isEqualTo(ns);
+                        assertThat(n.getMetadata().getLabels())
+                                .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
+                    });
+            // the operators' tombstones Role is in the namespace where the watch reads the tombstones
+            assertThat(objects).anyMatch(o -> o instanceof Role && o.getMetadata().getName().equals("nodegate-operator")
+                    && ns.equals(o.getMetadata().getNamespace()));
+            assertThat(objects).noneMatch(o -> o instanceof Role && !ns.equals(NS)
+                    && NS.equals(o.getMetadata().getNamespace()));
+        }
+        // and no object twice, whatever the flags
+        List<HasMetadata> all = install("--with-policy", "--with-alerts", "--with-servicemonitor", "--with-dashboard",
+                "--with-policy-reports");
+        assertThat(all).extracting(o -> o.getApiVersion() + "/" + o.getKind() + "/" + o.getMetadata().getNamespace()
+                + "/" + o.getMetadata().getName()).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void everyObjectCarriesTheVersionAndManagedByLabelsButNoSelectorDoes() {
+        List<HasMetadata> objects = install("--with-policy", "--with-alerts", "--with-servicemonitor",
+                "--with-dashboard", "--with-policy-reports");
+        String version = run("--version").out().strip().replace("nodegate ", "");
+        assertThat(version).isNotBlank();
+        assertThat(objects).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
+                .as(o.getKind() + "/" + o.getMetadata().getName())
+                .containsEntry("app.kubernetes.io/version", version)
+                .containsEntry("app.kubernetes.io/managed-by", "nodegate"));
+        // a version in a selector would make the next upgrade's apply fail (Deployment selectors are immutable)
+        Deployment deployment = only(objects, Deployment.class);
+        assertThat(deployment.getSpec().getSelector().getMatchLabels()).doesNotContainKey("app.kubernetes.io/version");
+        assertThat(only(objects, Service.class).getSpec().getSelector()).doesNotContainKey("app.kubernetes.io/version");
+        assertThat(only(objects, PodDisruptionBudget.class).getSpec().getSelector().getMatchLabels())
+                .doesNotContainKey("app.kubernetes.io/version");
+    }
+
+    @Test
+    void aDisruptionBudgetKeepsOneWatchReplicaButNeverBlocksADrain() {
+        List<HasMetadata> objects = install();
+        PodDisruptionBudget pdb = only(objects, PodDisruptionBudget.class);
+        Deployment deployment = only(objects, Deployment.class);
+        assertThat(pdb.getApiVersion()).isEqualTo("policy/v1");
+        assertThat(pdb.getMetadata().getNamespace()).isEqualTo(deployment.getMetadata().getNamespace());
+        assertThat(pdb.getSpec().getSelector().getMatchLabels())
+                .isEqualTo(deployment.getSpec().getTemplate().getMetadata().getLabels().entrySet().stream()
+                        .filter(e -> deployment.getSpec().getSelector().getMatchLabels().containsKey(e.getKey()))
+                        .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        // maxUnavailable 1, not minAvailable 1: with --replicas 1 a minAvailable of 1 blocks every drain of its node
+        assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        assertThat(pdb.getSpec().getMinAvailable()).isNull();
+        assertThat(pdb.getSpec().getUnhealthyPodEvictionPolicy()).isEqualTo("AlwaysAllow");
+    }
+
+    @Test
+    void policyReportsAddTheWatchFlagAndOnlyThenTheRbac() {
+        Rbac without = new Rbac(install(), NS, InstallBundle.NAME);
+        assertThat(without.allows("create", "wgpolicyk8s.io", "clusterpolicyreports", null, null)).isFalse();
+        assertThat(only(install(), Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .doesNotContain("--policy-reports");
+
+        List<HasMetadata> objects = install("--with-policy-reports");
+        Rbac with = new Rbac(objects, NS, InstallBundle.NAME);
+        for (String verb : List.of("get", "list", "create", "update", "delete")) {
+            assertThat(with.allows(verb, "wgpolicyk8s.io", "clusterpolicyreports", null, "nodegate-ng101"))
+                    .as(verb).isTrue();
+        }
+        assertThat(with.allows("create", "wgpolicyk8s.io", "policyreports", "default", null)).isFalse();
+        assertThat(only(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .contains("--policy-reports");
+        // every request of such a watch is granted, nothing more (the same replay as without)
+        long grantedVerbs = with.rules().stream().mapToLong(r -> r.getVerbs().size()).sum();
+        long requestedVerbs = WatchAccess.requests(NS, true, true).stream().mapToLong(r -> r.verbs().size()).sum();
+        assertThat(grantedVerbs).isEqualTo(requestedVerbs);
     }
 
     @Test

@@ -1,0 +1,112 @@
+package io.nodegate.watch;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detectors;
+import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.lifecycle.TestClock;
+import io.nodegate.source.live.KubeConnection;
+import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.CliRun;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * `watch --policy-reports` end to end: the running watch (informers, passes, leader election) keeps the
+ * ClusterPolicyReport nodegate-watch equal to its findings: a renamed rejoin appears in it as NG110 on both Nodes,
+ * and when the old name is deleted the result turns into NG110's pass result.
+ */
+class WatchPolicyReportsTest {
+
+    private static final ResourceDefinitionContext REPORTS = new ResourceDefinitionContext.Builder()
+            .withGroup("wgpolicyk8s.io").withVersion("v1alpha2").withKind("ClusterPolicyReport")
+            .withPlural("clusterpolicyreports").withNamespaced(false).build();
+    private static final Map<String, String> WORKER = Map.of("node-role.kubernetes.io/worker", "true");
+
+    @Test
+    void theLeaderKeepsTheReportEqualToItsFindings() throws Exception {
+        TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        try (ApiTestServer api = ApiTestServer.start().bookmarkEvery(Duration.ofMillis(300));
+             KubernetesClient client = api.newClient()) {
+            current = api;
+            api.create(new NamespaceBuilder().withNewMetadata().withName("nodegate-system").endMetadata().build());
+            for (String name : List.of("w1", "w2")) {
+                api.create(node(name, "uuid-" + name, WORKER, clock), SeedCluster.lease(name, clock.instant()));
+            }
+            var settings = new WatchService.Settings(Duration.ofMillis(400), Duration.ofMillis(100),
+                    new InetSocketAddress("127.0.0.1", 0), "nodegate-system", "replica-a", Duration.ofSeconds(2),
+                    Duration.ofMillis(1500), Duration.ofMillis(250), true, 50, 100, true, AuditSettings.DEFAULTS,
+                    Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
+            try (WatchService service = new WatchService(settings, KubeConnection.wrapping(client,
+                    Duration.ofSeconds(10)), clock, line -> { })) {
+                service.keepPolicyReports();
+                service.start();
+                await("a clean report", () -> results().contains("result=pass") && !results().contains("result=warn")
+                        && !results().contains("result=fail"));
+
+                // the host of w1 rejoins as w1-new: same systemUUID, no role label
+                api.create(node("w1-new", "uuid-w1", Map.of(), clock), SeedCluster.lease("w1-new", clock.instant()));
+                await("NG110 in the report", () -> results().contains("policy=NG110, rule=same-host-two-names, "
+                        + "category=nodegate, source=nodegate, result=warn"));
+                GenericKubernetesResource report = api.client().genericKubernetesResources(REPORTS)
+                        .withName("nodegate-watch").get();
+                assertThat(report.getMetadata().getLabels()).containsEntry("app.kubernetes.io/component", "watch");
+                assertThat(results()).contains("name=w1-new").contains("name=w1}");
+
+                // the old name goes: NG110 is clean again
+                api.delete(api.client().nodes().withName("w1").get());
+                await("NG110 clean", () -> results().contains("policy=NG110, rule=same-host-two-names, "
+                        + "category=nodegate, source=nodegate, result=pass"));
+            }
+
+            // only ever the one report, written with preconditions
+            assertThat(api.client().genericKubernetesResources(REPORTS).list().getItems()).hasSize(1);
+            assertThat(api.requestLog()).anyMatch(r -> r.startsWith(
+                    "PUT /apis/wgpolicyk8s.io/v1alpha2/clusterpolicyreports/nodegate-watch"));
+        }
+    }
+
+    @Test
+    void onceAndPolicyReportsIsAUsageError() {
+        CliRun run = CliRun.run("watch", "--once", "--policy-reports");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--policy-reports").contains("audit -o policyreport");
+    }
+
+    private ApiTestServer current;
+
+    private String results() {
+        GenericKubernetesResource r = current.client().genericKubernetesResources(REPORTS).withName("nodegate-watch")
+                .get();
+        return r == null ? "" : String.valueOf(r.getAdditionalProperties().get("results"));
+    }
+
+    private static Node node(String name, String uuid, Map<String, String> roles, TestClock clock) {
+        return SeedCluster.node(name, "10.0.0." + (10 + Math.abs(name.hashCode() % 200)), "True", false, roles,
+                "boot-" + name, uuid, 0, clock.instant(), clock.instant());
+    }
+
+    private void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(condition.getAsBoolean()).as("timed out waiting for: " + what + "; results: " + results()).isTrue();
+    }
+}
