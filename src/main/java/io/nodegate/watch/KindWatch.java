@@ -503,7 +503,8 @@ final class KindWatch {
         long started = System.nanoTime();
         requestedAtNanos = started;
         try {
-            api.watch(kind, resourceVersion, timeoutSeconds, silentWithin, KubeJson.MODEL, new ApiCalls.WatchListener() {
+            api.watch(kind, resourceVersion, timeoutSeconds, silentWithin, KubeJson.MODEL,
+                    new ApiCalls.WatchListener() {
                 @Override
                 public void opened(Runnable abort) {
                     abortWatch = abort;

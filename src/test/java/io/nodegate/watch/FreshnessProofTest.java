@@ -7,6 +7,7 @@ import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.ApiCalls;
 import io.nodegate.source.live.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,12 +75,8 @@ class FreshnessProofTest {
         api.close();
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("timed out waiting for " + what).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private static void await(String what, BooleanSupplier condition) {
+        Await.until(what, Duration.ofSeconds(15), condition);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.nodegate.lifecycle.SeedCluster;
 import io.nodegate.lifecycle.TestClock;
 import io.nodegate.source.live.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -133,20 +133,6 @@ class WatchFreshnessTest {
         }
     }
 
-    /** Waits for the condition; returns how long it took. */
-    private static Duration await(String what, Duration timeout, BooleanSupplier condition) {
-        long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return Duration.ofNanos(System.nanoTime() - start);
-            }
-            sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as("timed out after " + timeout + " waiting for: " + what).isTrue();
-        return Duration.ofNanos(System.nanoTime() - start);
-    }
-
     private static HttpResponse<String> get(WatchService s, String path) {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpPort() + path))
@@ -219,14 +205,14 @@ class WatchFreshnessTest {
     void aFrozenApiserverHostMakesNoSilenceFindingAndTheWatchComesBackFresh() throws Exception {
         kubeletsRenew();
         WatchService s = watch("replica-a");
-        await("ready", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200);
+        Await.until("ready", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200);
         assertThat(findings(s)).noneMatch(f -> f.startsWith("NG10"));
 
         try (Sampler sampler = new Sampler(s)) {
             // the host dies: open streams freeze for good, nothing new is answered
             api.holdRequests(r -> true);
             api.freezeOpenWatches();
-            Duration unready = await("readyz 503", LIMITS.idleLimit(), () -> status(s, "/readyz") == 503);
+            Duration unready = Await.until("readyz 503", LIMITS.idleLimit(), () -> status(s, "/readyz") == 503);
             // 80 s of the cluster's time, the Leases renewed all along
             sleep(8_000);
             assertThat(status(s, "/readyz")).isEqualTo(503);
@@ -234,7 +220,7 @@ class WatchFreshnessTest {
 
             // the other apiservers answer; the dead host's connections stay frozen
             api.answerRequests();
-            Duration back = await("readyz 200 within 60 s of the cluster's time", Duration.ofSeconds(60 / SCALE),
+            Duration back = Await.until("readyz 200 within 60 s of the cluster's time", Duration.ofSeconds(60 / SCALE),
                     () -> status(s, "/readyz") == 200);
             System.err.println("readyz 503 after " + unready.toMillis() + " ms of freeze, 200 again "
                     + back.toMillis() + " ms after recovery");
@@ -242,11 +228,11 @@ class WatchFreshnessTest {
             // a bare Node created now is reported within one pass
             nodes.add("newcomer");
             api.create(node("newcomer", Map.of()), SeedCluster.lease("newcomer", clock.instant()));
-            await("NG111 on the newcomer within one pass", INTERVAL.plusSeconds(1),
+            Await.until("NG111 on the newcomer within one pass", INTERVAL.plusSeconds(1),
                     () -> findings(s).contains("NG111 newcomer"));
             // and after the freeze, some more passes: still no silence
             long passes = s.engine().last() == null ? 0 : evaluations(s);
-            await("three more passes", Duration.ofSeconds(20), () -> evaluations(s) >= passes + 3);
+            Await.until("three more passes", Duration.ofSeconds(20), () -> evaluations(s) >= passes + 3);
             sampler.close();
             assertThat(sampler.seen).as("a silence finding on /findings or /metrics during or after the freeze")
                     .isEmpty();
@@ -269,7 +255,7 @@ class WatchFreshnessTest {
         api.create(node("newcomer", Map.of()), SeedCluster.lease("newcomer", clock.instant()));
         kubeletsRenew();
         WatchService s = watch("replica-a");
-        await("ready with NG111", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200
+        Await.until("ready with NG111", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200
                 && findings(s).contains("NG111 newcomer"));
         Set<String> before = findings(s);
 
@@ -302,7 +288,7 @@ class WatchFreshnessTest {
 
         // the server behaves again: the watch comes back and the next pass decides
         api.endWatchesAtOnce(false);
-        await("ready again", Duration.ofSeconds(60 / SCALE), () -> status(s, "/readyz") == 200);
+        Await.until("ready again", Duration.ofSeconds(60 / SCALE), () -> status(s, "/readyz") == 200);
         assertThat(findings(s)).contains("NG111 newcomer").noneMatch(f -> f.startsWith("NG103"));
     }
 
@@ -322,13 +308,13 @@ class WatchFreshnessTest {
         });
         kubeletsRenew();
         WatchService s = watch("replica-a");
-        await("ready", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200 && s.leads());
+        Await.until("ready", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200 && s.leads());
         int postedBefore = posted.size();
 
         api.holdRequests(r -> r.startsWith("GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?")
                 && r.contains("watch="));
         api.dropOpenWatches();
-        await("readyz 503 within the idle limit", LIMITS.leaseIdleLimit(), () -> status(s, "/readyz") == 503);
+        Await.until("readyz 503 within the idle limit", LIMITS.leaseIdleLimit(), () -> status(s, "/readyz") == 503);
         // 80 s of the cluster's time: past the 50 s grace period, the frozen Leases would be a batch silence
         sleep(8_000);
         assertThat(status(s, "/readyz")).isEqualTo(503);
@@ -336,9 +322,9 @@ class WatchFreshnessTest {
                 .isEmpty();
 
         api.answerRequests();
-        await("ready again", Duration.ofSeconds(60 / SCALE), () -> status(s, "/readyz") == 200);
+        Await.until("ready again", Duration.ofSeconds(60 / SCALE), () -> status(s, "/readyz") == 200);
         long passes = evaluations(s);
-        await("two more passes", Duration.ofSeconds(20), () -> evaluations(s) >= passes + 2);
+        Await.until("two more passes", Duration.ofSeconds(20), () -> evaluations(s) >= passes + 2);
         assertThat(posted).noneMatch(body -> body.contains("BatchSilence") || body.contains("NodegateResolved"));
         assertThat(findings(s)).noneMatch(f -> f.startsWith("NG103"));
     }

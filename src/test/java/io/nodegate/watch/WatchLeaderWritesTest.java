@@ -11,6 +11,7 @@ import io.nodegate.lifecycle.SeedCluster;
 import io.nodegate.lifecycle.TestClock;
 import io.nodegate.source.live.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -99,17 +99,6 @@ class WatchLeaderWritesTest {
         return service;
     }
 
-    private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as("timed out waiting for: " + what).isTrue();
-    }
-
     private Lease leaderLease() {
         return api.client().leases().inNamespace("nodegate-system").withName(WatchService.LEASE_NAME).get();
     }
@@ -136,9 +125,9 @@ class WatchLeaderWritesTest {
     @Test
     void aReplicaThatLostTheLeaseStopsPostingInTheMiddleOfAPassAndOnlyTheCurrentLeaderWrites() throws Exception {
         WatchService a = watch("replica-a");
-        await("a leads", Duration.ofSeconds(20), a::leads);
+        Await.until("a leads", Duration.ofSeconds(20), a::leads);
         WatchService b = watch("replica-b");
-        await("b follows, synced", Duration.ofSeconds(30), () -> b.engine().lastGood() != null
+        Await.until("b follows, synced", Duration.ofSeconds(30), () -> b.engine().lastGood() != null
                 && a.engine().lastGood() != null);
         assertThat(b.leads()).isFalse();
 
@@ -147,18 +136,18 @@ class WatchLeaderWritesTest {
         for (int i = 1; i <= 8; i++) {
             api.create(node("new-" + i, Map.of()), SeedCluster.lease("new-" + i, clock.instant()));
         }
-        await("a posts its first Events", Duration.ofSeconds(20), () -> writes.size() >= 2);
+        Await.until("a posts its first Events", Duration.ofSeconds(20), () -> writes.size() >= 2);
 
         // replica-a's renewals failed and replica-b took the Lease over, in the middle of a's pass
         long before = System.nanoTime();
         takeOver("replica-b");
         long takeover = System.nanoTime();
-        await("b leads", Duration.ofSeconds(10), b::leads);
-        await("a no longer leads", Duration.ofSeconds(10), () -> !a.leads());
+        Await.until("b leads", Duration.ofSeconds(10), b::leads);
+        Await.until("a no longer leads", Duration.ofSeconds(10), () -> !a.leads());
 
         // what changes from now on, the new leader says
         api.delete(api.client().nodes().withName("new-1").get());
-        await("b posts NodegateResolved", Duration.ofSeconds(20),
+        Await.until("b posts NodegateResolved", Duration.ofSeconds(20),
                 () -> writes.stream().anyMatch(w -> w.instance().equals("replica-b")));
         Thread.sleep(2000);
 
