@@ -96,6 +96,9 @@ final class ApiFrontServer implements AutoCloseable {
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
     private volatile Predicate<Head> held;
     private volatile boolean endWatchesAtOnce;
+    /** When {@link #freezeOpenWatches()} / {@link #dropOpenWatches()} were last called (nanoTime); null: never. */
+    private volatile Long frozenBefore;
+    private volatile Long droppedBefore;
     private volatile Predicate<Head> delayed;
     private volatile long delayNanos;
 
@@ -130,13 +133,18 @@ final class ApiFrontServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    /** Every HTTP watch stream open now goes silent for good: connection open, no byte, no FIN. */
+    /**
+     * Every HTTP watch stream open now goes silent for good: connection open, no byte, no FIN. So do the ones whose
+     * request was accepted before and that are still opening (else a watch opening at that instant would escape).
+     */
     void freezeOpenWatches() {
+        frozenBefore = System.nanoTime();
         streams.forEach(w -> w.frozen = true);
     }
 
-    /** Every HTTP watch stream open now ends cleanly (its last chunk sent), as at its timeoutSeconds. */
+    /** Every HTTP watch stream open now (or opening) ends cleanly (its last chunk sent), as at its timeoutSeconds. */
     void dropOpenWatches() {
+        droppedBefore = System.nanoTime();
         streams.forEach(w -> w.endNow = true);
     }
 
@@ -201,6 +209,7 @@ final class ApiFrontServer implements AutoCloseable {
             OutputStream out = new BufferedOutputStream(client.getOutputStream(), 64 * 1024);
             while (!closed) {
                 Head request = Head.read(in);
+                long acceptedAt = System.nanoTime();
                 if (request == null) {
                     return;
                 }
@@ -213,7 +222,7 @@ final class ApiFrontServer implements AutoCloseable {
                     return;
                 }
                 if ("GET".equals(request.method()) && request.isWatch()) {
-                    if (!watch(request, in, out, client)) {
+                    if (!watch(request, acceptedAt, in, out, client)) {
                         return;
                     }
                     continue;
@@ -381,7 +390,8 @@ final class ApiFrontServer implements AutoCloseable {
      * Serves one HTTP streaming watch by relaying a WebSocket watch to the mock. Returns true when the connection
      * can serve another request (the watch was refused with a plain answer), false when the stream used it up.
      */
-    private boolean watch(Head request, InputStream in, OutputStream out, Socket client) throws IOException {
+    private boolean watch(Head request, long acceptedAt, InputStream in, OutputStream out, Socket client)
+            throws IOException {
         copyBody(request, in, OutputStream.nullOutputStream());
         Long timeoutSeconds = request.timeoutSeconds();
         if (timeoutSeconds != null && timeoutSeconds == Long.MIN_VALUE) {
@@ -442,6 +452,11 @@ final class ApiFrontServer implements AutoCloseable {
         WatchStream stream = new WatchStream();
         if (!setup) {
             streams.add(stream);
+            // a fault called while this stream was opening applies to it as well
+            Long frozen = frozenBefore;
+            Long dropped = droppedBefore;
+            stream.frozen = frozen != null && acceptedAt - frozen < 0;
+            stream.endNow = dropped != null && acceptedAt - dropped < 0;
         }
         // the stream owns the connection now: a read that ends means the client went away
         threads.execute(() -> {
