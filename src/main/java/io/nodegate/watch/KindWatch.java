@@ -507,12 +507,12 @@ final class KindWatch {
                     new ApiCalls.WatchListener() {
                 @Override
                 public void opened(Runnable abort) {
-                    abortWatch = abort;
                     if (closed || relistRequested) {
+                        // before the body is read: failing here closes the answer on this thread, no blocked read
                         abortCause = closed ? null : "stale";
-                        abort.run();
-                        return;
+                        throw new CollectionException(closed ? "closed" : "stale: listing again");
                     }
+                    abortWatch = abort;
                     long now = System.nanoTime();
                     openedAtNanos = now;
                     lastProgressNanos = now;

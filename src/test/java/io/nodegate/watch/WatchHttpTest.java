@@ -143,15 +143,16 @@ class WatchHttpTest {
         for (int i = 0; i < 4; i++) {
             halfOpen(http.port());
         }
-        long waitFor = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while (http.openConnections() < 4 && System.nanoTime() < waitFor) {
-            Thread.sleep(10);
-        }
+        WatchHttp full = http;
+        io.nodegate.testing.Await.until("four connections held", Duration.ofSeconds(2),
+                () -> full.openConnections() == 4);
         start = System.nanoTime();
         assertThat(get(http.port(), "/healthz", 1_000)).startsWith("HTTP/1.1 503").contains("too many connections");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
         // the idle ones are closed after the request timeout; then the probe is served again
-        Thread.sleep(1_500);
+        WatchHttp server = http;
+        io.nodegate.testing.Await.until("the idle connections closed", Duration.ofSeconds(5),
+                () -> server.openConnections() == 0);
         assertThat(get(http.port(), "/healthz", 1_000)).startsWith("HTTP/1.1 200");
     }
 
