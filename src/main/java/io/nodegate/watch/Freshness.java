@@ -21,14 +21,15 @@ import java.time.Duration;
  * never waited for) and watched again from its last resourceVersion. A server that sends no bookmarks (before
  * v1.16, or a proxy that drops them) costs one extra watch request per quiet minute, never a wrong answer.
  *
- * <p><b>{@link #leaseIdleLimit} 30 s for Lease watches while a held Lease is still valid.</b> A kubelet renews its
- * Lease every {@code nodeLeaseRenewIntervalFraction (0.25) x nodeLeaseDurationSeconds (40 s)} = 10 s
+ * <p><b>{@link #leaseIdleLimit} 30 s for Lease watches while a Lease seen renewing is still valid.</b> A kubelet
+ * renews its Lease every {@code nodeLeaseRenewIntervalFraction (0.25) x nodeLeaseDurationSeconds (40 s)} = 10 s
  * ({@code pkg/kubelet/kubelet.go}) and retries a failed renewal within 7 s ({@code maxBackoff} of the lease
  * controller, {@code component-helpers/apimachinery/lease/controller.go}); control-plane components renew their
- * leader Leases every 2 s. While any held Lease is still valid ({@code renewTime + leaseDurationSeconds} after
- * now), its holder should be renewing it, so 30 s without a Lease event is three missed renewals. When none is
- * valid (every kubelet really stopped: the batch shutdown NG103 is for) the stream legitimately goes quiet and the
- * 75 s limit applies: a real silence is still reported.
+ * leader Leases every 2 s. While a Lease this watch has seen renewed is still valid ({@code renewTime +
+ * leaseDurationSeconds} after now), its holder should renew it again, so 30 s without a Lease event is three missed
+ * renewals. Only renewals seen count: a Lease that is valid but nobody renews (a removed apiserver's identity Lease
+ * lasts an hour) says nothing. When none is valid (every kubelet really stopped: the batch shutdown NG103 is for)
+ * the stream legitimately goes quiet and the 75 s limit applies: a real silence is still reported.
  *
  * <p><b>{@link #answerGrace} 5 s: a watch request not answered by then is not fresh.</b> kube-apiserver writes a
  * watch's status line and headers as soon as the watch is registered ({@code endpoints/handlers/watch.go}:
@@ -44,7 +45,7 @@ import java.time.Duration;
  * {@link FreshnessProof}): in a cluster whose kubelets renew, the Lease stream passes any version within a second.
  *
  * @param idleLimit      a watch stream silent longer than this is closed and watched again
- * @param leaseIdleLimit the same for Lease watches while a held Lease is still valid
+ * @param leaseIdleLimit the same for Lease watches while a Lease seen renewing is still valid
  * @param answerGrace    a watch request unanswered longer than this makes the copy not fresh
  * @param progressEvery  how often each kind's copy is compared with a consistent {@code limit=1} LIST
  * @param proofWait      how long a proof waits for the watch to deliver what a consistent read saw

@@ -279,7 +279,11 @@ final class KindWatch {
         return null;
     }
 
-    /** The idle limit now: the shorter Lease one while a held Lease is still valid ({@link Freshness}). */
+    /**
+     * The idle limit now: the shorter Lease one while a Lease seen renewing on this watch is still valid
+     * ({@link Freshness}). Only renewals seen count: a Lease that is valid but nobody renews (a removed apiserver's
+     * identity Lease lasts an hour) says nothing about how soon the next event comes.
+     */
     Duration idleLimit() {
         Instant valid = leaseValidUntil;
         return leases && valid != null && valid.isAfter(clock.instant()) ? limits.leaseIdleLimit()
@@ -400,8 +404,15 @@ final class KindWatch {
                     restarts.get("stale").incrementAndGet();
                     continue; // the next round lists again at once
                 }
-                restarts.get(cause != null && cause.startsWith("idle") ? "idle"
-                        : e instanceof ShortWatch ? "short" : "error").incrementAndGet();
+                if (cause != null && cause.startsWith("idle")) {
+                    // watched again at once from the last version: a quiet stream from a server that sends no
+                    // bookmarks is answered again at once; a dead host's is not, and that failure backs off
+                    restarts.get("idle").incrementAndGet();
+                    logOnce(said, "");
+                    lastError = said;
+                    continue;
+                }
+                restarts.get(e instanceof ShortWatch ? "short" : "error").incrementAndGet();
                 if (!backOff(said)) {
                     return;
                 }
@@ -415,17 +426,21 @@ final class KindWatch {
         lastError = cause;
         failuresInARow++;
         Duration wait = backoff.next(System.nanoTime());
-        if (!Objects.equals(causeOf(cause), lastLoggedCause)) {
-            lastLoggedCause = causeOf(cause);
-            log.accept("informer " + kind.id() + ": " + cause + "; retrying in " + Durations.format(wait)
-                    + " (jittered back-off up to " + Durations.format(limits.backoff().cap())
-                    + "; further tries are logged when the cause changes)");
-        }
+        logOnce(cause, "; retrying in " + Durations.format(wait) + " (jittered back-off up to "
+                + Durations.format(limits.backoff().cap()) + "; further tries are logged when the cause changes)");
         try {
             Thread.sleep(Math.max(1, wait.toMillis()));
             return !closed;
         } catch (InterruptedException e) {
             return false;
+        }
+    }
+
+    /** Says {@code cause} (and {@code more}) unless the same cause was said last (until the watch delivers again). */
+    private void logOnce(String cause, String more) {
+        if (!Objects.equals(causeOf(cause), lastLoggedCause)) {
+            lastLoggedCause = causeOf(cause);
+            log.accept("informer " + kind.id() + ": " + cause + more);
         }
     }
 
@@ -442,6 +457,8 @@ final class KindWatch {
         if (failuresInARow > 0) {
             log.accept("informer " + kind.id() + ": watching again after " + failuresInARow + " failed "
                     + (failuresInARow == 1 ? "try" : "tries") + " (last: " + lastError + ")");
+        } else if (lastLoggedCause != null) {
+            log.accept("informer " + kind.id() + ": delivering again");
         }
         failuresInARow = 0;
         lastLoggedCause = null;
@@ -467,19 +484,16 @@ final class KindWatch {
                 changed = true;
             }
         }
-        Instant validUntil = null;
         for (var e : now.entrySet()) {
             Held before = store.get(e.getKey());
             // a LIST after 410 Gone brings equal copies of most objects: keep what is held when the version is the same
-            Held held = before;
             if (before == null || !Objects.equals(version(before.object()), version(e.getValue()))) {
-                held = mapper.map(kind, e.getValue());
-                store.put(e.getKey(), held);
+                store.put(e.getKey(), mapper.map(kind, e.getValue()));
                 changed = true;
             }
-            validUntil = later(validUntil, validUntil(held));
         }
-        leaseValidUntil = validUntil;
+        // renewals are counted from the watch that follows (a LIST cannot tell who still renews)
+        leaseValidUntil = null;
         if (changed) {
             listener.changed(kind);
         }
@@ -565,13 +579,12 @@ final class KindWatch {
                     now = renewedInPlace(before, object);
                     store.put(key, now);
                     listener.renewed(kind);
+                    // a holder seen renewing while its Lease is valid should renew again within the short limit
+                    leaseValidUntil = later(leaseValidUntil, validUntil(now));
                 } else {
                     now = mapper.map(kind, object);
                     store.put(key, now);
                     listener.changed(kind);
-                }
-                if (leases) {
-                    leaseValidUntil = later(leaseValidUntil, validUntil(now));
                 }
             }
             case "DELETED" -> {
