@@ -457,11 +457,11 @@ final class KindWatch {
         if (failuresInARow > 0) {
             log.accept("informer " + kind.id() + ": watching again after " + failuresInARow + " failed "
                     + (failuresInARow == 1 ? "try" : "tries") + " (last: " + lastError + ")");
-        } else if (lastLoggedCause != null) {
-            log.accept("informer " + kind.id() + ": delivering again");
+            // after a real failure the next one is said again; quiet streams closed for silence (a server that
+            // sends no bookmarks: every 75 s) are said once
+            lastLoggedCause = null;
         }
         failuresInARow = 0;
-        lastLoggedCause = null;
         lastError = null;
     }
 
