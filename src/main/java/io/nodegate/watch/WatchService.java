@@ -81,8 +81,9 @@ public final class WatchService implements AutoCloseable {
     private final WatchEngine engine;
     private final ApiEventSink events;
     private volatile PolicyReportWriter policyReports;
-    /** Asked before every write (Events, reports): this replica must still hold the leader Lease. */
+    /** Asked before every write (Events, reports, hand-over status): this replica must still hold the Lease. */
     private final LeaderGuard guard;
+    private volatile HandoverReconciler handovers;
     private volatile WatchHttp http;
     private volatile CompletableFuture<?> election;
     private volatile boolean closed;
@@ -130,6 +131,23 @@ public final class WatchService implements AutoCloseable {
     /** `--policy-reports`: from now on the leader writes each good pass's findings as ClusterPolicyReports. */
     public void keepPolicyReports() {
         policyReports = PolicyReportWriter.overApi(connection.client(), clock, guard, log);
+    }
+
+    /**
+     * From now on the leader keeps every open NodeHandover current after good passes ({@link HandoverReconciler}):
+     * its status, the silence on each Alertmanager replica, Events on it. Its "still leading?" before each write
+     * reads the leader Lease ({@link LeaderGuard}), as every write of the watch does.
+     */
+    public void keepHandovers(Duration alertmanagerTimeout) {
+        handovers = new HandoverReconciler(new io.nodegate.lifecycle.ApiReader(connection),
+                new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
+                events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
+                settings.identity(), HandoverReconciler.EVERY, log);
+    }
+
+    /** This replica leads and the leader Lease, read now, says so ({@link LeaderGuard}). */
+    private boolean holdsTheLease() {
+        return leads() && guard.whyNot() == null;
     }
 
     /**
@@ -276,6 +294,10 @@ public final class WatchService implements AutoCloseable {
                 PolicyReportWriter reports = policyReports;
                 if (reports != null && done.ok() && leads()) {
                     reports.write(done.report(), checks());
+                }
+                HandoverReconciler keeper = handovers;
+                if (keeper != null && done.ok()) {
+                    keeper.afterPass(done.state());
                 }
             }
         } catch (RuntimeException e) {

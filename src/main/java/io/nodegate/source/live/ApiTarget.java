@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -191,11 +190,8 @@ public final class ApiTarget {
     }
 
     private String readTokenFile() {
-        try {
-            return Files.readString(tokenFile, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new InputException("cannot read the token file " + tokenFile + " named by " + origin + ": " + e);
-        }
+        return io.nodegate.source.InputFiles.readString(tokenFile, "the token file named by " + origin,
+                io.nodegate.source.InputFiles.SMALL).trim();
     }
 
     /** The Authorization header value, or null when the user has no token and no password. */

@@ -283,8 +283,8 @@ public final class KubeConnection implements AutoCloseable {
 
     static String readQuietly(Path p) {
         try {
-            return Files.readString(p);
-        } catch (java.io.IOException e) {
+            return io.nodegate.source.InputFiles.readString(p, "file", io.nodegate.source.InputFiles.SMALL);
+        } catch (io.nodegate.NodegateException e) {
             return null;
         }
     }

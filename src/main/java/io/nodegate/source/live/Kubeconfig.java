@@ -5,7 +5,6 @@ import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,19 +123,15 @@ public final class Kubeconfig {
     // ---- reading files ------------------------------------------------------------------------------------------
 
     private static void load(Path file, Merged merged) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException("cannot read kubeconfig " + file + ": " + e.getMessage(), e);
-        }
+        String text = io.nodegate.source.InputFiles.readString(file, "kubeconfig", io.nodegate.source.InputFiles.SMALL);
         Object doc;
         try {
             doc = text.isBlank() ? Map.of() : new Load(LoadSettings.builder().setAllowDuplicateKeys(true)
                     .build()).loadFromString(text);
         } catch (RuntimeException e) {
-            throw new InputException("cannot read kubeconfig " + file + ": not valid YAML: "
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+            // line and column only: the parser's excerpt of the line would print a token (ParseErrors)
+            throw new InputException("cannot read kubeconfig " + file + ": not valid YAML"
+                    + io.nodegate.source.ParseErrors.at(e) + " (" + io.nodegate.source.ParseErrors.problem(e) + ")");
         }
         if (doc == null) {
             doc = Map.of();
@@ -420,13 +415,11 @@ public final class Kubeconfig {
     }
 
     private static String readFile(Path p, String where) {
-        try {
-            return Files.readString(p, StandardCharsets.ISO_8859_1);
-        } catch (java.nio.file.NoSuchFileException e) {
+        if (!Files.exists(p)) {
             throw new InputException(where + ": file " + p + " not found");
-        } catch (IOException e) {
-            throw new InputException(where + ": cannot read " + p + ": " + e.getMessage());
         }
+        return new String(io.nodegate.source.InputFiles.read(p, where + ": file", io.nodegate.source.InputFiles.SMALL),
+                StandardCharsets.ISO_8859_1);
     }
 
     static String requireNonBlank(String s, String what) {
