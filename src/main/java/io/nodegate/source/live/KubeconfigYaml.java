@@ -194,7 +194,7 @@ final class KubeconfigYaml {
                     throw new InputException(where + ": an env entry has no name");
                 }
                 env.add(new ExecEnvVar(String.valueOf(kv.get("name")),
-                        kv.get("value") == null ? "" : String.valueOf(kv.get("value"))));
+                        kv.get("value") == null ? null : String.valueOf(kv.get("value"))));
             }
         } else if (e.get("env") != null) {
             throw new InputException(where + ": env is not a list of {name, value}");
