@@ -197,7 +197,8 @@ public final class Kubeconfig {
             if (u.getExec() != null) {
                 exec = ExecPlugin.of(u.getExec(), uw + " exec");
             } else if (isBlank(u.getToken()) && u.getTokenFile() != null) {
-                config.setOauthTokenProvider(new TokenFile(Path.of(u.getTokenFile()), uw + " tokenFile"));
+                config.setOauthTokenProvider(new TokenFile(Path.of(u.getTokenFile()), uw + " tokenFile",
+                        java.time.Clock.systemUTC()));
             }
         }
         return new ApiTarget(config, name, "kubeconfig " + cluster.file(), userName, caPem, caWhere, exec, proxy);
@@ -321,20 +322,22 @@ public final class Kubeconfig {
      * A kubeconfig user's tokenFile (fabric8's merge ignores the key): read on first use and again a minute later,
      * as client-go's cached file token source does, so a rotated token is picked up.
      */
-    private static final class TokenFile implements OAuthTokenProvider {
+    static final class TokenFile implements OAuthTokenProvider {
         private final Path file;
         private final String where;
+        private final java.time.Clock clock;
         private volatile String token;
         private volatile Instant readAt = Instant.MIN;
 
-        TokenFile(Path file, String where) {
+        TokenFile(Path file, String where, java.time.Clock clock) {
             this.file = file;
             this.where = where;
+            this.clock = clock;
         }
 
         @Override
         public synchronized String getToken() {
-            Instant now = Instant.now();
+            Instant now = clock.instant();
             if (token == null || now.isAfter(readAt.plusSeconds(60))) {
                 try {
                     token = Files.readString(file, StandardCharsets.UTF_8).strip();
