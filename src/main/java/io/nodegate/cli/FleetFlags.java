@@ -60,6 +60,12 @@ public final class FleetFlags {
             Path kubeconfig = t[1] != null ? Path.of(t[1]) : home.kubeconfig;
             try (LiveSource live = LiveSource.open(kubeconfig, t[0], home.requestTimeout, home.lastAsked)) {
                 List<NodeInfo> nodes = new ApiReader(live.connection()).nodes();
+                if (nodes.isEmpty()) {
+                    // a cluster that lists no Node cannot show where a host went: "not there" would be unproven
+                    return new Views(null, what + ": LIST nodes at " + live.connection().server() + " answered no "
+                            + "Node at all, so it cannot show whether the host serves it (if that cluster really has "
+                            + "none, leave it out)");
+                }
                 String name = t[0] != null ? t[0] : live.connection().context() != null ? live.connection().context()
                         : t[1];
                 views.add(new NamedView(name, new ClusterState(clock.instant(), "live: " + what, name,

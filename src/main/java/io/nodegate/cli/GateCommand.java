@@ -8,7 +8,6 @@ import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
-import io.nodegate.lifecycle.gate.HostEvidence;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.lifecycle.gate.Verdict;
@@ -40,7 +39,8 @@ import java.util.TreeSet;
                 + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
                 + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
-                + "kubelet port); without them the run says \"host evidence: none (reply text only)\". Every run is "
+                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. A "
+                + "check that was not run is never a PASS, and the verdict line names every such check. Every run is "
                 + "recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
@@ -146,15 +146,15 @@ public final class GateCommand implements Callable<Integer> {
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
-            w.printf("gate %s: %s%n", node, run.result().verdict());
+            w.println(LifecycleCommands.verdictLine("gate " + node, run.result().verdict(), run.result().checks()));
             for (Check c : run.result().checks()) {
-                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]",
-                        c.outcome() == Verdict.NOT_CHECKED ? "not checked" : c.outcome(), c.title());
+                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", LifecycleCommands.outcome(c), c.title());
                 for (String r : c.reasons()) {
                     w.printf("      - %s%n", r);
                 }
+                // a check that was not run has no evidence to show
                 if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || ("host".equals(c.id()) && !c.title().equals(HostEvidence.NONE)) || "kubelet".equals(c.id())) {
+                        || "host".equals(c.id()) || "kubelet".equals(c.id())) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());
                     }

@@ -102,7 +102,7 @@ public final class ReadmitCommand implements Callable<Integer> {
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
             if (output.isTable()) {
-                w.printf("readmit --verify %s: %s%n", node, v.verdict());
+                w.println(LifecycleCommands.verdictLine("readmit --verify " + node, v.verdict(), v.checks()));
                 LifecycleCommands.printChecks(w, v.checks());
                 v.deletedJobs().forEach(j -> w.printf("deleted Failed Job %s (backed up first)%n", j));
             } else {

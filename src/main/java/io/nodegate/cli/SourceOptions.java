@@ -36,8 +36,9 @@ public final class SourceOptions {
     java.io.InputStream stdin = System.in;
 
     @Option(names = "--allow-empty",
-            description = "Offline only: accept an input that holds no Node objects (the cluster really has none). "
-                    + "Without it such an input is an error: an empty, truncated or wrong file is not a healthy cluster.")
+            description = "Accept a cluster or an input that holds no Node objects (the cluster really has none). "
+                    + "Without it that is an error: an empty, truncated or wrong file, or the wrong context, is not a "
+                    + "healthy cluster.")
     boolean allowEmpty;
 
     public boolean offline() {
@@ -56,9 +57,10 @@ public final class SourceOptions {
     }
 
     /**
-     * @param requireNodes offline: an input without a single Node object is an input error (unless --allow-empty):
-     *                     an empty file, a directory of other kinds or a failed redirect must never read as a
-     *                     cluster with nothing wrong. Commands that read other evidence (etcd) pass false.
+     * @param requireNodes an input or a live cluster without a single Node object is an input error (unless
+     *                     --allow-empty): an empty file, a directory of other kinds, a failed redirect or the wrong
+     *                     context must never read as a cluster with nothing wrong. Commands that read other evidence
+     *                     (etcd) pass false.
      */
     public ClusterState load(boolean withPods, boolean requireNodes) {
         if (offline()) {
@@ -75,7 +77,15 @@ public final class SourceOptions {
         checkLiveFlags();
         try (LiveSource source = LiveSource.openForModel(live.kubeconfig, live.context, live.requestTimeout,
                 live.lastAsked)) {
-            return source.load(withPods);
+            ClusterState state = source.load(withPods);
+            if (requireNodes && !allowEmpty && state.nodes().isEmpty()) {
+                // the LIST itself was well formed (a lying one never gets here): the cluster says it has no Nodes
+                throw new InputException("the cluster at " + state.server() + (state.context() == null ? ""
+                        : " (context " + state.context() + ")") + " lists no Node objects, so there is nothing to "
+                        + "judge (the wrong context, or an API server in front of an empty datastore?); if the "
+                        + "cluster really has no Nodes, pass --allow-empty");
+            }
+            return state;
         }
     }
 
@@ -139,9 +149,6 @@ public final class SourceOptions {
     }
 
     private void checkLiveFlags() {
-        if (allowEmpty) {
-            throw new InputException("--allow-empty applies to -f dumps only; a live cluster's Node list is what it is");
-        }
         if (now != null) {
             throw new InputException("--now applies to -f dumps only; a live read uses the local clock");
         }

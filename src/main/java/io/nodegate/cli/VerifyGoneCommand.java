@@ -101,9 +101,9 @@ public final class VerifyGoneCommand implements Callable<Integer> {
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
-            w.printf("verify-gone (baseline %s): %s%n", baseline.baselineTs(), run.result().verdict());
+            w.println(LifecycleCommands.verdictLine("verify-gone (baseline " + baseline.baselineTs() + ")",
+                    run.result().verdict(), run.result().checks()));
             LifecycleCommands.printChecks(w, run.result().checks());
-            run.result().notChecked().forEach(n -> w.printf("  %-8s %s%n", "-", "not checked: " + n));
             w.printf("record: %s%n", run.recordFile());
         } else {
             w.print(Json.write(run.result()));

@@ -81,7 +81,8 @@ public final class TrainingRun {
         List<String> nodes = nodeNames(lists);
         if (!nodes.isEmpty()) {
             // baseline save needs the control node's pods; a collection rarely holds pods, so give it one
-            lists.putIfAbsent("/api/v1/pods", ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},"
+            lists.putIfAbsent("/api/v1/pods", ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":"
+                    + "{\"resourceVersion\":\"1\"},"
                     + "\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"training\","
                     + "\"namespace\":\"kube-system\",\"uid\":\"00000000-0000-0000-0000-000000000001\"},"
                     + "\"spec\":{\"nodeName\":\"" + nodes.get(0) + "\"},\"status\":{\"phase\":\"Running\"}}]}")
@@ -122,7 +123,7 @@ public final class TrainingRun {
         for (ReadKind<?, ?> kind : Kinds.ALL) {
             Path file = collection.resolve(kind.dumpFile());
             if (Files.isRegularFile(file)) {
-                byPath.put(listPath(kind), Files.readAllBytes(file));
+                byPath.put(listPath(kind), asListAnswer(kind, Files.readAllBytes(file)));
             }
         }
         Path collected = collection.resolve("collected.json");
@@ -130,6 +131,24 @@ public final class TrainingRun {
             byPath.put("/version", versionBody(Files.readString(collected)));
         }
         return byPath;
+    }
+
+    /**
+     * A collection file as kube-apiserver answers the LIST it came from: the kind's list kind in its group version,
+     * with a resourceVersion. A dump says "List" and has none, as kubectl writes it; live, that is a broken answer.
+     */
+    private static byte[] asListAnswer(ReadKind<?, ?> kind, byte[] dump) {
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        if (!(json.readTree(dump) instanceof tools.jackson.databind.node.ObjectNode list)) {
+            return dump;
+        }
+        String group = HasMetadata.getGroup(kind.type());
+        list.put("kind", kind.kind() + "List");
+        list.put("apiVersion", (group == null || group.isEmpty() ? "" : group + "/") + HasMetadata.getVersion(kind.type()));
+        tools.jackson.databind.node.ObjectNode meta = list.get("metadata") instanceof tools.jackson.databind.node.ObjectNode m
+                ? m : list.putObject("metadata");
+        meta.put("resourceVersion", "1");
+        return json.writeValueAsBytes(list);
     }
 
     private static String listPath(ReadKind<?, ?> kind) {

@@ -179,9 +179,10 @@ public final class PolicyReportWriter {
             String selector = String.join(",", new TreeMap<>(LABELS).entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).toList());
             Map<String, String> out = new LinkedHashMap<>();
-            var list = api.call("LIST clusterpolicyreports -l " + selector,
-                    () -> client.genericKubernetesResources(CONTEXT).withLabelSelector(selector).list());
-            for (GenericKubernetesResource r : list.getItems()) {
+            // the one LIST reader (ApiCalls): a lying page is an error here too, never "nothing on the server"
+            for (GenericKubernetesResource r : api.listAll("LIST clusterpolicyreports -l " + selector,
+                    "/apis/" + CONTEXT.getGroup() + "/" + CONTEXT.getVersion() + "/" + CONTEXT.getPlural(),
+                    GenericKubernetesResource.class, CONTEXT.getKind(), selector, null, r -> r)) {
                 out.put(r.getMetadata().getName(), r.getMetadata().getResourceVersion());
             }
             return out;

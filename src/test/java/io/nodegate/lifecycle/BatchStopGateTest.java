@@ -95,6 +95,50 @@ class BatchStopGateTest {
     }
 
     @Test
+    void aLeaseListThatLiesOnceIsInvalidNotAPass() throws IOException {
+        // the field case: HOLD (batch) became PASS, exit 0, when the Lease LIST answered an empty 200 once
+        try (io.nodegate.testing.FaultProxy proxy = new io.nodegate.testing.FaultProxy(api.url());
+             KubernetesClient viaProxy = SeedCluster.client(proxy.url(), 5000)) {
+            TestClock clock = new TestClock(Instant.parse("2026-10-22T06:10:00Z"));
+            Environment env = Environment.system().withClient(viaProxy).withClock(clock).withSleeper(clock);
+            Path baseline = tmp.resolve("baseline-via-proxy.json");
+            CliRun saved = CliRun.run(env, "baseline", "save", "--targets", "gpu-a07,gpu-a08,gpu-a09,gpu-a10",
+                    "--control", "keep-1", "--evidence-dir", tmp.resolve("evidence").toString(), "--out",
+                    baseline.toString());
+            assertThat(saved.exitCode()).as(saved.all()).isZero();
+            CliRun held = CliRun.run(env, "gate", "gpu-a08", "--baseline", baseline.toString(), REPLY[0], REPLY[1],
+                    REPLY[2], REPLY[3]);
+            assertThat(held.exitCode()).as(held.all()).isEqualTo(4);
+            for (io.nodegate.testing.FaultProxy.Fault lie : io.nodegate.testing.FaultProxy.Fault.lyingListFaults("")) {
+                proxy.breakCall(call -> call.startsWith("GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/"
+                        + "leases?"), lie);
+                CliRun g = CliRun.run(env, "gate", "gpu-a08", "--baseline", baseline.toString(), REPLY[0], REPLY[1],
+                        REPLY[2], REPLY[3]);
+                assertThat(g.exitCode()).as(lie + ": " + g.all()).isEqualTo(3);
+                assertThat(g.out()).as(lie + ": " + g.all()).contains("gate gpu-a08: INVALID",
+                        "LIST leases in kube-node-lease at " + proxy.url() + ": broken answer");
+                assertThat(proxy.log()).as(lie.toString()).anyMatch(c -> c.startsWith("GET /apis/coordination.k8s.io/v1/"
+                        + "namespaces/kube-node-lease/leases?"));
+            }
+        }
+    }
+
+    @Test
+    void aWellFormedLeaseListWithoutTheTargetsLeaseIsInvalid() {
+        // a proxy or cache that serves an old list, well formed: the GET of gpu-a08's Lease finds it, the LIST not
+        Path baseline = baseline("gpu-a07,gpu-a08,gpu-a09,gpu-a10");
+        String onlyKeep = "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\",\"metadata\":"
+                + "{\"resourceVersion\":\"5\"},\"items\":[" + Serialization.asJson(SeedCluster.lease("keep-1",
+                Instant.parse("2026-10-22T06:09:55Z"))) + "]}";
+        api.mock().expect().get().withPath("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases")
+                .andReturn(200, onlyKeep).always();
+        CliRun g = gate(baseline);
+        assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
+        assertThat(g.out()).contains("gate gpu-a08: INVALID", "LIST leases in kube-node-lease at ",
+                "lacks Lease gpu-a08, which GET found a moment before (1 listed)");
+    }
+
+    @Test
     void aReplyCoveringABatchOfTargetsPasses() {
         CliRun g = gate(baseline("gpu-a07,gpu-a08,gpu-a09,gpu-a10"), "--reply-covers", "gpu-a07,gpu-a09,gpu-a10");
         assertThat(g.exitCode()).as(g.all()).isZero();

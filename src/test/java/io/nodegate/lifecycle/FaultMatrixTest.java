@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * For every API call gate, remove and verify-gone make, each fault (500, 403, 429, connection reset, timeout,
- * malformed JSON) is injected in turn. Every cell must end INVALID or a clear error; none PASS; and none may
+ * malformed JSON, an empty 200; on LIST calls also the lying 200s: kubectl's empty List without a resourceVersion,
+ * another list kind) is injected in turn. Every cell must end INVALID or a clear error; none PASS; and none may
  * delete, patch or annotate anything (checked on the server's state, not on the command's word).
  */
 class FaultMatrixTest {
@@ -131,7 +132,12 @@ class FaultMatrixTest {
         List<Cell> cells = new ArrayList<>();
         newWorld(gatePassed);
         for (int i = 0; i < calls.size(); i++) {
-            for (FaultProxy.Fault f : FaultProxy.Fault.NOT_FORWARDED) {
+            List<FaultProxy.Fault> faults = new ArrayList<>(FaultProxy.Fault.NOT_FORWARDED);
+            if (isList(calls.get(i))) {
+                // a LIST that answers 200 with a lie: an empty list without a resourceVersion, another kind
+                faults.addAll(FaultProxy.Fault.lyingListFaults(calls.get(i)));
+            }
+            for (FaultProxy.Fault f : faults) {
                 String before10 = nodeState("gpu-a10") + otherState();
                 String before11 = nodeState("gpu-a11");
                 proxy.breakCall(i, f);
@@ -152,6 +158,10 @@ class FaultMatrixTest {
         return cells;
     }
 
+    static boolean isList(String call) {
+        return io.nodegate.testing.RbacAuthorizer.attributes(call).verb().equals("list");
+    }
+
     @Test
     void gateEndsInvalidOnEveryFaultAndAnnotatesNothing() throws IOException {
         List<Cell> cells = matrix(() -> cli("gate", "gpu-a11", "--baseline", baseline.toString(),
@@ -163,6 +173,12 @@ class FaultMatrixTest {
         assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString())
                 .containsAnyOf("gate gpu-a11: INVALID", "annotating Node gpu-a11 failed", "nodegate: INVALID"));
         assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).contains("annotating Node gpu-a11 failed (the PATCH answered HTTP 500"));
+        // a lying LIST (the Lease LIST that turned a HOLD into PASS in the field among them) is INVALID naming it
+        assertThat(cells).filteredOn(c -> c.fault() == FaultProxy.Fault.EMPTY_LIST_200)
+                .extracting(Cell::call).anySatisfy(c -> assertThat(c).startsWith(
+                        "GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?"));
+        assertThat(cells).filteredOn(c -> FaultProxy.Fault.LYING_LIST.contains(c.fault())).isNotEmpty()
+                .allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("gate gpu-a11: INVALID", "broken answer"));
     }
 
     @Test
@@ -181,6 +197,8 @@ class FaultMatrixTest {
         List<Cell> cells = matrix(() -> cli("verify-gone", "--baseline", baseline.toString()), false, null);
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
         assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).contains("INVALID"));
+        assertThat(cells).filteredOn(c -> FaultProxy.Fault.LYING_LIST.contains(c.fault())).isNotEmpty()
+                .allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).contains("broken answer", proxy.url()));
     }
 
     @Test

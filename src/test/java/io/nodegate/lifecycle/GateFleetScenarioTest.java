@@ -55,7 +55,27 @@ class GateFleetScenarioTest extends SeededClusterTest {
         CliRun g = gate();
         assertThat(g.exitCode()).as(g.all()).isZero();
         assertThat(g.out()).contains("[fleet]      not checked host not serving another cluster",
-                "no --fleet-context or --fleet-kubeconfig given");
+                "no --fleet-context or --fleet-kubeconfig given")
+                .startsWith("gate gpu-a11: PASS (not checked: host, fleet)\n");
+    }
+
+    @Test
+    void theRecordAndTheAnnotationNameTheChecksThatWereNotRun() throws Exception {
+        CliRun alone = gate("--annotate", "-o", "json");
+        assertThat(alone.exitCode()).as(alone.all()).isZero();
+        assertThat(new tools.jackson.databind.json.JsonMapper().readTree(alone.out()).path("notChecked").toString())
+                .isEqualTo("[\"host\",\"fleet\"]");
+        assertThat(api.client().nodes().withName("gpu-a11").get().getMetadata().getAnnotations())
+                .containsEntry("nodegate.io/gate-verdict", "PASS").containsEntry("nodegate.io/gate-not-checked", "host,fleet");
+
+        // with a fleet that does not hold the host, only the host evidence is left unchecked
+        clusterB.create(SeedCluster.node("b-other", "198.51.100.80", "True", false, Map.of(), "boot-b", "uuid-b", 0,
+                Instant.now(), null));
+        CliRun withFleet = gate("--annotate", "--fleet-kubeconfig", kubeconfigB.toString());
+        assertThat(withFleet.exitCode()).as(withFleet.all()).isZero();
+        assertThat(withFleet.out()).startsWith("gate gpu-a11: PASS (not checked: host)\n").contains("[fleet]      PASS");
+        assertThat(api.client().nodes().withName("gpu-a11").get().getMetadata().getAnnotations())
+                .containsEntry("nodegate.io/gate-not-checked", "host");
     }
 
     @Test
@@ -91,6 +111,30 @@ class GateFleetScenarioTest extends SeededClusterTest {
     }
 
     @Test
+    void aFleetClusterWhoseNodeListLiesMakesTheRunInvalidNotAPass() throws Exception {
+        // the field case: FAIL (the host Ready in B) became PASS when B's Node LIST answered an empty 200
+        gpuA11JoinsClusterB("True");
+        try (io.nodegate.testing.FaultProxy proxy = new io.nodegate.testing.FaultProxy(clusterB.url())) {
+            Path viaProxy = ApiTestServer.writeKubeconfig(tmp.resolve("b-proxy.yaml"), "cluster-b", proxy.url());
+            for (io.nodegate.testing.FaultProxy.Fault lie : io.nodegate.testing.FaultProxy.Fault.lyingListFaults("")) {
+                proxy.breakCall(call -> call.startsWith("GET /api/v1/nodes?"), lie);
+                CliRun g = gate("--fleet-kubeconfig", viaProxy.toString());
+                assertThat(g.exitCode()).as(lie + ": " + g.all()).isEqualTo(3);
+                assertThat(g.out()).as(lie + ": " + g.all()).contains("gate gpu-a11: INVALID",
+                        "fleet cluster --fleet-kubeconfig", "LIST nodes at " + proxy.url() + ": broken answer");
+            }
+        }
+    }
+
+    @Test
+    void aFleetClusterThatListsNoNodeCannotShowWhereTheHostIs() {
+        // well formed and empty: "not there" would be unproven, so the fleet check cannot pass on it
+        CliRun g = gate("--fleet-kubeconfig", kubeconfigB.toString());
+        assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
+        assertThat(g.out()).contains("gate gpu-a11: INVALID", "answered no Node at all");
+    }
+
+    @Test
     void verifyGoneSaysWhereTheRemovedHostWent() {
         clock.schedule(Duration.ofSeconds(3), () -> {
             api.client().leases().inNamespace("kube-node-lease").withName("gpu-a11").delete();
@@ -107,7 +151,11 @@ class GateFleetScenarioTest extends SeededClusterTest {
 
         assertThat(v.out()).contains("where removed hosts went", "gpu-a11: now b-gpu-11 in cluster-b (Ready=True");
         CliRun without = cli("verify-gone", "--baseline", baseline.toString());
-        assertThat(without.out()).contains("not checked: where removed hosts went (no --fleet-context");
+        assertThat(without.out()).contains("not checked where removed hosts went",
+                "no --fleet-context or --fleet-kubeconfig given");
         assertThat(without.exitCode()).isEqualTo(v.exitCode());
+        CliRun json = cli("verify-gone", "--baseline", baseline.toString(), "-o", "json");
+        assertThat(new tools.jackson.databind.json.JsonMapper().readTree(json.out()).path("notChecked").toString())
+                .isEqualTo("[\"etcd\",\"kubelet-ports\",\"fleet\"]");
     }
 }

@@ -61,7 +61,11 @@ class GateHostEvidenceTest extends SeededClusterTest {
     void passOnTimeMatchTurnsIntoFailWhenTheReportPointsElsewhere() throws IOException {
         CliRun replyOnly = gate("--removed-at", seed.a11Reply);
         assertThat(replyOnly.exitCode()).as(replyOnly.all()).isZero();
-        assertThat(replyOnly.out()).contains("gate gpu-a11: PASS", "host evidence: none (reply text only)");
+        // no line says PASS for host evidence that was not given
+        assertThat(replyOnly.out()).startsWith("gate gpu-a11: PASS (not checked: host, fleet)\n")
+                .contains("[host]       not checked host evidence (host report, kubelet port)",
+                        "no --host-report or --probe-kubelet given: the cleanup (b) rests on the reply's text alone")
+                .doesNotContainPattern("\\[host\\]\\s+PASS");
 
         Path report = hostReport("points-elsewhere", afterTheLease(), true);
         CliRun withReport = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
@@ -71,7 +75,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
                 .contains("host report: points-elsewhere")
                 .contains("the agent points at https://198.51.100.50:9345, not this cluster")
                 .contains("198.51.100.51:9345")
-                .doesNotContain("host evidence: none");
+                .doesNotContain("not checked host evidence");
 
         // the evidence keeps the report byte for byte (its sha256 still holds), and no token or password
         Path kept;

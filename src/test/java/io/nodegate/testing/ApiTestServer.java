@@ -49,9 +49,14 @@ import java.util.function.Predicate;
  * <p>Behaviour this class adds on top of the fabric8 CRUD mock:
  * <ul>
  *   <li><b>Pagination</b>: LIST honours {@code limit} and {@code continue}. Items are served in key order
- *       (namespace/name), a page that is not the last carries {@code metadata.continue} and
- *       {@code metadata.remainingItemCount}; a malformed continue token answers 400. The mock alone returns
- *       everything in one answer, so a client that never pages would pass unnoticed.</li>
+ *       (namespace/name), a page that is not the last carries {@code metadata.continue} (kube-apiserver's token
+ *       shape: the revision and the next key) and {@code metadata.remainingItemCount}; every page carries the first
+ *       page's {@code metadata.resourceVersion} (the revision in its token), as a real server reads all pages of one
+ *       LIST at one snapshot; a malformed continue token answers 400, one older than {@link #expireWatches()} 410.
+ *       The mock alone returns everything in one answer, so a client that never pages would pass unnoticed.</li>
+ *   <li><b>List kinds</b>: a LIST answers {@code NodeList} (apiVersion v1), {@code LeaseList}
+ *       (coordination.k8s.io/v1)... as kube-apiserver does, never the CRUD mock's {@code "kind":"List"}, which only
+ *       kubectl writes. Every list page carries a {@code metadata.resourceVersion}.</li>
  *   <li><b>Field selectors</b>: {@code metadata.name}, {@code metadata.namespace}, and {@code spec.nodeName}
  *       (pods only), with {@code =}, {@code ==}, {@code !=}. Any other field answers 400 "field label not
  *       supported", as the real server does. The mock alone silently ignores {@code spec.nodeName}.</li>
@@ -106,8 +111,9 @@ import java.util.function.Predicate;
  *   <li>No node lifecycle controller, no kubelet: conditions, taints and Lease renewals change only when a
  *       test writes them.</li>
  *   <li>No discovery documents (/api, /apis) beyond what the CRUD mock answers; no admission, no RBAC (use
- *       {@link #failOn} for 403), no consistent snapshot across pages (a page reflects the store at the time
- *       it is served, keyed after the previous page's last key; a real server serves one resourceVersion).</li>
+ *       {@link #failOn} for 403), no consistent snapshot across pages (a page's items reflect the store at the
+ *       time it is served, keyed after the previous page's last key; its resourceVersion is the first page's, as a
+ *       real server's, but a real server also serves the items as they were then).</li>
  *   <li>LIST in a namespace that does not exist answers an empty list (as a real server does); GET of the
  *       namespace answers 404.</li>
  *   <li>No watch history: a watch from resourceVersion V does not replay the events after V. What changed between
@@ -590,11 +596,66 @@ public final class ApiTestServer implements AutoCloseable {
         }
     }
 
+    /**
+     * kube-apiserver's continue token: base64url (no padding) of {"v":"meta.k8s.io/v1","rv":REVISION,"start":KEY}, the
+     * revision the first page was read at and the key the next page starts from (the last key plus a NUL byte), as
+     * staging/src/k8s.io/apiserver/pkg/storage/continue.go EncodeContinue writes it. Keys here are namespace/name.
+     */
+    private record ContinueToken(long resourceVersion, String start) {
+
+        String encode() {
+            ObjectNode t = JSON.createObjectNode();
+            t.put("v", "meta.k8s.io/v1");
+            t.put("rv", resourceVersion);
+            t.put("start", start);
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(t.toString().getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The token, or null when it is not one this server wrote (a 400 BadRequest, as kube-apiserver answers). */
+        static ContinueToken parse(String token) {
+            try {
+                JsonNode t = JSON.readTree(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
+                if (!"meta.k8s.io/v1".equals(t.path("v").asString("")) || !t.path("rv").isIntegralNumber()
+                        || t.path("rv").asLong() <= 0 || !t.path("start").isString()) {
+                    return null;
+                }
+                return new ContinueToken(t.path("rv").asLong(), t.path("start").asString());
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /** The list kind a LIST of {@code path} answers with ("NodeList"), or null when this server does not know it. */
+    private static String listKind(String path, List<JsonNode> items) {
+        String kind = KINDS_BY_RESOURCE.get(resourceOf(path));
+        if (kind == null && !items.isEmpty()) {
+            kind = items.get(0).path("kind").asString(null);
+        }
+        return kind == null ? null : kind + "List";
+    }
+
+    /** The group version of a collection path: "v1" for /api/v1/..., "apps/v1" for /apis/apps/v1/... */
+    private static String groupVersion(String path) {
+        String[] seg = path.replaceFirst("^/+", "").split("/");
+        return "api".equals(seg[0]) && seg.length > 1 ? seg[1]
+                : "apis".equals(seg[0]) && seg.length > 2 ? seg[1] + "/" + seg[2] : "v1";
+    }
+
+    /**
+     * The kind behind each resource the code under test lists (for list kinds and bookmarks); management.cattle.io's
+     * nodes are kind Node too. A resource missing here is still served while its LIST has items (their kind says).
+     */
     private static final Map<String, String> KINDS_BY_RESOURCE = Map.ofEntries(
             Map.entry("nodes", "Node"), Map.entry("leases", "Lease"), Map.entry("secrets", "Secret"),
             Map.entry("csinodes", "CSINode"), Map.entry("endpointslices", "EndpointSlice"),
             Map.entry("daemonsets", "DaemonSet"), Map.entry("jobs", "Job"), Map.entry("pods", "Pod"),
-            Map.entry("events", "Event"), Map.entry("namespaces", "Namespace"), Map.entry("configmaps", "ConfigMap"));
+            Map.entry("events", "Event"), Map.entry("namespaces", "Namespace"), Map.entry("configmaps", "ConfigMap"),
+            Map.entry("servicel2statuses", "ServiceL2Status"), Map.entry("clusters", "Cluster"),
+            Map.entry("machines", "Machine"), Map.entry("services", "Service"), Map.entry("endpoints", "Endpoints"),
+            Map.entry("validatingadmissionpolicies", "ValidatingAdmissionPolicy"),
+            Map.entry("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding"),
+            Map.entry("clusterpolicyreports", "ClusterPolicyReport"), Map.entry("policyreports", "PolicyReport"));
 
     /** Notes the highest resourceVersion an answer carries (objects and lists), so lists and bookmarks can say it. */
     private void noteResourceVersion(MockResponse answer) {
@@ -770,15 +831,22 @@ public final class ApiTestServer implements AutoCloseable {
             items.sort(Comparator.comparing(ApiTestServer::key));
             String after = null;
             if (query.get("continue") != null && !query.get("continue").isEmpty()) {
-                try {
-                    after = new String(Base64.getUrlDecoder().decode(query.get("continue")), StandardCharsets.UTF_8);
-                } catch (IllegalArgumentException e) {
-                    return status(400, "BadRequest", "continue key is not valid: " + e.getMessage());
-                }
+                after = query.get("continue");
             }
-            final String start = after;
-            if (start != null) {
-                items.removeIf(i -> key(i).compareTo(start) <= 0);
+            ContinueToken token = null;
+            if (after != null) {
+                token = ContinueToken.parse(after);
+                if (token == null) {
+                    return status(400, "BadRequest", "continue key is not valid: " + after);
+                }
+                if (token.resourceVersion() < expiredBelow) {
+                    // etcd compacted the snapshot the pages are read at (store.go GetList: 410 with an inconsistent
+                    // continue token; nodegate never uses that one, so it is not sent here)
+                    return status(410, "Expired", "The provided continue parameter is too old to display a "
+                            + "consistent list result. You can start a new list without the continue parameter.");
+                }
+                final String start = token.start();
+                items.removeIf(i -> key(i).compareTo(start) < 0);
             }
             int limit = Integer.MAX_VALUE;
             if (query.get("limit") != null) {
@@ -800,18 +868,32 @@ public final class ApiTestServer implements AutoCloseable {
                     // opaque versions are not compared
                 }
             }
+            // a continued LIST is read at the snapshot its token names: every page carries the first page's version
+            if (token != null) {
+                listVersion = token.resourceVersion();
+            }
+            String kind = listKind(path, items);
+            if (kind == null) {
+                return status(500, "InternalError", "ApiTestServer does not know the kind of " + resourceOf(path)
+                        + ": add it to KINDS_BY_RESOURCE (an empty LIST must still say its kind)");
+            }
+            // kube-apiserver answers a LIST with the list kind in the collection's group version (NodeList, v1),
+            // never kubectl's "List" that the CRUD mock writes
+            ObjectNode typed = JSON.createObjectNode();
+            typed.put("kind", kind);
+            typed.put("apiVersion", groupVersion(path));
+            typed.set("metadata", meta);
+            meta.remove("selfLink");
             meta.put("resourceVersion", Long.toString(listVersion));
             meta.remove("continue");
             meta.remove("remainingItemCount");
             if (page.size() < items.size()) {
-                String last = key(page.get(page.size() - 1));
-                meta.put("continue", Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString(last.getBytes(StandardCharsets.UTF_8)));
+                meta.put("continue", new ContinueToken(listVersion, key(page.get(page.size() - 1)) + "\u0000").encode());
                 meta.put("remainingItemCount", items.size() - page.size());
             }
-            ArrayNode out = list.putArray("items");
+            ArrayNode out = typed.putArray("items");
             page.forEach(out::add);
-            return json(200, list.toString());
+            return json(200, typed.toString());
         }
 
         private String versionJson() {

@@ -78,6 +78,50 @@ class ApiTestServerTest {
         assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
     }
 
+    /**
+     * What nodegate's LIST rule relies on, as kube-apiserver sends it: the list kind in the collection's group version
+     * (never the CRUD mock's "List"), a resourceVersion on every page, the first page's on every continue page even
+     * after a write in between (the pages are one snapshot), and 410 for a continue token older than a compaction.
+     */
+    @Test
+    void listsAnswerTheirListKindAndEveryPageCarriesTheFirstPagesResourceVersion() throws Exception {
+        JsonMapper json = JsonMapper.builder().build();
+        JsonNode empty = json.readTree(get("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", null)[1]);
+        assertThat(empty.path("kind").asString()).isEqualTo("LeaseList");
+        assertThat(empty.path("apiVersion").asString()).isEqualTo("coordination.k8s.io/v1");
+        assertThat(empty.path("metadata").path("resourceVersion").asString()).isNotEmpty();
+        for (int i = 0; i < 5; i++) {
+            api.create(new NodeBuilder().withNewMetadata().withName("n" + i).endMetadata().build());
+        }
+        JsonNode first = json.readTree(get("/api/v1/nodes?limit=2", null)[1]);
+        assertThat(first.path("kind").asString()).isEqualTo("NodeList");
+        assertThat(first.path("apiVersion").asString()).isEqualTo("v1");
+        String version = first.path("metadata").path("resourceVersion").asString();
+        String token = first.path("metadata").path("continue").asString();
+        // kube-apiserver's token: base64url of {"v":"meta.k8s.io/v1","rv":REVISION,"start":KEY}
+        JsonNode decoded = json.readTree(java.util.Base64.getUrlDecoder().decode(token));
+        assertThat(decoded.path("v").asString()).isEqualTo("meta.k8s.io/v1");
+        assertThat(decoded.path("rv").asString()).isEqualTo(version);
+
+        api.create(new NodeBuilder().withNewMetadata().withName("n9").endMetadata().build());
+        JsonNode second = json.readTree(get("/api/v1/nodes?limit=2&continue=" + token, null)[1]);
+        assertThat(second.path("metadata").path("resourceVersion").asString()).isEqualTo(version);
+        assertThat(second.path("items").findValuesAsString("name")).containsExactly("n2", "n3");
+        JsonNode fresh = json.readTree(get("/api/v1/nodes?limit=2", null)[1]);
+        assertThat(Long.parseLong(fresh.path("metadata").path("resourceVersion").asString()))
+                .isGreaterThan(Long.parseLong(version));
+        // the Table of a LIST keeps the list's version and token
+        JsonNode table = json.readTree(get("/api/v1/nodes?limit=2", "application/json;as=Table;g=meta.k8s.io;v=v1")[1]);
+        assertThat(table.path("kind").asString()).isEqualTo("Table");
+        assertThat(table.path("metadata").path("resourceVersion").asString()).isNotEmpty();
+
+        api.expireWatches();
+        String[] expired = get("/api/v1/nodes?limit=2&continue=" + token, null);
+        assertThat(expired[0]).isEqualTo("410");
+        assertThat(expired[1]).contains("too old to display a consistent list result");
+        assertThat(get("/api/v1/nodes?limit=2&continue=bm90LWEtdG9rZW4", null)[0]).isEqualTo("400");
+    }
+
     @Test
     void honoursNodeNameFieldSelectorAndSetBasedLabels() {
         api.create(pod("a", "x1", "w1"), pod("b", "y2", "w2"), pod("a", "x3", "w1"));

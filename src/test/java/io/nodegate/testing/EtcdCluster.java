@@ -1,5 +1,8 @@
 package io.nodegate.testing;
 
+import io.nodegate.model.EtcdEndpointReport;
+import io.nodegate.source.etcd.EtcdSource;
+import io.nodegate.source.etcd.PemTls;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;
@@ -15,26 +18,36 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Real etcd processes on loopback for tests: free ports, a temp data dir per member, waits until every
- * member reports healthy, and kills everything on {@link #close()} (and from a shutdown hook, in case a test
- * run is aborted). Health is polled on a plain-http metrics listener so TLS clusters are probed the same way.
+ * Real etcd processes on loopback for tests: free ports, a temp data dir per member, waits until the cluster is in
+ * the state the tests read (see {@link #awaitServing}), and kills everything on {@link #close()} (and from a shutdown
+ * hook, in case a test run is aborted). Every wait is for a condition, bounded by a deadline that only a broken
+ * etcd reaches; none is a pause for time.
  *
  * <p>Use {@link #requireEtcd()} first: without the etcd binary the test is skipped, except under CI=true,
  * where it fails ("etcd-server is required in CI").
  */
 public final class EtcdCluster implements AutoCloseable {
 
-    /** TLS material for a cluster that demands client certificates; null fields = plain http. */
-    public record Tls(Path caCert, Path serverCert, Path serverKey) {
+    /**
+     * TLS material for a cluster that demands client certificates: the CA, the members' serving pair, and a client
+     * pair signed by the CA that this class reads the cluster with while it waits.
+     */
+    public record Tls(Path caCert, Path serverCert, Path serverKey, Path clientCert, Path clientKey) {
     }
+
+    /** How long a start-up condition may take before the etcd behind it counts as broken (a 2-core machine under load). */
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     /** One etcd process. */
     public final class Member {
@@ -179,6 +192,7 @@ public final class EtcdCluster implements AutoCloseable {
             for (Member m : cluster.members.values()) {
                 cluster.awaitHealthy(m);
             }
+            cluster.awaitServing(List.copyOf(cluster.members.values()));
             return cluster;
         } catch (RuntimeException | Error e) {
             cluster.close();
@@ -217,7 +231,75 @@ public final class EtcdCluster implements AutoCloseable {
         extra.add(fork);
         launch(fork, List.of("--force-new-cluster", "--initial-advertise-peer-urls", fork.peerUrl()));
         awaitHealthy(fork);
+        awaitServing(List.of(fork));
         return fork;
+    }
+
+    /**
+     * Waits until each member given answers the client API the way the tests read it (nodegate's own
+     * {@link EtcdSource}): its status names a leader that is one of them, and its member list names each of them with
+     * a client URL. /health alone is not enough: it is true once a member has a leader, while a member's name and
+     * client URLs reach the member lists later (etcd publishes them through raft after it starts); a list read in
+     * between shows the member nameless and without a client URL ("never started?").
+     */
+    void awaitServing(List<Member> expected) {
+        Map<String, String> urls = new java.util.TreeMap<>();
+        expected.forEach(m -> urls.put(m.name(), m.clientUrl()));
+        awaitReports("members " + urls + " listed with their client URLs, one leader among them", expected, reports -> {
+            Set<Long> ids = new HashSet<>();
+            reports.forEach(r -> ids.add(r.status().memberId()));
+            return reports.stream().allMatch(r -> ids.contains(r.status().leader())
+                    && r.status().leader() == reports.get(0).status().leader()
+                    && r.members().size() == urls.size()
+                    && r.members().stream().allMatch(m -> urls.containsKey(m.name())
+                    && m.clientUrls().contains(urls.get(m.name()))));
+        });
+    }
+
+    /**
+     * Waits until the named running members agree on a leader that is one of them: after a member is stopped, the
+     * others notice only after an election timeout (longer on a loaded machine), and until then they may still
+     * report the stopped one as leader, or none.
+     */
+    public void awaitLeaderAmong(String... names) {
+        List<Member> running = java.util.Arrays.stream(names).map(this::member).toList();
+        awaitReports("a leader among " + List.of(names), running, reports -> {
+            Set<Long> ids = new HashSet<>();
+            reports.forEach(r -> ids.add(r.status().memberId()));
+            long leader = reports.get(0).status().leader();
+            return ids.contains(leader) && reports.stream().allMatch(r -> r.status().leader() == leader);
+        });
+    }
+
+    private void awaitReports(String what, List<Member> members, Predicate<List<EtcdEndpointReport>> ready) {
+        EtcdSource reader = new EtcdSource(Duration.ofSeconds(2), tls == null ? null
+                : PemTls.sslContext(tls.caCert(), tls.clientCert(), tls.clientKey()));
+        List<URI> urls = members.stream().map(m -> URI.create(m.clientUrl())).toList();
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        List<EtcdEndpointReport> reports = List.of();
+        while (System.nanoTime() < deadline) {
+            for (Member m : members) {
+                if (!m.running()) {
+                    throw new IllegalStateException("etcd " + m.name + " exited: " + logTail(m));
+                }
+            }
+            reports = reader.read(urls);
+            if (reports.stream().allMatch(EtcdEndpointReport::ok) && ready.test(reports)) {
+                return;
+            }
+            pause();
+        }
+        throw new IllegalStateException("etcd: not " + what + " within " + DEADLINE.toSeconds() + " s: " + reports);
+    }
+
+    /** The poll interval of a wait for a condition. */
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private void launch(Member m, List<String> extraArgs) {
@@ -246,7 +328,7 @@ public final class EtcdCluster implements AutoCloseable {
     private void awaitHealthy(Member m) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
         URI health = URI.create("http://127.0.0.1:" + m.metricsPort + "/health");
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < deadline) {
             if (!m.process.isAlive()) {
                 throw new IllegalStateException("etcd " + m.name + " exited: " + logTail(m));
@@ -263,14 +345,10 @@ public final class EtcdCluster implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            pause();
         }
-        throw new IllegalStateException("etcd " + m.name + " not healthy within 20s: " + logTail(m));
+        throw new IllegalStateException("etcd " + m.name + " not healthy within " + DEADLINE.toSeconds() + " s: "
+                + logTail(m));
     }
 
     private static String logTail(Member m) {

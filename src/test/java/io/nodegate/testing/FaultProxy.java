@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A small HTTP proxy in front of the test server that breaks one chosen API call: the Nth request (0-based)
- * answers 500, 403 or 429, has its connection reset, never answers, or answers malformed JSON. Once a call is
+ * answers 500, 403 or 429, has its connection reset, never answers, answers malformed JSON, or lies with a
+ * well-formed 200 ({@link Fault#LYING_LIST}: an empty list without a resourceVersion, another kind, a page from
+ * another snapshot). Once a call is
  * broken, repeats of the same "METHOD path?query" (client retries) stay broken, so a fault cannot be retried
  * away. A broken request is never forwarded, so the server's state shows whether the code wrote anything.
  */
@@ -43,7 +45,35 @@ public final class FaultProxy implements AutoCloseable {
         /** Not forwarded; 404 NotFound (on a list: a proxy URL for a cluster that is gone). */
         HTTP_404,
         /** Not forwarded; 200 headers at once, then the body one byte every 200 ms, never finishing. */
-        TRICKLE;
+        TRICKLE,
+        /**
+         * Not forwarded; 200 with kubectl's empty list, no resourceVersion, no continue:
+         * {@code {"kind":"List","apiVersion":"v1","metadata":{},"items":[]}}. What a proxy answered in the field,
+         * and what turned a gate's HOLD into PASS when it stood for the Lease LIST.
+         */
+        EMPTY_LIST_200,
+        /**
+         * Forwarded, then the answer's kind swapped for another list kind (PodList; NodeList for an answer that was
+         * a PodList): a cache that served another URL's answer.
+         */
+        WRONG_KIND_200,
+        /**
+         * Forwarded, then the answer's metadata.resourceVersion replaced by another: a page from another snapshot
+         * than the first page's. Only a continue page can show it; on a first page the lie cannot be seen.
+         */
+        OTHER_RESOURCE_VERSION_200;
+
+        /** The lying answers to a LIST: a well-formed 200 that is not what kube-apiserver sends. */
+        public static final List<Fault> LYING_LIST = List.of(EMPTY_LIST_200, WRONG_KIND_200,
+                OTHER_RESOURCE_VERSION_200);
+
+        /**
+         * The lying answers that can be told from the truth on {@code call} ("GET /api/v1/nodes?limit=500..."): all of
+         * them on a continue page, all but another resourceVersion on a first page.
+         */
+        public static List<Fault> lyingListFaults(String call) {
+            return call.contains("continue=") ? LYING_LIST : List.of(EMPTY_LIST_200, WRONG_KIND_200);
+        }
 
         /** The faults every call of the fault matrix gets: none of them lets the request reach the server. */
         public static final List<Fault> NOT_FORWARDED = List.of(HTTP_500, HTTP_403, HTTP_429, CONNECTION_RESET,
@@ -54,6 +84,11 @@ public final class FaultProxy implements AutoCloseable {
 
         public boolean forwards() {
             return LANDED.contains(this);
+        }
+
+        /** Forwarded, and the server's answer sent on with one field changed. */
+        boolean rewrites() {
+            return this == WRONG_KIND_200 || this == OTHER_RESOURCE_VERSION_200;
         }
     }
 
@@ -69,6 +104,7 @@ public final class FaultProxy implements AutoCloseable {
     private final List<String> log = new CopyOnWriteArrayList<>();
     private volatile Fault fault;
     private volatile int faultAt = -1;
+    private volatile java.util.function.Predicate<String> faultWhere;
     private volatile String brokenCall;
     private volatile Duration hang = Duration.ofSeconds(3);
 
@@ -89,10 +125,21 @@ public final class FaultProxy implements AutoCloseable {
         this.faultAt = index;
     }
 
+    /**
+     * Break the first request whose "METHOD path?query" {@code which} accepts (and its repeats) with {@code f}: for a
+     * call whose place in the order is not fixed (audit lists Nodes on a thread of its own).
+     */
+    public synchronized void breakCall(java.util.function.Predicate<String> which, Fault f) {
+        reset();
+        this.fault = f;
+        this.faultWhere = which;
+    }
+
     /** Forward everything; clear the log and counter. */
     public synchronized void reset() {
         fault = null;
         faultAt = -1;
+        faultWhere = null;
         brokenCall = null;
         counter.set(0);
         log.clear();
@@ -133,9 +180,12 @@ public final class FaultProxy implements AutoCloseable {
             int length = 0;
             boolean chunked = false;
             String contentType = null;
+            String accept = null;
             for (String l : lines) {
                 String lower = l.toLowerCase(Locale.ROOT);
-                if (lower.startsWith("content-length:")) {
+                if (lower.startsWith("accept:")) {
+                    accept = l.substring(7).trim();
+                } else if (lower.startsWith("content-length:")) {
                     length = Integer.parseInt(l.substring(15).trim());
                 } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
                     chunked = true;
@@ -149,13 +199,14 @@ public final class FaultProxy implements AutoCloseable {
             log.add(call);
             Fault f = null;
             synchronized (this) {
-                if (fault != null && (index == faultAt || call.equals(brokenCall))) {
+                if (fault != null && (index == faultAt || call.equals(brokenCall)
+                        || (brokenCall == null && faultWhere != null && faultWhere.test(call)))) {
                     brokenCall = call;
                     f = fault;
                 }
             }
             OutputStream out = socket.getOutputStream();
-            if (f != null && !f.forwards()) {
+            if (f != null && !f.forwards() && !f.rewrites()) {
                 inject(f, socket, out);
                 return;
             }
@@ -165,7 +216,16 @@ public final class FaultProxy implements AutoCloseable {
             if (contentType != null) {
                 req.header("Content-Type", contentType);
             }
+            // as the code under test asked: a Table of Secrets stays a Table (the CRUD mock's fallback is whole objects)
+            if (accept != null) {
+                req.header("Accept", accept);
+            }
             HttpResponse<byte[]> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (f != null && f.rewrites()) {
+                writeWithDate(out, resp.statusCode(), resp.headers().firstValue("Content-Type").orElse("application/json"),
+                        resp.headers().firstValue("Date").orElse(null), rewrite(f, resp.body()));
+                return;
+            }
             if (f != null) {
                 inject(f, socket, out);
                 return;
@@ -223,7 +283,39 @@ public final class FaultProxy implements AutoCloseable {
                     .getBytes(StandardCharsets.UTF_8));
             case MALFORMED_JSON -> write(out, 200, "application/json",
                     "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":".getBytes(StandardCharsets.UTF_8));
+            case EMPTY_LIST_200 -> write(out, 200, "application/json",
+                    "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[]}".getBytes(StandardCharsets.UTF_8));
+            case WRONG_KIND_200, OTHER_RESOURCE_VERSION_200 -> throw new IllegalStateException(f + " rewrites the answer");
         }
+    }
+
+    private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
+            .build();
+
+    /** The server's answer with the field {@code f} lies about changed; an answer that is no JSON object passes. */
+    private static byte[] rewrite(Fault f, byte[] body) {
+        tools.jackson.databind.JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (RuntimeException notJson) {
+            return body;
+        }
+        if (!(root instanceof tools.jackson.databind.node.ObjectNode o)) {
+            return body;
+        }
+        if (f == Fault.WRONG_KIND_200) {
+            o.put("kind", "PodList".equals(o.path("kind").asString("")) ? "NodeList" : "PodList");
+        } else if (o.path("metadata") instanceof tools.jackson.databind.node.ObjectNode meta) {
+            String rv = meta.path("resourceVersion").asString("");
+            String other;
+            try {
+                other = Long.toString(Long.parseLong(rv) + 1000);
+            } catch (NumberFormatException e) {
+                other = rv + "0";
+            }
+            meta.put("resourceVersion", other);
+        }
+        return o.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] status(int code, String reason, String message) {

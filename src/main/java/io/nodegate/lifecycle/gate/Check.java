@@ -12,4 +12,17 @@ public record Check(String id, String title, Verdict outcome, List<String> reaso
         reasons = List.copyOf(reasons);
         evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
     }
+
+    /**
+     * A check that did not run because its input was not given ({@code why}: "no --fleet-context or
+     * --fleet-kubeconfig given"): shown "not checked", never PASS, named in the run's summary, and never the verdict.
+     */
+    public static Check notChecked(String id, String title, String why) {
+        return new Check(id, title, Verdict.NOT_CHECKED, List.of(why), Map.of());
+    }
+
+    /** The ids of the checks that were not run, in order (the summary line's "not checked: ..."). */
+    public static List<String> notCheckedIds(List<Check> checks) {
+        return checks.stream().filter(c -> c.outcome() == Verdict.NOT_CHECKED).map(Check::id).toList();
+    }
 }

@@ -29,14 +29,16 @@ final class FleetCheck implements GateCheck {
     }
 
     @Override
+    public String notGiven(GateInput in) {
+        return in.evidence().fleet() == null ? "no --fleet-context or --fleet-kubeconfig given: whether this host now "
+                + "serves another cluster was not checked" : null;
+    }
+
+    @Override
     public Check evaluate(GateInput in) {
         List<NamedView> fleet = in.evidence().fleet();
         NodeInfo target = in.evidence().target();
         Map<String, String> evid = new LinkedHashMap<>();
-        if (fleet == null) {
-            return new Check(id(), title(), Verdict.NOT_CHECKED, List.of("no --fleet-context or --fleet-kubeconfig "
-                    + "given: whether this host now serves another cluster was not checked"), evid);
-        }
         evid.put("clustersChecked", fleet.stream().map(NamedView::name).toList().toString());
         String uuid = Tombstone.identity(target.systemInfo().systemUuid());
         String mid = Tombstone.identity(target.systemInfo().machineId());

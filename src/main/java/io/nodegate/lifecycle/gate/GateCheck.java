@@ -24,6 +24,16 @@ public interface GateCheck {
         return in.evidence().target() != null;
     }
 
+    /**
+     * Why this run gave the check nothing to judge (its flag was not given), or null when its input is there. Then
+     * the check is shown "not checked" with this reason ({@link Check#notChecked}) and {@link #evaluate} is not
+     * called. A check that needs an input says so here, in one line: {@code return in.x() == null ? "no --x given:
+     * ... was not checked" : null;}.
+     */
+    default String notGiven(GateInput in) {
+        return null;
+    }
+
     Check evaluate(GateInput in);
 
     /** PASS without reasons; otherwise {@code whenNotEmpty} with the reasons. */

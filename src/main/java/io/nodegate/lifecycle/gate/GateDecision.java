@@ -59,7 +59,8 @@ public final class GateDecision {
         Verdict verdict = Verdict.PASS;
         for (GateCheck check : CHECKS) {
             if (check.appliesTo(in)) {
-                Check c = check.evaluate(in);
+                String missing = check.notGiven(in);
+                Check c = missing != null ? Check.notChecked(check.id(), check.title(), missing) : check.evaluate(in);
                 checks.add(c);
                 verdict = Verdict.worst(verdict, c.outcome());
             }

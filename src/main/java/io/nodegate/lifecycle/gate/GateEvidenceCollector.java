@@ -26,17 +26,47 @@ public final class GateEvidenceCollector {
             NodeInfo target = api.node(node).orElse(null);
             var lease = api.lease(node).orElse(null);
             List<NodeInfo> nodes = api.nodes();
+            if (nodes.isEmpty()) {
+                throw new CollectionException("LIST nodes at " + server() + " answered no Node at all: a live cluster "
+                        + "has Nodes (the baseline's control node among them), so this is no answer to judge by");
+            }
+            requireListed("LIST nodes", nodes.stream().map(NodeInfo::name).toList(), target == null ? null : node,
+                    "Node");
             var ds = api.daemonSets();
             var metallb = api.metallbAnnouncers();
             String controlName = baseline.control().name();
             NodeInfo control = api.node(controlName).orElse(null);
+            requireListed("LIST nodes", nodes.stream().map(NodeInfo::name).toList(),
+                    control == null ? null : controlName, "Node");
             Integer controlPods = control == null ? null : api.podsOn(controlName).size();
             SecretMeta controlSecret = control == null ? null : api.nodePasswordSecret(controlName).orElse(null);
             var nodeLeases = api.nodeLeases();
+            // the batch check compares the target's Lease with every other: a Lease LIST without it compares nothing
+            requireListed("LIST leases in " + ApiReader.NODE_LEASE_NS, nodeLeases.stream().map(l -> l.name()).toList(),
+                    lease == null ? null : node, "Lease");
             return new GateEvidence(clock.instant(), target, lease, nodes, ds, metallb.present() ? metallb.items() : null,
                     etcd, control, controlPods, controlSecret, null, nodeLeases);
         } catch (CollectionException e) {
             return GateEvidence.failed(clock.instant(), e.getMessage());
         }
+    }
+
+    /**
+     * A LIST must hold what a GET of the same server found a moment before. One that does not is a broken answer (a
+     * proxy or cache serving an old or empty list), even when well formed: the checks that read it (the batch stop
+     * over every Lease, the cluster compared with the baseline) would pass on what it leaves out.
+     *
+     * @param found the name a GET found, or null when it found nothing (then there is nothing to require)
+     */
+    private void requireListed(String list, List<String> names, String found, String kind) {
+        if (found != null && !names.contains(found)) {
+            throw new CollectionException(list + " at " + server() + " lacks " + kind + " " + found + ", which GET "
+                    + "found a moment before (" + names.size() + " listed): the two answers disagree (a proxy or cache "
+                    + "answering in the API server's place?)");
+        }
+    }
+
+    private String server() {
+        return api.connection().server();
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 /**
  * One gate run as written to the evidence directory (gate-&lt;node&gt;-&lt;time&gt;.json). {@code nodeUid} and
  * {@code nodeResourceVersion} are the object the verdict is about: remove deletes only that object.
+ * {@code notChecked} names the checks whose input was not given (host, fleet): a PASS says nothing about them.
  */
 public record GateRecord(
         String kind,
@@ -13,6 +14,7 @@ public record GateRecord(
         Instant gatedAt,
         Verdict verdict,
         List<String> reasons,
+        List<String> notChecked,
         List<Check> checks,
         String nodeUid,
         String nodeResourceVersion,
@@ -27,6 +29,8 @@ public record GateRecord(
 
     public GateRecord {
         reasons = List.copyOf(reasons);
+        // records written before notChecked was recorded read as none
+        notChecked = notChecked == null ? List.of() : List.copyOf(notChecked);
         checks = List.copyOf(checks);
     }
 

@@ -8,8 +8,14 @@ public record GateResult(String node, Verdict verdict, List<Check> checks) {
         checks = List.copyOf(checks);
     }
 
+    /** Why the verdict is not PASS: the reasons of the checks that did not pass (not those that were not run). */
     public List<String> reasons() {
-        return checks.stream().filter(c -> c.outcome() != Verdict.PASS)
+        return checks.stream().filter(c -> c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED)
                 .flatMap(c -> c.reasons().stream().map(r -> "(" + c.id() + ") " + r)).toList();
+    }
+
+    /** The checks this run did not make because their input was not given ("host", "fleet"), in order. */
+    public List<String> notChecked() {
+        return Check.notCheckedIds(checks);
     }
 }

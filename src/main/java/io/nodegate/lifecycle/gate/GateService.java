@@ -24,6 +24,11 @@ public final class GateService {
     public static final String ANN_UID = "nodegate.io/gate-uid";
     /** The bootID the gate judged; a host that booted since (and reported it) is no longer what was judged. */
     public static final String ANN_BOOT_ID = "nodegate.io/gate-boot-id";
+    /**
+     * The checks the run did not make because their input was not given ("host,fleet"), next to the verdict, so
+     * that a PASS read off the Node says what it does not cover. Absent when every check ran.
+     */
+    public static final String ANN_NOT_CHECKED = "nodegate.io/gate-not-checked";
 
     private final ApiReader api;
     private final EvidenceStore store;
@@ -71,7 +76,7 @@ public final class GateService {
         evidence = hostStep.evidence();
         GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
-                result.reasons(), result.checks(),
+                result.reasons(), result.notChecked(), result.checks(),
                 evidence.target() == null ? null : evidence.target().uid(),
                 evidence.target() == null ? null : evidence.target().resourceVersion(),
                 baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
@@ -113,6 +118,8 @@ public final class GateService {
         annotations.put(ANN_UID, record.nodeUid());
         // null removes a bootID annotation left by an earlier run: a Node that reports none is bound by uid alone
         annotations.put(ANN_BOOT_ID, bootId == null || bootId.isBlank() ? null : bootId);
+        // null removes an earlier run's list when this run checked everything
+        annotations.put(ANN_NOT_CHECKED, record.notChecked().isEmpty() ? null : String.join(",", record.notChecked()));
         Map<String, Object> patch = Map.of("metadata", Map.of(
                 "uid", record.nodeUid(),
                 "resourceVersion", record.nodeResourceVersion(),

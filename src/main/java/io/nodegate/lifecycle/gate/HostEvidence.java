@@ -29,12 +29,10 @@ import java.util.TreeSet;
  *   INVALID; then clean = PASS (step (b) with evidence), stopped = HOLD, points-elsewhere = FAIL, running = FAIL;</li>
  *   <li>kubelet probe: this cluster's CA = FAIL (alive), another CA = FAIL (departed, NG303), no answer = PASS
  *   (consistent with cleanup), anything else that answers = HOLD;</li>
- *   <li>neither: one PASS line saying the gate has only the reply's text.</li>
+ *   <li>neither: one "not checked" line saying the gate has only the reply's text ({@link NoHostEvidenceCheck}).</li>
  * </ul>
  */
 public final class HostEvidence {
-
-    public static final String NONE = "host evidence: none (reply text only)";
 
     private HostEvidence() {
     }

@@ -1,11 +1,9 @@
 package io.nodegate.lifecycle.gate;
 
-import java.util.List;
-import java.util.Map;
-
 /**
- * Says, in every run without --host-report and --probe-kubelet, that step (b) rests on the reply's text alone
- * (seed 000: "cleanup done" was a sentence typed by a person). It never changes the verdict.
+ * Says, in every run without --host-report and --probe-kubelet, that no evidence from the host was given: step (b)
+ * rests on the reply's text alone (seed 000: "cleanup done" was a sentence typed by a person). Shown "not checked",
+ * never PASS; it never changes the verdict.
  */
 final class NoHostEvidenceCheck implements GateCheck {
 
@@ -16,7 +14,7 @@ final class NoHostEvidenceCheck implements GateCheck {
 
     @Override
     public String title() {
-        return HostEvidence.NONE;
+        return "host evidence (host report, kubelet port)";
     }
 
     @Override
@@ -25,7 +23,12 @@ final class NoHostEvidenceCheck implements GateCheck {
     }
 
     @Override
+    public String notGiven(GateInput in) {
+        return "no --host-report or --probe-kubelet given: the cleanup (b) rests on the reply's text alone";
+    }
+
+    @Override
     public Check evaluate(GateInput in) {
-        return new Check(id(), title(), Verdict.PASS, List.of(), Map.of("hostEvidence", "none"));
+        throw new IllegalStateException("host evidence is never given when this check applies");
     }
 }

@@ -90,11 +90,18 @@ public final class ReadmitDecision {
         checks.add(check("kept", "cordon and taints kept, unreachable taints gone", kept, keptEv));
 
         List<String> version = new ArrayList<>();
-        if (clusterVersion != null && !clusterVersion.equals(n.systemInfo().kubeletVersion())) {
-            version.add("kubelet " + n.systemInfo().kubeletVersion() + ", the cluster runs " + clusterVersion);
+        if (clusterVersion == null) {
+            // no other Node says what the cluster runs: nothing to compare with, never a PASS
+            checks.add(Check.notChecked("version", "kubelet at the cluster's version", "no Node reports a kubelet "
+                    + "version, so the cluster's is unknown: the host's " + n.systemInfo().kubeletVersion()
+                    + " was not compared"));
+        } else {
+            if (!clusterVersion.equals(n.systemInfo().kubeletVersion())) {
+                version.add("kubelet " + n.systemInfo().kubeletVersion() + ", the cluster runs " + clusterVersion);
+            }
+            checks.add(check("version", "kubelet at the cluster's version", version,
+                    Map.of("kubelet", String.valueOf(n.systemInfo().kubeletVersion()), "cluster", clusterVersion)));
         }
-        checks.add(check("version", "kubelet at the cluster's version", version,
-                Map.of("kubelet", String.valueOf(n.systemInfo().kubeletVersion()), "cluster", String.valueOf(clusterVersion))));
 
         List<String> pw = new ArrayList<>();
         Instant after = secretDeletedAt != null ? secretDeletedAt : baselineTs;

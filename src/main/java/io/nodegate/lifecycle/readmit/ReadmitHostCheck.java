@@ -26,13 +26,21 @@ public final class ReadmitHostCheck {
     private ReadmitHostCheck() {
     }
 
+    public static final String TITLE = "the reinstalled agent points here, enabled and active (host report)";
+
+    /** Without --host-report: the host itself was not looked at, which is "not checked", never a PASS. */
+    public static Check notGiven() {
+        return Check.notChecked("host", TITLE, "no --host-report given: whether the reinstalled agent points at this "
+                + "cluster, under this name, enabled and active, was not checked on the host");
+    }
+
     public static Check check(HostReport r, String reportFile, String actualSha256, NodeInfo node,
                               Collection<String> clusterHosts) {
         Map<String, String> ev = new LinkedHashMap<>();
         ev.put("hostReport", reportFile);
         ev.put("sha256", r.sha256());
         ev.put("inspectedAt", String.valueOf(r.inspectedAt()));
-        String title = "the reinstalled agent points here, enabled and active (host report)";
+        String title = TITLE;
         if (!r.sha256().equals(actualSha256)) {
             return new Check("host", title, Verdict.INVALID, List.of("the report's sha256 does not match its body ("
                     + actualSha256 + "): it was changed after `host inspect` wrote it"), ev);

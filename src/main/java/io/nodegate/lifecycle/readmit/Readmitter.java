@@ -140,6 +140,12 @@ public final class Readmitter {
         NodeInfo n = api.node(node).orElseThrow(() -> new CollectionException("Node " + node
                 + " not found (NotFound): the Node object was not kept, or the host registered under another name"));
         List<NodeInfo> nodes = api.nodes();
+        if (nodes.stream().noneMatch(x -> x.name().equals(node))) {
+            // the cluster's version comes from this LIST: one that lacks the Node just read is no answer to trust
+            throw new CollectionException("LIST nodes at " + api.connection().server() + " lacks Node " + node
+                    + ", which GET found a moment before (" + nodes.size() + " Nodes listed): the two answers "
+                    + "disagree (a proxy or cache answering in the API server's place?)");
+        }
         SecretMeta secret = api.nodePasswordSecret(node).orElse(null);
         var jobs = api.jobs(CATTLE_SYSTEM);
         Instant deletedAt = lastSecretDeletion(node);
@@ -167,11 +173,10 @@ public final class Readmitter {
                         version, deletedAt, baseline.baselineTs());
             }
         }
-        if (hostReport != null) {
-            checks = new ArrayList<>(checks);
-            checks.add(ReadmitHostCheck.check(hostReport.report(), hostReport.file().toString(),
-                    hostReport.actualSha256(), n, HostEvidence.clusterHosts(api.server(), nodes, clusterAddresses)));
-        }
+        checks = new ArrayList<>(checks);
+        checks.add(hostReport == null ? ReadmitHostCheck.notGiven() : ReadmitHostCheck.check(hostReport.report(),
+                hostReport.file().toString(), hostReport.actualSha256(), n,
+                HostEvidence.clusterHosts(api.server(), nodes, clusterAddresses)));
         Verdict v = Verdict.PASS;
         for (Check c : checks) {
             v = Verdict.worst(v, c.outcome());

@@ -44,21 +44,20 @@ public final class GoneDecision {
         }
     }
 
-    /**
-     * @param notChecked checks that did not run, and why; never shown as PASS
-     */
-    public record Result(Verdict verdict, List<Check> checks, List<String> notChecked) {
+    /** The verdict and every check; a check whose input was not given is among them as "not checked", never PASS. */
+    public record Result(Verdict verdict, List<Check> checks) {
         public Result {
             checks = List.copyOf(checks);
-            notChecked = notChecked == null ? List.of() : List.copyOf(notChecked);
         }
 
-        public Result(Verdict verdict, List<Check> checks) {
-            this(verdict, checks, List.of());
+        /** The ids of the checks that were not run ("etcd", "fleet"): the summary line and the record name them. */
+        @com.fasterxml.jackson.annotation.JsonProperty("notChecked")
+        public List<String> notChecked() {
+            return Check.notCheckedIds(checks);
         }
 
         public List<String> findings() {
-            return checks.stream().filter(c -> c.outcome() != Verdict.PASS)
+            return checks.stream().filter(c -> c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED)
                     .flatMap(c -> c.reasons().stream().map(r -> "(" + c.id() + ") " + r)).toList();
         }
     }
@@ -157,13 +156,7 @@ public final class GoneDecision {
         }
 
         // 6. etcd membership (a comparison without an etcd source did not run: say so, never PASS)
-        List<String> notChecked = new ArrayList<>();
-        Check etcdCheck = etcd(baseline, ev.etcd());
-        if (etcdCheck == null) {
-            notChecked.add("etcd members unchanged: no etcd source at baseline or now (give --etcd-endpoint)");
-        } else {
-            checks.add(etcdCheck);
-        }
+        checks.add(etcd(baseline, ev.etcd()));
 
         // 7. Targets not yet removed: still silent, same boot, same Lease
         List<String> moved = new ArrayList<>();
@@ -201,7 +194,7 @@ public final class GoneDecision {
         for (Check c : checks) {
             v = Verdict.worst(v, c.outcome());
         }
-        return new Result(v, checks, notChecked);
+        return new Result(v, checks);
     }
 
     private static Check query(String id, String title, List<String> selfTestFound, String selfTest, List<String> found) {
@@ -216,7 +209,8 @@ public final class GoneDecision {
 
     private static Check etcd(Baseline baseline, List<EtcdEndpointReport> reports) {
         if (baseline.etcdMembers() == null && reports.isEmpty()) {
-            return null;
+            return Check.notChecked("etcd", "etcd members unchanged", "no etcd source at the baseline or now (give "
+                    + "--etcd-endpoint to both): the members were not compared");
         }
         if (baseline.etcdMembers() == null || reports.isEmpty()) {
             return new Check("etcd", "etcd members unchanged", Verdict.INVALID,

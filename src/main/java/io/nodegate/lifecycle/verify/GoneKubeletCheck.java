@@ -17,6 +17,9 @@ import java.util.Map;
  */
 public final class GoneKubeletCheck {
 
+    public static final String ID = "kubelet-ports";
+    public static final String TITLE = "removed targets' kubelet ports do not answer for this cluster";
+
     private GoneKubeletCheck() {
     }
 
@@ -33,7 +36,6 @@ public final class GoneKubeletCheck {
         if (answers.isEmpty()) {
             ev.put("probed", "no removed target to probe");
         }
-        return new Check("kubelet-ports", "removed targets' kubelet ports do not answer for this cluster",
-                reasons.isEmpty() ? Verdict.PASS : Verdict.FAIL, reasons, ev);
+        return new Check(ID, TITLE, reasons.isEmpty() ? Verdict.PASS : Verdict.FAIL, reasons, ev);
     }
 }

@@ -69,19 +69,13 @@ public final class GoneVerifier {
             ev = new GoneDecision.Evidence(ev.observedAt(), null, null, null, etcd, "fleet cluster " + fleetError);
         }
         GoneDecision.Result result = GoneDecision.decide(baseline, ev, namePattern, ips);
-        if (probe != null && result.verdict() != Verdict.INVALID) {
-            result = withKubeletCheck(result, probeRemovedTargets(baseline, ev, probe));
-        }
-        if (ev.collectionError() == null && fleet == null) {
-            List<String> notChecked = new ArrayList<>(result.notChecked());
-            notChecked.add("where removed hosts went (no --fleet-context or --fleet-kubeconfig)");
-            result = new GoneDecision.Result(result.verdict(), result.checks(), notChecked);
-        } else if (ev.collectionError() == null) {
-            Check where = WhereRemovedHostsWent.check(baseline, ev.nodes(), fleet);
-            List<Check> checks = new ArrayList<>(result.checks());
-            checks.add(where);
-            result = new GoneDecision.Result(Verdict.worst(result.verdict(), where.outcome()), checks,
-                    result.notChecked());
+        if (ev.collectionError() == null) {
+            // each look that needs a flag is "not checked" without it, never a PASS
+            result = withCheck(result, probe != null ? probeRemovedTargets(baseline, ev, probe)
+                    : Check.notChecked(GoneKubeletCheck.ID, GoneKubeletCheck.TITLE, "no --probe-kubelets given: "
+                    + "whether RKE2 still answers on the removed hosts' kubelet ports was not checked"));
+            // without a fleet flag this is "not checked"
+            result = withCheck(result, WhereRemovedHostsWent.check(baseline, ev.nodes(), fleet));
         }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baseline.baselineTs(), namePattern == null ? null : namePattern.pattern(), ips, result);
@@ -119,14 +113,14 @@ public final class GoneVerifier {
             List<X509Certificate> cas = kubelets.clusterCas().certificates();
             return GoneKubeletCheck.check(new KubeletProbe(probe.port(), probe.timeout(), cas).probeAll(targets));
         } catch (CollectionException e) {
-            return new Check("kubelet-ports", "removed targets' kubelet ports do not answer for this cluster",
-                    Verdict.INVALID, List.of("call failed: " + e.getMessage()), Map.of());
+            return new Check(GoneKubeletCheck.ID, GoneKubeletCheck.TITLE, Verdict.INVALID,
+                    List.of("call failed: " + e.getMessage()), Map.of());
         }
     }
 
-    private static GoneDecision.Result withKubeletCheck(GoneDecision.Result result, Check kubelet) {
+    private static GoneDecision.Result withCheck(GoneDecision.Result result, Check check) {
         List<Check> checks = new ArrayList<>(result.checks());
-        checks.add(kubelet);
-        return new GoneDecision.Result(Verdict.worst(result.verdict(), kubelet.outcome()), checks, result.notChecked());
+        checks.add(check);
+        return new GoneDecision.Result(Verdict.worst(result.verdict(), check.outcome()), checks);
     }
 }

@@ -4,6 +4,7 @@ import io.nodegate.time.Durations;
 
 import java.time.Duration;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Status;
@@ -50,6 +51,10 @@ import java.util.function.Supplier;
  * the call and the server. Only a 404 is different: on a named GET it is absence ({@link Optional#empty()}), on a
  * LIST it raises {@link NotFound} (a subclass, so callers that treat every failure alike still fail), which only
  * kinds whose absence is legitimate ({@link ReadKind.Presence#OPTIONAL_API}) turn into "absent".
+ *
+ * <p>A LIST answer is believed only when every page is what kube-apiserver sends ({@link ListPages}): the list kind
+ * asked for, a {@code metadata.resourceVersion}, and the first page's resourceVersion on every page. An empty 200
+ * from a proxy or cache ({@code {"kind":"List","metadata":{},"items":[]}}) is a broken answer, never "0 found".
  */
 public final class ApiCalls {
 
@@ -157,12 +162,31 @@ public final class ApiCalls {
      */
     public <T extends HasMetadata, R> List<R> listAll(String what, String collectionPath, Class<T> type,
             String labelSelector, String fieldSelector, Function<? super T, R> map) {
+        if (type == GenericKubernetesResource.class) {
+            throw new IllegalArgumentException("a GenericKubernetesResource LIST must say its items' kind: use "
+                    + "listAll(what, path, type, itemKind, ...)");
+        }
+        return listAll(what, collectionPath, type, HasMetadata.getKind(type), labelSelector, fieldSelector, map);
+    }
+
+    /**
+     * As {@link #listAll(String, String, Class, String, String, Function)}, for items whose kind the type does not
+     * say (a {@link GenericKubernetesResource} of a custom resource: {@code itemKind} "Node" of
+     * management.cattle.io/v3).
+     */
+    public <T extends HasMetadata, R> List<R> listAll(String what, String collectionPath, Class<T> type,
+            String itemKind, String labelSelector, String fieldSelector, Function<? super T, R> map) {
         Class<? extends KubernetesResourceList<T>> listType = listType(type);
         List<R> all = new ArrayList<>();
+        ListPages pages = new ListPages(what, collectionPath, itemKind, false);
         forEachPage(what, collectionPath, labelSelector, fieldSelector, null, query -> {
             KubernetesResourceList<T> list = http.get(what, query, answer -> {
                 requireOk(what, answer, true);
-                return decode(what, answer, listType);
+                KubernetesResourceList<T> decoded = decode(what, answer, listType);
+                pages.check(answer.url(), ListPages.typeField(decoded, "getKind"),
+                        ListPages.typeField(decoded, "getApiVersion"),
+                        decoded.getMetadata() == null ? null : decoded.getMetadata().getResourceVersion());
+                return decoded;
             });
             if (list == null || list.getItems() == null) {
                 throw new CollectionException(what + " at " + server + ": answer has no items");
@@ -262,8 +286,8 @@ public final class ApiCalls {
      * A whole LIST and the resourceVersion it was served at: where a watch of the same collection starts, so that
      * it misses nothing between the LIST and the WATCH.
      *
-     * @param resourceVersion the last page's {@code metadata.resourceVersion} (a paginated LIST is one snapshot:
-     *                        every page carries the same one); null when the server sent none
+     * @param resourceVersion the LIST's {@code metadata.resourceVersion}: every page carried it ({@link ListPages}),
+     *                        so it is never null
      */
     public record Listed<R>(List<R> items, String resourceVersion) {
     }
@@ -279,7 +303,6 @@ public final class ApiCalls {
                                         Function<Map<String, Object>, R> map) {
         MetadataOnly asked = metadataOnly != null ? metadataOnly : MetadataOnly.forKind(itemKind);
         List<R> all = new ArrayList<>();
-        String[] version = new String[1];
         java.util.function.Consumer<Map<String, Object>> onItem = item -> {
             Map<String, Object> meta = item.get("metadata") instanceof Map<?, ?> m ? Plain.map(item, "metadata") : null;
             if (meta == null || !(meta.get("name") instanceof String name) || name.isEmpty()) {
@@ -288,23 +311,120 @@ public final class ApiCalls {
             }
             all.add(map.apply(item));
         };
+        ListPages pages = new ListPages(what, collectionPath, itemKind, asked != null);
         forEachPage(what, collectionPath, labelSelector, fieldSelector,
                 asked == null ? null : MetadataOnly.INCLUDE_OBJECT, query -> {
             KubeJson.ListEnvelope page = asked == null
                     ? http.get(what, query, answer -> {
                         requireOk(what, answer, true);
-                        return plain(what, answer, () -> mode.readList(answer.body(), "GET " + answer.url(), itemKind,
-                                onItem));
+                        return pages.check(answer.url(), plain(what, answer, () -> mode.readList(answer.body(),
+                                "GET " + answer.url(), itemKind, onItem)));
                     })
                     : http.get(what, query, MetadataOnly.ACCEPT, answer -> {
                         requireOk(what, answer, true);
-                        return plain(what, answer, () -> mode.readMetadataList(answer.body(), "GET " + answer.url(),
-                                asked, onItem));
+                        return pages.check(answer.url(), plain(what, answer, () -> mode.readMetadataList(answer.body(),
+                                "GET " + answer.url(), asked, onItem)));
                     });
-            version[0] = page.resourceVersion();
             return page.continueToken();
         });
-        return new Listed<>(all, version[0]);
+        return new Listed<>(all, pages.resourceVersion());
+    }
+
+    /**
+     * The rule every LIST page must meet before anything read from its LIST is used, so that an answer which is not
+     * kube-apiserver's (an empty {@code {"kind":"List","metadata":{},"items":[]}} from a proxy, a cache serving
+     * another URL's answer, a load balancer that sent one page to another apiserver) is a broken answer, never
+     * "0 found" or a list short of a page:
+     * <ul>
+     *   <li>its kind is the list kind of the items asked for: kube-apiserver answers a LIST of Nodes with a
+     *       {@code NodeList} in the collection's group version (the list types registered next to each kind, e.g.
+     *       kubernetes staging/src/k8s.io/api/core/v1/register.go; a custom resource's {@code spec.names.listKind},
+     *       which defaults to its kind plus "List": apiextensions-apiserver pkg/apis/apiextensions/v1/defaults.go).
+     *       A metadata-only read ({@link MetadataOnly#ACCEPT}) may instead get a {@code Table} in meta.k8s.io/v1,
+     *       whose list metadata is the list's (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go). nodegate
+     *       never asks a LIST for a PartialObjectMetadataList, so that kind is no answer either. "List" is what
+     *       kubectl writes ({@code kubectl get -o json} wraps its objects in a corev1.List with empty list metadata:
+     *       staging/src/k8s.io/kubectl/pkg/cmd/get/get.go), never what the API server answers;</li>
+     *   <li>it carries a {@code metadata.resourceVersion}: every LIST answer does (the storage layer sets it on the
+     *       list, staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go GetList);</li>
+     *   <li>every page after the first carries the first page's resourceVersion: a paginated LIST is served from
+     *       one snapshot, the continue token holds its revision and each page is read at it (store.go GetList:
+     *       {@code returnedRV = continueRV}; the conformance test test/e2e/apimachinery/chunking.go expects the
+     *       same resourceVersion on every chunk).</li>
+     * </ul>
+     * The watch's re-list reads its start version from {@link Listed#resourceVersion()}, which this rule makes
+     * present and the same for the whole LIST.
+     */
+    private final class ListPages {
+        /** Where a metadata-only read's Table comes from: the only version nodegate asks for. */
+        private static final String TABLE_API_VERSION = "meta.k8s.io/v1";
+
+        private final String what;
+        private final String listKind;
+        private final String apiVersion;
+        private final boolean tableAsked;
+        private String version;
+        private int pages;
+
+        ListPages(String what, String collectionPath, String itemKind, boolean tableAsked) {
+            this.what = what;
+            this.listKind = itemKind + "List";
+            this.apiVersion = groupVersion(collectionPath);
+            this.tableAsked = tableAsked;
+        }
+
+        KubeJson.ListEnvelope check(String url, KubeJson.ListEnvelope page) {
+            check(url, page.kind(), page.apiVersion(), page.resourceVersion());
+            return page;
+        }
+
+        void check(String url, String kind, String pageApiVersion, String resourceVersion) {
+            pages++;
+            boolean table = tableAsked && "Table".equals(kind) && TABLE_API_VERSION.equals(pageApiVersion);
+            List<String> wrong = new ArrayList<>();
+            if (!table && !(listKind.equals(kind) && apiVersion.equals(pageApiVersion))) {
+                wrong.add("it is " + (kind == null ? "of no kind" : "a " + kind + " (" + pageApiVersion + ")")
+                        + ", not the " + listKind + " (" + apiVersion + ")"
+                        + (tableAsked ? " or Table (" + TABLE_API_VERSION + ")" : "") + " a LIST of it answers");
+            }
+            if (resourceVersion == null || resourceVersion.isEmpty()) {
+                wrong.add("it carries no metadata.resourceVersion, which kube-apiserver puts on every LIST page");
+            } else if (version == null) {
+                version = resourceVersion;
+            } else if (!version.equals(resourceVersion)) {
+                wrong.add("it is at resourceVersion " + resourceVersion + " but page 1 was at " + version
+                        + ": the pages of one LIST come from one snapshot");
+            }
+            if (!wrong.isEmpty()) {
+                throw new CollectionException(what + " at " + server + ": broken answer: page " + pages + " (GET " + url
+                        + "): " + String.join("; ", wrong) + ". A proxy or cache answering in the API server's "
+                        + "place? Nothing this LIST returned is used");
+            }
+        }
+
+        /** The resourceVersion of the whole LIST (the first page's, which every page carried). */
+        String resourceVersion() {
+            return version;
+        }
+
+        /** "v1" for /api/v1/..., "coordination.k8s.io/v1" for /apis/coordination.k8s.io/v1/... */
+        static String groupVersion(String collectionPath) {
+            String[] seg = collectionPath.replaceFirst("^/+", "").split("/");
+            return "api".equals(seg[0]) && seg.length > 1 ? seg[1]
+                    : "apis".equals(seg[0]) && seg.length > 2 ? seg[1] + "/" + seg[2] : "";
+        }
+
+        /**
+         * The kind or apiVersion a typed list was parsed with: fabric8's list classes (NodeList,
+         * GenericKubernetesResourceList...) each have getKind/getApiVersion, but no interface declares them.
+         */
+        static String typeField(Object list, String getter) {
+            try {
+                return list.getClass().getMethod(getter).invoke(list) instanceof String s ? s : null;
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(list.getClass().getName() + " has no " + getter, e);
+            }
+        }
     }
 
     /**
@@ -316,10 +436,11 @@ public final class ApiCalls {
         String query = collectionPath(kind.type(), kind.namespace()) + "?limit=1";
         lastAsked.asking(server);
         try {
+            ListPages page = new ListPages(what, collectionPath(kind.type(), kind.namespace()), kind.kind(), false);
             http.get(what, query, answer -> {
                 requireOk(what, answer, true);
-                return plain(what, answer, () -> KubeJson.MODEL.readList(answer.body(), "GET " + answer.url(),
-                        kind.kind(), item -> { }));
+                return page.check(answer.url(), plain(what, answer, () -> KubeJson.MODEL.readList(answer.body(),
+                        "GET " + answer.url(), kind.kind(), item -> { })));
             });
             return true;
         } catch (NotFound e) {

@@ -157,7 +157,7 @@ public final class RancherSource {
         String path = "/apis/" + type.getGroup() + "/" + type.getVersion() + "/" + type.getPlural();
         try {
             return api.listAll("--rancher " + context + ": listing management.cattle.io/v3 " + what, path,
-                    GenericKubernetesResource.class, null, null, java.util.function.Function.identity());
+                    GenericKubernetesResource.class, type.getKind(), null, null, java.util.function.Function.identity());
         } catch (ApiCalls.NotFound e) {
             throw new InputException("--rancher " + context + ": management.cattle.io/v3 " + what
                     + " are not served there (404): that context is not a Rancher management (local) cluster");

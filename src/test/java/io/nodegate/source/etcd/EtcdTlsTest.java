@@ -31,7 +31,8 @@ class EtcdTlsTest {
     void start() {
         EtcdCluster.requireEtcd();
         certs = TestCerts.create(tmp);
-        cluster = EtcdCluster.start(new EtcdCluster.Tls(certs.caCert, certs.serverCert, certs.serverKey), "tls-a");
+        cluster = EtcdCluster.start(new EtcdCluster.Tls(certs.caCert, certs.serverCert, certs.serverKey, certs.ecCert,
+                certs.ecSec1Key), "tls-a");
     }
 
     @AfterAll
