@@ -30,6 +30,15 @@ import java.util.concurrent.TimeUnit;
  * <p>Failures: a command that cannot be started is an input error (exit 2) that names it and repeats the
  * kubeconfig's installHint; a plugin that fails, hangs past {@link #TIMEOUT} or prints no usable credential is a
  * collection failure (exit 3) naming the command, with the end of its stderr.
+ *
+ * <p>fabric8's {@code Config} says which plugin (the user's exec entry, merged by {@code KubeConfigUtils}); nodegate
+ * runs it, because fabric8's runner ({@code KubeConfigUtils.getExecCredentialFromExecConfig}, 8.0.0) runs it while
+ * the kubeconfig is read, waits for it without a deadline, reads its stderr into the answer (a plugin's "opening a
+ * browser" line makes the answer unparsable), sets no KUBERNETES_EXEC_INFO (plugins built on client-go's exec
+ * helper refuse to run without it), passes the command through {@code sh -c} as one string, ignores
+ * expirationTimestamp and interactiveMode, and on any failure only logs a warning and carries on without
+ * credentials, so the user sees a 401 instead of the plugin's error. {@code KubeconfigRulesTest} shows these.
+ * The token reaches fabric8's client through the config's token provider ({@link ApiTarget}).
  */
 final class ExecPlugin {
 

@@ -201,6 +201,25 @@ class KubeconfigRulesTest {
                         + "https:// URL");
     }
 
+    @Test
+    void theKubeconfigsCaIsTheOnlyOneTrustedByBothClients() throws Exception {
+        Path certs = Files.createDirectories(tmp.resolve("certs"));
+        io.nodegate.testing.TestCerts test = io.nodegate.testing.TestCerts.create(certs);
+        Path kc = Files.writeString(tmp.resolve("config"), TWO_CONTEXTS.replace("server: \"https://lab.example:6443\"",
+                "server: \"https://lab.example:6443\", certificate-authority: certs/ca.crt"));
+        Config alone = Config.fromKubeconfig(null, kc.toFile());
+        assertThat(issuers(io.fabric8.kubernetes.client.internal.SSLUtils.trustManagers(alone)))
+                .as("fabric8 alone adds the JDK's public CAs to the kubeconfig's").isGreaterThan(1);
+        ApiTarget target = Kubeconfig.resolve(kc, null);
+        assertThat(issuers(target.tls().trustManagers())).as("what reads and fabric8's client trust").isEqualTo(1);
+        assertThat(test.caCert).exists();
+    }
+
+    private static int issuers(javax.net.ssl.TrustManager[] managers) {
+        return java.util.Arrays.stream(managers).filter(m -> m instanceof javax.net.ssl.X509TrustManager)
+                .mapToInt(m -> ((javax.net.ssl.X509TrustManager) m).getAcceptedIssuers().length).sum();
+    }
+
     private Path script(String name, String body) throws IOException {
         Path file = tmp.resolve(name);
         Files.writeString(file, body, StandardCharsets.UTF_8);

@@ -67,6 +67,12 @@ class LeanClientTest {
         api.close();
     }
 
+    /** A TLS front to the test server whose certificate, from the test CA, carries only {@code subjectAltName}. */
+    private static DelayProxy frontNaming(String base, String subjectAltName) throws IOException {
+        Path cert = certs.serverCertificate(base, "/CN=kube-apiserver", subjectAltName);
+        return DelayProxy.start(api.url(), 0, PemTls.sslContext(null, cert, certs.dir.resolve(base + ".key")));
+    }
+
     private static String https(DelayProxy proxy) {
         return "https://127.0.0.1:" + proxy.port();
     }
@@ -154,9 +160,7 @@ class LeanClientTest {
     @Test
     void tlsServerNameIsTheNameTheCertificateIsCheckedAgainst() throws IOException {
         // an apiserver reached by IP through a tunnel, whose certificate names only kubernetes.default.svc
-        Path cert = certs.serverCertificate("svc-only", "/CN=kube-apiserver", "DNS:kubernetes.default.svc");
-        try (DelayProxy named = DelayProxy.start(api.url(), 0,
-                PemTls.sslContext(null, cert, certs.dir.resolve("svc-only.key")))) {
+        try (DelayProxy named = frontNaming("svc-only", "DNS:kubernetes.default.svc")) {
             String server = "server: " + https(named) + "\ncertificate-authority: certs/ca.crt";
             Path byIp = kubeconfig("by-ip", server, "");
             assertThatThrownBy(() -> loadVia(Kubeconfig.resolve(byIp, null)))
@@ -181,9 +185,7 @@ class LeanClientTest {
                 .isInstanceOf(CollectionException.class)
                 .hasMessageContaining("apiserver.example");
         // a certificate with a wildcard and one with a name in the Common Name only: the JDK's rules
-        Path wildcard = certs.serverCertificate("wildcard", "/CN=kube-apiserver", "DNS:*.cluster.example,IP:10.9.9.9");
-        try (DelayProxy front = DelayProxy.start(api.url(), 0,
-                PemTls.sslContext(null, wildcard, certs.dir.resolve("wildcard.key")))) {
+        try (DelayProxy front = frontNaming("wildcard", "DNS:*.cluster.example,IP:10.9.9.9")) {
             String server = "server: " + https(front) + "\ncertificate-authority: certs/ca.crt";
             assertThat(loadVia(Kubeconfig.resolve(kubeconfig("wildcard-ok", server
                     + "\ntls-server-name: api.cluster.example", ""), null)).nodes()).hasSize(5);
@@ -428,9 +430,7 @@ class LeanClientTest {
         // fabric8's own Config drops an http:// proxy-url when the server is https:// (fabric8 pull request #7948):
         // the client would go straight to the server. Both of nodegate's clients go through the proxy, with a
         // CONNECT tunnel, and check the server's certificate against the server's name.
-        Path cert = certs.serverCertificate("invalid-name", "/CN=kube-apiserver", "DNS:apiserver.invalid");
-        try (DelayProxy named = DelayProxy.start(api.url(), 0,
-                PemTls.sslContext(null, cert, certs.dir.resolve("invalid-name.key")));
+        try (DelayProxy named = frontNaming("invalid-name", "DNS:apiserver.invalid");
              ForwardProxy forwardProxy = new ForwardProxy(api.url(), named.port())) {
             Path kc = kubeconfig("https-via-proxy", "server: https://apiserver.invalid:6443\nproxy-url: http://127.0.0.1:"
                     + forwardProxy.port() + "\ncertificate-authority: certs/ca.crt", "");
@@ -453,9 +453,7 @@ class LeanClientTest {
     @Test
     void fabric8sClientSendsTlsServerNameToAnApiserverReachedByIp() throws IOException {
         // fabric8's JDK client ignores tls-server-name; nodegate hands it to the JDK as the SNI name
-        Path cert = certs.serverCertificate("svc-only-writes", "/CN=kube-apiserver", "DNS:kubernetes.default.svc");
-        try (DelayProxy named = DelayProxy.start(api.url(), 0,
-                PemTls.sslContext(null, cert, certs.dir.resolve("svc-only-writes.key")))) {
+        try (DelayProxy named = frontNaming("svc-only-writes", "DNS:kubernetes.default.svc")) {
             String server = "server: " + https(named) + "\ncertificate-authority: certs/ca.crt";
             try (KubeConnection connection = KubeConnection.of(Kubeconfig.resolve(kubeconfig("writes-named", server
                     + "\ntls-server-name: kubernetes.default.svc", ""), null), Duration.ofSeconds(10), false)) {
