@@ -29,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * Which API server to talk to and how: fabric8's {@link Config}, resolved once per run by fabric8's rules, with a
@@ -104,48 +103,76 @@ public final class Kubeconfig {
     private record Found<T>(T entry, Path file) {
     }
 
-    /** client-go's and fabric8's merge rule: the first file to define a name wins (entries without a body skipped). */
-    private static <T> Map<String, Found<T>> firstByName(List<KubeconfigYaml.Loaded> files,
-                                                         Function<io.fabric8.kubernetes.api.model.Config, List<T>> list,
-                                                         Function<T, String> name, Function<T, Object> body) {
-        Map<String, Found<T>> out = new LinkedHashMap<>();
-        for (KubeconfigYaml.Loaded f : files) {
-            for (T t : list.apply(f.config())) {
-                if (body.apply(t) != null) {
-                    out.putIfAbsent(name.apply(t), new Found<>(t, f.file()));
+    /**
+     * The merged view of the files, by client-go's and fabric8's rule: the first file to define a name wins (entries
+     * without a body are skipped, as fabric8's merge skips them). Plain loops: this runs in every live command's
+     * start-up, where each lambda and stream costs its own linkage.
+     */
+    private static final class Merged {
+        final Map<String, Found<NamedContext>> contexts = new LinkedHashMap<>();
+        final Map<String, Found<NamedCluster>> clusters = new LinkedHashMap<>();
+        final Map<String, Found<NamedAuthInfo>> users = new LinkedHashMap<>();
+        /** client-go: the first non-empty current-context, even when it names nothing (then: an error). */
+        String currentContext;
+        final io.fabric8.kubernetes.api.model.Config[] models;
+        final String where;
+
+        Merged(List<KubeconfigYaml.Loaded> files) {
+            models = new io.fabric8.kubernetes.api.model.Config[files.size()];
+            StringBuilder names = new StringBuilder();
+            for (int i = 0; i < files.size(); i++) {
+                KubeconfigYaml.Loaded f = files.get(i);
+                io.fabric8.kubernetes.api.model.Config m = f.config();
+                models[i] = m;
+                names.append(i == 0 ? "" : File.pathSeparator).append(f.file());
+                for (NamedContext e : m.getContexts()) {
+                    if (e.getContext() != null) {
+                        contexts.putIfAbsent(e.getName(), new Found<>(e, f.file()));
+                    }
+                }
+                for (NamedCluster e : m.getClusters()) {
+                    if (e.getCluster() != null) {
+                        clusters.putIfAbsent(e.getName(), new Found<>(e, f.file()));
+                    }
+                }
+                for (NamedAuthInfo e : m.getUsers()) {
+                    if (e.getUser() != null) {
+                        users.putIfAbsent(e.getName(), new Found<>(e, f.file()));
+                    }
+                }
+                if (currentContext == null && !isBlank(m.getCurrentContext())) {
+                    currentContext = m.getCurrentContext();
                 }
             }
+            where = names.toString();
         }
-        return out;
+
+        String available() {
+            return contexts.isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(contexts.keySet()));
+        }
     }
 
     private static ApiTarget select(List<KubeconfigYaml.Loaded> files, String context) {
-        String where = String.join(File.pathSeparator, files.stream().map(f -> f.file().toString()).toList());
-        Map<String, Found<NamedContext>> contexts = firstByName(files, c -> c.getContexts(), NamedContext::getName,
-                NamedContext::getContext);
-        List<String> names = new ArrayList<>(new TreeSet<>(contexts.keySet()));
-        String available = names.isEmpty() ? "(none)" : String.join(", ", names);
+        Merged merged = new Merged(files);
+        String where = merged.where;
         String name = context;
         if (name == null) {
-            // client-go: the first non-empty current-context, even when it names nothing (then: an error)
-            name = files.stream().map(f -> f.config().getCurrentContext()).filter(c -> c != null && !c.isBlank())
-                    .findFirst().orElse(null);
+            name = merged.currentContext;
             if (name == null) {
                 throw new InputException("kubeconfig " + where + " has no current-context; pass --context NAME "
-                        + "(available contexts: " + available + ")");
+                        + "(available contexts: " + merged.available() + ")");
             }
         }
-        Found<NamedContext> ctx = contexts.get(name);
+        Found<NamedContext> ctx = merged.contexts.get(name);
         if (ctx == null) {
             throw new InputException("context '" + name + "' " + (context == null ? "(current-context) " : "")
-                    + "not found in kubeconfig " + where + "; available contexts: " + available);
+                    + "not found in kubeconfig " + where + "; available contexts: " + merged.available());
         }
         String clusterName = ctx.entry().getContext().getCluster();
         if (clusterName == null) {
             throw new InputException("kubeconfig " + ctx.file() + ": context '" + name + "' names no cluster");
         }
-        Found<NamedCluster> cluster = firstByName(files, c -> c.getClusters(), NamedCluster::getName,
-                NamedCluster::getCluster).get(clusterName);
+        Found<NamedCluster> cluster = merged.clusters.get(clusterName);
         if (cluster == null) {
             throw new InputException("kubeconfig " + where + ": context '" + name + "' uses cluster '" + clusterName
                     + "', which no clusters entry defines");
@@ -153,7 +180,7 @@ public final class Kubeconfig {
         String userName = ctx.entry().getContext().getUser();
         Found<NamedAuthInfo> user = null;
         if (userName != null) {
-            user = firstByName(files, c -> c.getUsers(), NamedAuthInfo::getName, NamedAuthInfo::getUser).get(userName);
+            user = merged.users.get(userName);
             if (user == null) {
                 throw new InputException("kubeconfig " + where + ": context '" + name + "' uses user '" + userName
                         + "', which no users entry defines");
@@ -172,13 +199,12 @@ public final class Kubeconfig {
 
         Config config = Config.empty();
         config.setOauthTokenProvider(NOT_YET);
-        KubeConfigUtils.merge(config, name, files.stream().map(KubeconfigYaml.Loaded::config)
-                .toArray(io.fabric8.kubernetes.api.model.Config[]::new));
+        KubeConfigUtils.merge(config, name, merged.models);
         config.setOauthTokenProvider(null);
 
         String caWhere = c.getCertificateAuthorityData() != null ? cw + " certificate-authority-data"
                 : c.getCertificateAuthority();
-        String caPem = pem(config.getCaCertData(), config.getCaCertFile(), cw + " certificate-authority");
+        String caPem = pem(config.getCaCertData(), config.getCaCertFile(), cw, "certificate-authority");
         if (config.isTrustCerts() && caPem != null) {
             // client-go refuses this combination too: which of the two did the user mean?
             throw new InputException(cw + " sets both insecure-skip-tls-verify and a certificate authority; "
@@ -226,8 +252,8 @@ public final class Kubeconfig {
      * and put back into the config as data, the key as PKCS#8 with its algorithm (what fabric8's SSLUtils reads).
      */
     private static void clientCertificate(Config config, AuthInfo u, String uw) {
-        String certPem = pem(config.getClientCertData(), config.getClientCertFile(), uw + " client-certificate");
-        String keyPem = pem(config.getClientKeyData(), config.getClientKeyFile(), uw + " client-key");
+        String certPem = pem(config.getClientCertData(), config.getClientCertFile(), uw, "client-certificate");
+        String keyPem = pem(config.getClientKeyData(), config.getClientKeyFile(), uw, "client-key");
         if ((certPem == null) != (keyPem == null)) {
             throw new InputException(uw + " has " + (certPem == null ? "a client key without a client certificate"
                     : "a client certificate without a client key") + " (client-certificate[-data] and "
@@ -286,7 +312,7 @@ public final class Kubeconfig {
             throw new InputException("in-cluster: the service account token " + token + " does not exist or cannot "
                     + "be read (is automountServiceAccountToken off for this Pod?)");
         }
-        String caPem = pem(config.getCaCertData(), config.getCaCertFile(), "in-cluster service account ca.crt");
+        String caPem = pem(config.getCaCertData(), config.getCaCertFile(), "in-cluster", "service account ca.crt");
         ProxySetting proxy = ProxySetting.fromEnvironment(config.getMasterUrl(), System.getenv());
         proxy.applyTo(config);
         return new ApiTarget(config, null, "in-cluster", null, caPem, config.getCaCertFile(), null, proxy);
@@ -294,8 +320,11 @@ public final class Kubeconfig {
 
     // ---- small helpers ------------------------------------------------------------------------------------------
 
-    /** The PEM text of a *-data or file field, read as fabric8 reads it; null when neither is set. */
-    static String pem(String data, String file, String where) {
+    /**
+     * The PEM text of a *-data or file field, read as fabric8 reads it; null when neither is set. {@code where} and
+     * {@code key} name it in messages (joined only then: this runs in every live command's start-up).
+     */
+    static String pem(String data, String file, String where, String key) {
         if (isBlank(data) && isBlank(file)) {
             return null;
         }
@@ -303,15 +332,15 @@ public final class Kubeconfig {
             return new String(CertUtils.getInputStreamFromDataOrFile(isBlank(data) ? null : data, file).readAllBytes(),
                     StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException e) {
-            throw new InputException(where + ": file " + file + " not found");
+            throw new InputException(where + " " + key + ": file " + file + " not found");
         } catch (IOException e) {
-            throw new InputException(where + ": cannot read " + file + ": " + e.getMessage());
+            throw new InputException(where + " " + key + ": cannot read " + file + ": " + e.getMessage());
         }
     }
 
     /** The CA of a fabric8 config built elsewhere (a client handed in), or null. */
     static String caPem(Config config, String origin) {
-        return pem(config.getCaCertData(), config.getCaCertFile(), origin + " certificate authority");
+        return pem(config.getCaCertData(), config.getCaCertFile(), origin, "certificate authority");
     }
 
     private static boolean isBlank(String s) {

@@ -31,7 +31,7 @@ import java.util.Map;
  * setting that mapper up (databind, bean introspection of the model, a scan of every model class on the class
  * path) cost 0.28-0.41 s of CPU in a fresh JVM, more than half of what a whole 7-node live audit costs
  * (bench/RESULTS.md, "One kubeconfig stack"). This class copies the YAML, field by field and with no meaning of
- * its own, into the same model with the model's builders; {@code KubeconfigYamlTest} checks that the result
+ * its own, into the same model; {@code KubeconfigYamlTest} checks that the result
  * resolves exactly as fabric8's own parse of the same files does.
  *
  * <p>Two things differ on purpose: relative paths (certificate-authority, client-certificate, client-key,
@@ -69,24 +69,27 @@ final class KubeconfigYaml {
         if (!(doc instanceof Map<?, ?> root)) {
             throw new InputException("cannot read kubeconfig " + file + ": the top level is not a mapping");
         }
-        String where = "kubeconfig " + file;
         List<NamedCluster> clusters = new ArrayList<>();
-        for (Map.Entry<String, Map<?, ?>> e : entries(root, "clusters", "cluster", where).entrySet()) {
-            clusters.add(new NamedCluster(cluster(e.getValue(), file, where + ": cluster '" + e.getKey() + "'"),
-                    e.getKey()));
+        for (Map.Entry<String, Map<?, ?>> e : entries(root, "clusters", "cluster", file).entrySet()) {
+            clusters.add(new NamedCluster(cluster(e.getValue(), file, e.getKey()), e.getKey()));
         }
         List<NamedAuthInfo> users = new ArrayList<>();
-        for (Map.Entry<String, Map<?, ?>> e : entries(root, "users", "user", where).entrySet()) {
-            users.add(new NamedAuthInfo(e.getKey(), user(e.getValue(), file, where + ": user '" + e.getKey() + "'")));
+        for (Map.Entry<String, Map<?, ?>> e : entries(root, "users", "user", file).entrySet()) {
+            users.add(new NamedAuthInfo(e.getKey(), user(e.getValue(), file, e.getKey())));
         }
         List<NamedContext> contexts = new ArrayList<>();
-        for (Map.Entry<String, Map<?, ?>> e : entries(root, "contexts", "context", where).entrySet()) {
+        for (Map.Entry<String, Map<?, ?>> e : entries(root, "contexts", "context", file).entrySet()) {
             contexts.add(new NamedContext(context(e.getValue()), e.getKey()));
         }
-        Config config = new io.fabric8.kubernetes.api.model.ConfigBuilder()
-                .withApiVersion(text(root, "apiVersion")).withKind(text(root, "kind"))
-                .withClusters(clusters).withUsers(users).withContexts(contexts)
-                .withCurrentContext(text(root, "current-context")).build();
+        // the model's setters, not its builders: a builder deep-copies every entry through a builder class of its
+        // own (tens of classes to load on every run for nothing)
+        Config config = new Config();
+        config.setApiVersion(text(root, "apiVersion"));
+        config.setKind(text(root, "kind"));
+        config.setClusters(clusters);
+        config.setUsers(users);
+        config.setContexts(contexts);
+        config.setCurrentContext(text(root, "current-context"));
         return new Loaded(file, config);
     }
 
@@ -94,23 +97,23 @@ final class KubeconfigYaml {
      * The named entries of one list, in file order; a name given twice in one file keeps its first entry, as
      * client-go does. The value is null for an entry without a body (fabric8's merge skips those).
      */
-    private static Map<String, Map<?, ?>> entries(Map<?, ?> root, String listKey, String bodyKey, String where) {
+    private static Map<String, Map<?, ?>> entries(Map<?, ?> root, String listKey, String bodyKey, Path file) {
         Object list = root.get(listKey);
         Map<String, Map<?, ?>> out = new LinkedHashMap<>();
         if (list == null) {
             return out;
         }
         if (!(list instanceof List<?> items)) {
-            throw new InputException(where + ": '" + listKey + "' is not a list");
+            throw new InputException("kubeconfig " + file + ": '" + listKey + "' is not a list");
         }
         for (Object item : items) {
             if (!(item instanceof Map<?, ?> m) || m.get("name") == null) {
-                throw new InputException(where + ": an entry of '" + listKey + "' has no name");
+                throw new InputException("kubeconfig " + file + ": an entry of '" + listKey + "' has no name");
             }
             Object body = m.get(bodyKey);
             if (body != null && !(body instanceof Map<?, ?>)) {
-                throw new InputException(where + ": " + listKey + "[" + m.get("name") + "]." + bodyKey
-                        + " is not a mapping");
+                throw new InputException("kubeconfig " + file + ": " + listKey + "[" + m.get("name") + "]."
+                        + bodyKey + " is not a mapping");
             }
             out.putIfAbsent(String.valueOf(m.get("name")), (Map<?, ?>) body);
         }
@@ -128,22 +131,27 @@ final class KubeconfigYaml {
         return context;
     }
 
-    private static Cluster cluster(Map<?, ?> c, Path file, String where) {
+    /** "kubeconfig FILE: cluster 'NAME'", for messages (built only for one: this runs in every live start-up). */
+    private static String where(Path file, String kind, String name) {
+        return "kubeconfig " + file + ": " + kind + " '" + name + "'";
+    }
+
+    private static Cluster cluster(Map<?, ?> c, Path file, String name) {
         if (c == null) {
             return null;
         }
         Cluster cluster = new Cluster();
         cluster.setServer(text(c, "server"));
         cluster.setTlsServerName(text(c, "tls-server-name"));
-        cluster.setInsecureSkipTlsVerify(bool(c, "insecure-skip-tls-verify", where));
+        cluster.setInsecureSkipTlsVerify(bool(c, "insecure-skip-tls-verify", file, "cluster", name));
         cluster.setCertificateAuthority(path(file, text(c, "certificate-authority")));
         cluster.setCertificateAuthorityData(text(c, "certificate-authority-data"));
         cluster.setProxyUrl(text(c, "proxy-url"));
-        cluster.setDisableCompression(bool(c, "disable-compression", where));
+        cluster.setDisableCompression(bool(c, "disable-compression", file, "cluster", name));
         return cluster;
     }
 
-    private static AuthInfo user(Map<?, ?> u, Path file, String where) {
+    private static AuthInfo user(Map<?, ?> u, Path file, String name) {
         if (u == null) {
             return null;
         }
@@ -159,7 +167,11 @@ final class KubeconfigYaml {
         user.setAs(text(u, "as"));
         user.setAsUid(text(u, "as-uid"));
         if (u.get("as-groups") instanceof List<?> groups) {
-            user.setAsGroups(groups.stream().map(String::valueOf).toList());
+            List<String> names = new ArrayList<>(groups.size());
+            for (Object g : groups) {
+                names.add(String.valueOf(g));
+            }
+            user.setAsGroups(names);
         }
         if (u.get("auth-provider") instanceof Map<?, ?> ap) {
             Map<String, String> config = new LinkedHashMap<>();
@@ -168,36 +180,40 @@ final class KubeconfigYaml {
             }
             user.setAuthProvider(new AuthProviderConfig(config, text(ap, "name")));
         } else if (u.get("auth-provider") != null) {
-            throw new InputException(where + ": auth-provider is not a mapping");
+            throw new InputException(where(file, "user", name) + ": auth-provider is not a mapping");
         }
         if (u.get("exec") != null) {
-            user.setExec(exec(u.get("exec"), file, where + " exec"));
+            user.setExec(exec(u.get("exec"), file, name));
         }
         return user;
     }
 
-    private static ExecConfig exec(Object raw, Path file, String where) {
+    private static ExecConfig exec(Object raw, Path file, String user) {
         if (!(raw instanceof Map<?, ?> e)) {
+            String where = where(file, "user", user) + " exec";
             throw new InputException(where + " is not a mapping");
         }
         List<String> args = null;
         if (e.get("args") instanceof List<?> list) {
-            args = list.stream().map(String::valueOf).toList();
+            args = new ArrayList<>(list.size());
+            for (Object a : list) {
+                args.add(String.valueOf(a));
+            }
         } else if (e.get("args") != null) {
-            throw new InputException(where + ": args is not a list");
+            throw new InputException(where(file, "user", user) + " exec: args is not a list");
         }
         List<ExecEnvVar> env = null;
         if (e.get("env") instanceof List<?> list) {
             env = new ArrayList<>();
             for (Object o : list) {
                 if (!(o instanceof Map<?, ?> kv) || kv.get("name") == null) {
-                    throw new InputException(where + ": an env entry has no name");
+                    throw new InputException(where(file, "user", user) + " exec: an env entry has no name");
                 }
                 env.add(new ExecEnvVar(String.valueOf(kv.get("name")),
                         kv.get("value") == null ? null : String.valueOf(kv.get("value"))));
             }
         } else if (e.get("env") != null) {
-            throw new InputException(where + ": env is not a list of {name, value}");
+            throw new InputException(where(file, "user", user) + " exec: env is not a list of {name, value}");
         }
         String command = text(e, "command");
         // kubectl: a command with a path separator is relative to the kubeconfig's directory; a bare name is
@@ -212,7 +228,7 @@ final class KubeconfigYaml {
         exec.setEnv(env);
         exec.setInstallHint(text(e, "installHint"));
         exec.setInteractiveMode(text(e, "interactiveMode"));
-        exec.setProvideClusterInfo(bool(e, "provideClusterInfo", where));
+        exec.setProvideClusterInfo(bool(e, "provideClusterInfo", file, "user", user));
         return exec;
     }
 
@@ -227,7 +243,7 @@ final class KubeconfigYaml {
         return s.isEmpty() ? null : s;
     }
 
-    private static Boolean bool(Map<?, ?> m, String key, String where) {
+    private static Boolean bool(Map<?, ?> m, String key, Path file, String kind, String name) {
         Object v = m.get(key);
         if (v == null) {
             return null;
@@ -239,7 +255,7 @@ final class KubeconfigYaml {
         if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(s);
         }
-        throw new InputException(where + ": " + key + " is '" + s + "', not true or false");
+        throw new InputException(where(file, kind, name) + ": " + key + " is '" + s + "', not true or false");
     }
 
     /** client-go: a relative path is relative to the file that names it ({@code ~/} is the home directory). */
