@@ -142,13 +142,16 @@ public final class AuditCommand implements Callable<Integer> {
                     kubeletProbe.timeout);
             KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
             List<KubeletAnswer> answers = kubelets.probe(unknown, cas);
+            // the positive control, before any finding: a CA that verifies no live kubelet makes every verdict false
+            String control = unknown.isEmpty() ? null : kubelets.control(state.nodes(), cas);
             findings.addAll(new KubeletAnswersForAnotherClusterDetector().detect(state.nodes(), answers));
             Map<KubeletAnswer.Outcome, Long> counts = new TreeMap<>(answers.stream()
                     .collect(Collectors.groupingBy(KubeletAnswer::outcome, Collectors.counting())));
             notes.add("kubelet ports probed for " + unknown.size() + " Unknown Node(s)"
                     + (counts.isEmpty() ? "" : ": " + counts.entrySet().stream()
                     .map(e -> e.getValue() + " " + e.getKey().text()).collect(Collectors.joining(", ")))
-                    + " (this cluster's CA from " + String.join(", ", cas.sources()) + ")");
+                    + " (this cluster's CA from " + String.join(", ", cas.sources()) + ")"
+                    + (control == null ? "" : "; control: " + control));
         }
     }
 

@@ -55,7 +55,8 @@ import java.util.concurrent.Callable;
                 "",
                 "Exit codes: 0 no finding at warning or above, 1 at least one (NG301",
                 "            departure or two Ready sides, NG302), 2 usage or input",
-                "            error, 3 a cluster could not be read."})
+                "            error, 3 a cluster (or its tombstones) could not be read:",
+                "            the report still shows the others and names it."})
 public final class FleetCommand implements Callable<Integer> {
 
     @Option(names = "--context", paramLabel = "NAME",
@@ -79,7 +80,7 @@ public final class FleetCommand implements Callable<Integer> {
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
             description = "Where each cluster keeps the " + TombstoneBook.CONFIGMAP
-                    + " ConfigMap written by 'nodegate remove' (default: ${DEFAULT-VALUE}).")
+                    + "* ledger ConfigMaps written by 'nodegate remove' (default: ${DEFAULT-VALUE}).")
     String namespace;
 
     @Option(names = "--now", paramLabel = "TIME",
@@ -117,29 +118,46 @@ public final class FleetCommand implements Callable<Integer> {
         FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeout, namespace, env.clock(),
                 env.lastAsked());
         List<FleetLoader.Loaded> loaded = new ArrayList<>();
+        List<Unread> unread = new ArrayList<>();
         for (FleetSource s : sources) {
             try {
                 loaded.addAll(Objects.requireNonNull(effective.load(s), "loader returned nothing"));
             } catch (CollectionException e) {
-                throw new CollectionException("cluster " + s.describe() + ": " + e.getMessage(), e);
+                // the others are still read and shown; this one is named, and the run exits 3
+                unread.add(new Unread(s.fallbackName(), s.describe(), e.getMessage()));
             } catch (InputException e) {
                 throw new InputException("cluster " + s.describe() + ": " + e.getMessage(), e);
             }
         }
-        FleetReport report = report(loaded);
+        FleetReport report = report(loaded, unread);
         PrintWriter out = spec.commandLine().getOut();
         out.print(output.render(() -> Structured.tree(report), style -> FleetRenderer.table(report, style)));
         out.flush();
+        List<String> missing = report.clusters().stream().filter(c -> c.unreadable() != null)
+                .map(c -> c.name() + (c.read() ? " (its tombstones)" : "") + ": " + c.unreadable()).toList();
+        if (!missing.isEmpty()) {
+            throw new CollectionException("not everything could be read, so the report above is incomplete: "
+                    + String.join("; ", missing));
+        }
         return ReportExit.of(report.findings());
     }
 
-    /** Names each loaded cluster uniquely, builds the ledger and runs the fleet detectors; pure. */
+    /** A cluster source that could not be read at all: its name, where it was asked, and why. */
+    record Unread(String name, String source, String why) {
+    }
+
     static FleetReport report(List<FleetLoader.Loaded> loaded) {
+        return report(loaded, List.of());
+    }
+
+    /** Names each loaded cluster uniquely, builds the ledger and runs the fleet detectors; pure. */
+    static FleetReport report(List<FleetLoader.Loaded> loaded, List<Unread> unread) {
         Map<String, Integer> counts = new HashMap<>();
         loaded.forEach(l -> counts.merge(l.name(), 1, Integer::sum));
         Map<String, Integer> used = new HashMap<>();
         List<NamedView> views = new ArrayList<>();
         Map<String, Collected<Tombstone>> tombstones = new LinkedHashMap<>();
+        Map<String, String> partlyUnread = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         for (FleetLoader.Loaded l : loaded) {
             String name = counts.get(l.name()) > 1 ? l.name() + "#" + used.merge(l.name(), 1, Integer::sum) : l.name();
@@ -147,14 +165,24 @@ public final class FleetCommand implements Callable<Integer> {
             if (l.tombstones() != null) {
                 tombstones.put(name, l.tombstones());
             }
+            if (l.tombstonesError() != null) {
+                partlyUnread.put(name, l.tombstonesError());
+                notes.add(name + ": its tombstones could not be read: NG302 was not checked against its removals");
+            }
             l.notes().forEach(n -> notes.add(name + ": " + n));
+        }
+        List<FleetReport.ClusterSummary> unreadSummaries = new ArrayList<>();
+        for (Unread u : unread) {
+            unreadSummaries.add(FleetReport.ClusterSummary.unreadable(u.name(), u.source(), u.why()));
+            notes.add(u.name() + " could not be read: its hosts are unknown, not absent; NG301 and NG302 were not"
+                    + " checked against it");
         }
         if (views.size() < 2) {
             notes.add("only one cluster was read: NG301 needs two; NG302 still checks the tombstones");
         }
         notes.add("clusters are read one after another, not at one instant: a host that moved between reads can "
                 + "show in both or in neither");
-        return FleetReport.of(Fleet.of(views, tombstones), FleetDetectors.all(), notes);
+        return FleetReport.of(Fleet.of(views, tombstones), FleetDetectors.all(), notes, partlyUnread, unreadSummaries);
     }
 
     /** The clusters asked for, validated. */
@@ -233,11 +261,18 @@ public final class FleetCommand implements Callable<Integer> {
     interface FleetLoader {
 
         /**
-         * @param tombstones null when not read (Rancher's downstream clusters); absent when the ConfigMap is NotFound
+         * @param tombstones      null when not read (Rancher's downstream clusters, or a failed read); absent when
+         *                        the cluster has no ledger shard
+         * @param tombstonesError why the tombstones could not be read, or null
          */
-        record Loaded(String name, ClusterState state, Collected<Tombstone> tombstones, List<String> notes) {
+        record Loaded(String name, ClusterState state, Collected<Tombstone> tombstones, List<String> notes,
+                      String tombstonesError) {
             public Loaded {
                 notes = notes == null ? List.of() : List.copyOf(notes);
+            }
+
+            Loaded(String name, ClusterState state, Collected<Tombstone> tombstones, List<String> notes) {
+                this(name, state, tombstones, notes, null);
             }
         }
 

@@ -4,6 +4,8 @@ import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.TombstoneShards;
+import io.nodegate.CollectionException;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.dump.TombstoneDumps;
 import io.nodegate.source.live.LastServerAsked;
@@ -35,29 +37,57 @@ final class FleetSources {
                                                         String namespace, LastServerAsked lastAsked) {
         try (LiveSource live = LiveSource.open(source.kubeconfig(), source.context(), timeout, lastAsked)) {
             ClusterState state = live.load(false);
-            // the kinds table reads nodegate-system's tombstones with the rest; another --namespace is one more GET
-            Collected<Tombstone> tombstones = TombstoneBook.DEFAULT_NAMESPACE.equals(namespace) ? state.tombstones()
-                    : TombstoneReader.read(live.api(), namespace);
             String name = source.context() != null ? source.context()
                     : state.context() != null ? state.context() : source.fallbackName();
             List<String> notes = new ArrayList<>();
-            if (tombstones.items().isEmpty()) {
-                notes.add("no tombstones in " + namespace + "/nodegate-tombstones: no host removed by nodegate is "
-                        + "recorded here");
+            Collected<Tombstone> tombstones;
+            String tombstonesError = null;
+            if (TombstoneBook.DEFAULT_NAMESPACE.equals(namespace)) {
+                // the kinds table read nodegate-system's ledger with the rest; its notes (damaged entries) say so
+                tombstones = state.tombstones();
+                state.notes().stream().filter(FleetSources::aboutTheLedger).forEach(notes::add);
+            } else {
+                // another --namespace is one more LIST; a failure there leaves the Nodes read and is said
+                try {
+                    TombstoneShards.Read ledger = TombstoneReader.read(live.api(), namespace);
+                    tombstones = ledger.tombstones();
+                    notes.addAll(ledger.notes());
+                } catch (CollectionException e) {
+                    tombstones = null;
+                    tombstonesError = e.getMessage();
+                }
             }
-            return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
+            if (tombstones != null && tombstones.items().isEmpty()) {
+                notes.add("no tombstones in " + namespace + "/" + TombstoneBook.CONFIGMAP + "*: no host removed by"
+                        + " nodegate is recorded here");
+            }
+            return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes, tombstonesError);
         }
+    }
+
+    /** The state's notes that are the ledger's (damaged entries, unlabelled shards). */
+    private static boolean aboutTheLedger(String note) {
+        return note.contains(TombstoneBook.CONFIGMAP);
     }
 
     private static FleetCommand.FleetLoader.Loaded dump(FleetCommand.FleetSource source, String now, String namespace) {
         ClusterState state = DumpSource.load(List.of(source.files()), now);
-        Collected<Tombstone> tombstones = TombstoneBook.DEFAULT_NAMESPACE.equals(namespace)
-                ? (state.tombstones().present() ? state.tombstones() : null)
-                : TombstoneDumps.read(List.of(source.files()), namespace);
-        String name = state.context() != null ? state.context() : source.fallbackName();
+        Collected<Tombstone> tombstones;
         List<String> notes = new ArrayList<>();
+        if (TombstoneBook.DEFAULT_NAMESPACE.equals(namespace)) {
+            tombstones = state.tombstones().present() ? state.tombstones() : null;
+            state.notes().stream().filter(FleetSources::aboutTheLedger).forEach(notes::add);
+        } else {
+            TombstoneShards.Read ledger = TombstoneDumps.read(List.of(source.files()), namespace);
+            tombstones = ledger == null ? null : ledger.tombstones();
+            if (ledger != null) {
+                notes.addAll(ledger.notes());
+            }
+        }
+        String name = state.context() != null ? state.context() : source.fallbackName();
         if (tombstones == null) {
-            notes.add("no nodegate-tombstones ConfigMap in " + source.files() + ": NG302 not checked against it");
+            notes.add("no " + TombstoneBook.CONFIGMAP + " ConfigMap in " + source.files()
+                    + ": NG302 not checked against it");
         }
         return new FleetCommand.FleetLoader.Loaded(name, state, tombstones, notes);
     }

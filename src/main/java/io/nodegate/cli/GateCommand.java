@@ -112,15 +112,17 @@ public final class GateCommand implements Callable<Integer> {
     boolean annotate;
 
     @Option(names = "--host-report", paramLabel = "FILE",
-            description = "A host report from `nodegate host inspect` on the target host. Its sha256 must hold and its "
-                    + "machine-id/product UUID must be the Node's (else INVALID); clean satisfies step (b) with "
-                    + "evidence (its recorded removal time stands in for --removed-at), stopped is HOLD, "
+            description = "A host report from `nodegate host inspect` on the target host. It can only make the verdict "
+                    + "stricter, never looser (anyone who can write a file can write one). Its sha256 must hold, its "
+                    + "machine-id/product UUID must be the Node's, and it must be written after the Lease stopped and "
+                    + "not in the future (else INVALID); clean raises no objection, stopped and incomplete are HOLD, "
                     + "points-elsewhere and running are FAIL. Kept in the evidence directory.")
     Path hostReport;
 
     @Option(names = "--probe-kubelet",
-            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent): this "
-                    + "cluster's CA = FAIL (alive), another CA = FAIL (departed), no answer = consistent with cleanup.")
+            description = "Knock on the Node's InternalIP kubelet port (TCP + TLS handshake, nothing sent), judged "
+                    + "by signature: this cluster's CA = FAIL (alive), another cluster's CA = FAIL (departed), no "
+                    + "answer or refused = consistent with cleanup, anything else that answers = HOLD.")
     boolean probeKubelet;
 
     @CommandLine.Mixin

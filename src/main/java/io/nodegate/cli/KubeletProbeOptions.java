@@ -14,7 +14,8 @@ public final class KubeletProbeOptions {
 
     @Option(names = "--probe-timeout", paramLabel = "DURATION", defaultValue = "3s",
             converter = DurationConverter.Positive.class,
-            description = "Connect and handshake timeout per Node for the kubelet probe (default: ${DEFAULT-VALUE}).")
+            description = "One deadline per Node for the kubelet probe's connect and TLS handshake together "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration timeout = KubeletProbe.DEFAULT_TIMEOUT;
 
     /** A usage error for a port outside 1-65535 or a non-positive timeout. */

@@ -31,9 +31,12 @@ import java.util.concurrent.Callable;
         description = {
                 "Knock on each Node's kubelet port (InternalIP:10250): TCP connect and TLS handshake only, with a "
                         + "short timeout. No request, no credentials, no data are sent.",
-                "Each answer is one of: no answer (consistent with a host that is off or cleaned up); this "
-                        + "cluster's CA (the kubelet is alive here); another CA (a kubelet runs there for another "
-                        + "cluster; with issuer and SANs); self-signed by the kubelet; port open without TLS.",
+                "Each answer is judged by signature, not by name: no answer or refused (consistent with a host "
+                        + "that is off or cleaned up); this cluster's CA (the chain verifies to it: the kubelet is "
+                        + "alive here); another cluster's CA (a kubelet runs there for another cluster, e.g. another "
+                        + "RKE2 cluster's rke2-server-ca@...; with issuer and SANs); self-signed by this node's "
+                        + "kubelet (its own <host>-ca@<time> pair); self-signed by another host's kubelet; accepted, "
+                        + "then reset; port open, no TLS answer.",
                 "This cluster's CA is read from the kubeconfig and the kube-system/kube-root-ca.crt ConfigMap.",
                 "NG303 (critical) when another CA answers while the Node is Ready=Unknown: departure evidence "
                         + "without access to the host or the other cluster.",
@@ -55,7 +58,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
     int port = KubeletProbe.DEFAULT_PORT;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
-            description = "Connect and handshake timeout per Node (default: ${DEFAULT-VALUE}).")
+            description = "One deadline per Node for connect and TLS handshake together (default: ${DEFAULT-VALUE}).")
     Duration timeout = KubeletProbe.DEFAULT_TIMEOUT;
 
     @Mixin

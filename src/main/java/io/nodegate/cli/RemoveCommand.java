@@ -28,13 +28,16 @@ import java.util.concurrent.Callable;
                 + "are those the gate saw (--override records a human decision instead). Saves Node, Lease, "
                 + "CSINode and node-password Secret metadata (written, fsync'd, read back) before deleting with a "
                 + "uid precondition, then waits until Lease, CSINode, node-password Secret are NotFound and no pod "
-                + "is bound to the node (40-80 s is normal). After the delete, records the host (name, systemUUID, "
-                + "machineID) as a tombstone in ConfigMap nodegate-tombstones, so its return is reported (NG302) and, "
-                + "with 'nodegate policy --quarantine', refused. Exit 0 done, 4 cascade incomplete at --timeout, 5 "
-                + "refused / already gone, 3 an API call failed (also: the tombstone could not be recorded).",
+                + "is bound to the node (40-80 s is normal). Records the host (name, systemUUID, machineID, the live Nodes "
+                + "sharing them, --handed-to) as a tombstone in the ledger ConfigMaps nodegate-tombstones*, so its "
+                + "return is reported (NG302) and, with 'nodegate policy --quarantine', refused; that the tombstone "
+                + "fits and the API server accepts its write is checked (dry run) before the delete. Exit 0 done, 4 "
+                + "cascade incomplete at --timeout, 5 refused / already gone / the tombstone cannot be recorded "
+                + "(nothing deleted), 3 an API call failed (also: the tombstone write failed after the delete).",
         footer = {"", "Examples:",
                 "  nodegate remove gpu-a11 --baseline base.json",
-                "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'"})
+                "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'",
+                "  nodegate remove gpu-a07 --baseline base.json --handed-to cluster-b   # the host now serves cluster-b"})
 public final class RemoveCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -69,9 +72,15 @@ public final class RemoveCommand implements Callable<Integer> {
     String override;
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
-            description = "Where the removed host's tombstone is recorded, in ConfigMap " + TombstoneBook.CONFIGMAP
-                    + " (default: ${DEFAULT-VALUE}).")
+            description = "Where the removed host's tombstone is recorded, in the ledger ConfigMaps "
+                    + TombstoneBook.CONFIGMAP + "* (default: ${DEFAULT-VALUE}).")
     String namespace;
+
+    @Option(names = "--handed-to", paramLabel = "CLUSTER",
+            description = "The cluster the host was handed to, as 'nodegate fleet' names it (its context, or the Rancher "
+                    + "display name). Written into the tombstone: the host's Node there is the expected arrival "
+                    + "(NG302 info), not a removed host coming back.")
+    String handedTo;
 
     @Option(names = "--timeout", defaultValue = "3m", paramLabel = "DURATION",
             converter = DurationConverter.Positive.class,
@@ -82,8 +91,7 @@ public final class RemoveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Baseline baseline = baselineOptions.read();
-        var opts = new NodeRemover.Options(maxGateAge, override,
-                timeout, env.pollInterval());
+        var opts = new NodeRemover.Options(maxGateAge, override, timeout, env.pollInterval(), handedTo);
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         PrintWriter w = spec.commandLine().getOut();
         NodeRemover.Record r;

@@ -3,6 +3,7 @@ package io.nodegate.cli;
 import io.nodegate.model.ClusterState;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
+import io.nodegate.source.InputFiles;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Mixin;
@@ -125,13 +126,19 @@ public final class SourceOptions {
         }
         Path dir = null;
         try {
-            byte[] input = stdin.readAllBytes();
-            String start = new String(input, 0, Math.min(input.length, 64), java.nio.charset.StandardCharsets.UTF_8)
-                    .stripLeading();
             dir = java.nio.file.Files.createTempDirectory("nodegate-stdin");
+            // copied to disk with a cap and a deadline (InputFiles), never held whole in memory
+            Path raw = dir.resolve("stdin");
+            try (java.io.OutputStream to = java.nio.file.Files.newOutputStream(raw)) {
+                InputFiles.copy(stdin, to, "-f - (standard input)", InputFiles.DUMP_STREAM);
+            }
+            String start;
+            try (java.io.InputStream head = java.nio.file.Files.newInputStream(raw)) {
+                start = new String(head.readNBytes(64), java.nio.charset.StandardCharsets.UTF_8).stripLeading();
+            }
             // the name says where the input came from in any message about it
-            Path copy = java.nio.file.Files.write(dir.resolve(start.startsWith("{") || start.startsWith("[")
-                    ? "stdin.json" : "stdin.yaml"), input);
+            Path copy = java.nio.file.Files.move(raw, dir.resolve(start.startsWith("{") || start.startsWith("[")
+                    ? "stdin.json" : "stdin.yaml"));
             List<Path> paths = files.stream().map(p -> p.equals(Path.of("-")) ? copy : p).toList();
             return DumpSource.load(paths, now);
         } catch (java.io.IOException e) {

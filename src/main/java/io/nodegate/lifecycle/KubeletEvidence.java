@@ -69,10 +69,52 @@ public final class KubeletEvidence {
 
     /** Probes each Node at its first InternalIP. */
     public List<KubeletAnswer> probe(List<NodeInfo> nodes, ClusterCas cas) {
-        List<KubeletProbe.Target> targets = nodes.stream()
-                .map(n -> new KubeletProbe.Target(n.name(), n.internalIps().isEmpty() ? null : n.internalIps().get(0)))
-                .toList();
+        List<KubeletProbe.Target> targets = nodes.stream().map(KubeletEvidence::target).toList();
         return new KubeletProbe(port, timeout, cas.certificates()).probeAll(targets);
+    }
+
+    /** How many Ready Nodes are probed to show that this cluster's CA, as read, verifies a live kubelet. */
+    public static final int CONTROLS = 3;
+
+    /**
+     * The positive control: up to {@value #CONTROLS} Ready Nodes' kubelets, probed with the same CA. When kubelets
+     * answer and none chains to the CA as read, while some answer with another CA, the CA read is not the one that
+     * signs this cluster's kubelets, and every "another cluster" verdict would be false: that is an error, never a
+     * finding. Returns what the control showed, in words, for the report's notes.
+     */
+    public String control(List<NodeInfo> nodes, ClusterCas cas) {
+        List<NodeInfo> ready = nodes.stream().filter(NodeInfo::isReady).limit(CONTROLS).toList();
+        if (ready.isEmpty()) {
+            return "no Ready Node to show that this cluster's CA verifies a live kubelet";
+        }
+        List<KubeletAnswer> answers = probe(ready, cas);
+        List<String> ours = answers.stream().filter(a -> a.outcome() == KubeletAnswer.Outcome.THIS_CLUSTER)
+                .map(KubeletAnswer::node).toList();
+        if (!ours.isEmpty()) {
+            return "this cluster's CA verifies the kubelet of Ready Node " + ours.get(0);
+        }
+        List<KubeletAnswer> other = answers.stream().filter(a -> a.outcome() == KubeletAnswer.Outcome.OTHER_CA).toList();
+        if (!other.isEmpty()) {
+            throw new CollectionException("this cluster's CA as read (" + String.join(", ", cas.sources()) + ") does "
+                    + "not verify the kubelet of Ready Node " + other.get(0).node() + " at " + other.get(0).target()
+                    + " (issuer " + other.get(0).issuer() + "): the CA that signs this cluster's kubelets was not "
+                    + "read, and every answer would look like another cluster's");
+        }
+        return "no Ready Node's kubelet presented a certificate (" + answers.stream()
+                .map(a -> a.node() + ": " + a.outcome().text()).collect(java.util.stream.Collectors.joining(", "))
+                + "): that this cluster's CA verifies a live kubelet was not shown";
+    }
+
+    /**
+     * The Node at its first InternalIP, with the names its kubelet calls its host: the kubelet names its self-signed
+     * certificate after the hostname it registers the Node under (kubernetes cmd/kubelet/app/server.go), and the
+     * Node's Hostname addresses carry it too.
+     */
+    public static KubeletProbe.Target target(NodeInfo n) {
+        List<String> names = new ArrayList<>(List.of(n.name()));
+        n.addresses().stream().filter(a -> "Hostname".equals(a.type()) && a.address() != null)
+                .forEach(a -> names.add(a.address()));
+        return new KubeletProbe.Target(n.name(), n.internalIps().isEmpty() ? null : n.internalIps().get(0), names);
     }
 
     private String kubeconfigCa() {

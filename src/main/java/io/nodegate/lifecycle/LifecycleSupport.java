@@ -31,14 +31,13 @@ public final class LifecycleSupport {
      * check), and any unreadable value is named by file and field, without parser internals.
      */
     public static Baseline readBaseline(Path file) {
-        if (file == null || !Files.isRegularFile(file)) {
+        if (file == null || !Files.exists(file)) {
             throw new InputException("--baseline " + file + ": no such file (save one with 'nodegate baseline save')");
         }
         tools.jackson.databind.JsonNode tree;
         try {
-            tree = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(Files.readString(file));
-        } catch (java.io.IOException e) {
-            throw new InputException("--baseline " + file + ": cannot read it: " + e.getMessage(), e);
+            tree = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(io.nodegate.source.InputFiles.readString(file,
+                    "--baseline", io.nodegate.source.InputFiles.RECORD));
         } catch (tools.jackson.core.JacksonException e) {
             var at = e.getLocation();
             throw new InputException("--baseline " + file + ": not valid JSON" + (at == null || at.getLineNr() <= 0 ? ""

@@ -18,16 +18,25 @@ public record KubeletAnswer(String node, String address, int port, Outcome outco
     }
 
     public enum Outcome {
-        /** Nothing accepted the connection in time (refused, unreachable, timed out): consistent with cleanup. */
+        /** Silence: nothing answered the connect in time, or no route to the host. Consistent with cleanup. */
         NO_ANSWER("no answer"),
-        /** A serving certificate issued by this cluster's CA: the kubelet of this cluster is alive. */
+        /**
+         * The host refused the connect (TCP reset to the SYN): the machine is up, nothing listens on the port. What
+         * a host that was cleaned up and kept running gives; consistent with cleanup.
+         */
+        REFUSED("refused (nothing listens)"),
+        /** A certificate that chains to this cluster's CA, and the handshake completed: this cluster's kubelet lives. */
         THIS_CLUSTER("this cluster's CA"),
-        /** A serving certificate from another CA: a kubelet answers there, for another cluster. */
-        OTHER_CA("another CA"),
-        /** The kubelet's own self-signed certificate (no serverTLSBootstrap): alive, cluster unknown. */
-        SELF_SIGNED("self-signed by the kubelet"),
-        /** The port accepted the connection but the TLS handshake gave no certificate. */
-        NOT_TLS("port open, no TLS certificate"),
+        /** A certificate from a CA that is not this cluster's (an RKE2/k3s CA of the same name included). */
+        OTHER_CA("another cluster's CA"),
+        /** This node's kubelet's own self-signed certificate (no serving certificate issued): alive, cluster unknown. */
+        SELF_SIGNED("self-signed by this node's kubelet"),
+        /** A kubelet's self-signed certificate for another hostname: a renamed host, or an address reused. */
+        SELF_SIGNED_OTHER_HOST("self-signed by another host's kubelet"),
+        /** The port accepted the connection, then reset or closed it before any certificate: something listens. */
+        RESET("accepted, then reset"),
+        /** The port accepted the connection but gave no usable TLS answer (garbage, a stall, an unproven copy). */
+        NOT_TLS("port open, no TLS answer"),
         /** The Node has no InternalIP to probe. */
         NO_ADDRESS("no InternalIP");
 

@@ -6,8 +6,8 @@ public record NodeSystemInfo(String bootId, String systemUuid, String machineId,
 
     public static final NodeSystemInfo EMPTY = new NodeSystemInfo(null, null, null, null, null, null, null);
 
-    /** A UUID that identifies something: not empty and not all zeros (some firmware reports zeros). */
+    /** An ID that identifies a host by {@link HostIdentity}'s rule (not empty, not all zeros, a plausible ID). */
     public static boolean isMeaningfulId(String id) {
-        return id != null && !id.isBlank() && !id.replaceAll("[0\\-]", "").isEmpty();
+        return HostIdentity.identifies(id);
     }
 }

@@ -1,7 +1,7 @@
 package io.nodegate.policy;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.TombstoneShards;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -64,13 +64,14 @@ public final class OperatorRbac {
         addNamespaced(out, settings, DEFAULT_NAMESPACE, List.of(
                 rule("discovery.k8s.io", "endpointslices", "list")));
 
-        // `remove` records tombstones, `readmit` releases them, audit/fleet/gate read them: one ConfigMap, in a
-        // namespace of nodegate's own that this bundle creates (a Role cannot be created in a missing namespace)
+        // `remove` records tombstones, `readmit` releases them, audit/fleet/gate read them: the ledger's shards (fixed
+        // names, so update can name each), in a namespace of nodegate's own that this bundle creates (a Role cannot
+        // be created in a missing namespace)
         out.add(new NamespaceBuilder().withNewMetadata().withName(settings.tombstonesNamespace())
                 .withLabels(GatePolicy.LABELS).endMetadata().build());
         addNamespaced(out, settings, settings.tombstonesNamespace(), List.of(
                 new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
-                        .withResourceNames(TombstoneBook.CONFIGMAP).withVerbs("get", "update").build(),
+                        .withResourceNames(TombstoneShards.names()).withVerbs("get", "update").build(),
                 // audit and fleet LIST the namespace's ConfigMaps (the kinds table); create cannot be limited by
                 // resourceNames (the name is not known at authorization time)
                 rule("", "configmaps", "create", "list")));

@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidationBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.VariableBuilder;
+import io.nodegate.model.HostIdentity;
 import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.TombstoneShards;
 
 /**
  * The quarantine (`nodegate policy --quarantine`): a ValidatingAdmissionPolicy whose parameter is the tombstones
@@ -22,11 +24,23 @@ import io.nodegate.model.TombstoneBook;
  * including status, to be set on create"), so admission sees it. A denied kubelet retries with back-off (at most
  * every 7 s) and the host never appears.
  *
- * <p>The parameter: {@code paramKind} ConfigMap, bound with {@code paramRef} to
- * {@value TombstoneBook#CONFIGMAP} in the tombstones namespace, {@code parameterNotFoundAction: Allow}
- * (fail-open): before the first removal there is no ConfigMap, and a fail-closed binding would refuse every new
- * Node in the cluster. The ConfigMap's {@code systemuuid.*} and {@code machineid.*} keys are the indexes CEL
- * reads (it cannot parse the JSON entries); all-zero and empty IDs are never indexed and never looked up.
+ * <p>The parameters: {@code paramKind} ConfigMap; the binding's {@code paramRef} selects the ledger's shards in the
+ * tombstones namespace by label ({@link TombstoneShards}), so the policy is evaluated once per shard and a CREATE
+ * is denied when any shard denies it. {@code parameterNotFoundAction: Allow} (fail-open): before the first
+ * removal there is no shard, and a fail-closed binding would refuse every new Node in the cluster. A shard's
+ * {@code systemuuid.*} and {@code machineid.*} keys are the indexes CEL reads (it cannot parse the JSON entries).
+ * Identities are normalised by {@link HostIdentity}'s rule, built into the CEL from the same patterns the Java
+ * matchers use, so NG302 and the quarantine agree on every input.
+ *
+ * <p>Nodes that existed at removal are never refused (issue 22). A kubelet POSTs its Node at every start and
+ * patches only on AlreadyExists ({@code tryRegisterWithAPIServer} in kubernetes
+ * {@code pkg/kubelet/kubelet_node_status.go}), and validating admission runs before storage finds that the Node
+ * exists: the create handler passes admission as {@code createValidation}
+ * ({@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go}) and {@code Store.Create} calls it before
+ * {@code Storage.Create} returns AlreadyExists ({@code staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go}).
+ * So a restarting kubelet on a live Node that shares a tombstoned systemUUID or machineID (a cloned VM, the other
+ * half of an NG110 pair) would be refused forever and go NotReady. `remove` records the names of the live Nodes
+ * sharing each identity, and the shard's {@code exempt.<index key>} lists the names exempt from it.
  */
 public final class QuarantinePolicy {
 
@@ -39,6 +53,7 @@ public final class QuarantinePolicy {
         String node = CelLiteral.quote(TombstoneBook.NODE_PREFIX);
         String uuidKey = CelLiteral.quote(TombstoneBook.SYSTEM_UUID_PREFIX);
         String midKey = CelLiteral.quote(TombstoneBook.MACHINE_ID_PREFIX);
+        String exempt = CelLiteral.quote(TombstoneBook.EXEMPT_PREFIX);
         return new ValidatingAdmissionPolicyBuilder()
                 .withNewMetadata().withName(NAME).withLabels(GatePolicy.LABELS).endMetadata()
                 .withNewSpec()
@@ -59,10 +74,12 @@ public final class QuarantinePolicy {
                         variable("systemUUID", id("systemUUID")),
                         variable("machineID", id("machineID")),
                         variable("byName", "has(params.data) && " + node + " + object.metadata.name in params.data"),
+                        variable("uuidExempt", exemption("systemUUID", uuidKey, exempt)),
+                        variable("machineIDExempt", exemption("machineID", midKey, exempt)),
                         variable("byUUID", "variables.systemUUID != '' && has(params.data) && " + uuidKey
-                                + " + variables.systemUUID in params.data"),
+                                + " + variables.systemUUID in params.data && !variables.uuidExempt"),
                         variable("byMachineID", "variables.machineID != '' && has(params.data) && " + midKey
-                                + " + variables.machineID in params.data"),
+                                + " + variables.machineID in params.data && !variables.machineIDExempt"),
                         // the tombstone's node name(s): the index value lists every tombstone with that ID
                         variable("tombstone", "variables.byName ? object.metadata.name"
                                 + " : variables.byUUID ? params.data[" + uuidKey + " + variables.systemUUID]"
@@ -73,11 +90,11 @@ public final class QuarantinePolicy {
                                 + " : variables.byMachineID ? 'machineID ' + variables.machineID : ''"))
                 .withValidations(new ValidationBuilder()
                         .withExpression("!variables.byName && !variables.byUUID && !variables.byMachineID")
-                        .withMessage("nodegate: this host was removed and is quarantined (tombstone in ConfigMap "
-                                + TombstoneBook.CONFIGMAP + "); run nodegate readmit NODE to let it join again")
+                        .withMessage("nodegate: this host was removed and is quarantined (tombstone in the ConfigMaps "
+                                + TombstoneBook.CONFIGMAP + "*); run nodegate readmit NODE to let it join again")
                         .withMessageExpression("'nodegate: node ' + object.metadata.name + ' is a removed host ("
-                                + "' + variables.matchedBy + ' is tombstoned as ' + variables.tombstone + ' in ConfigMap "
-                                + TombstoneBook.CONFIGMAP + "). If it is meant to come back, run nodegate readmit '"
+                                + "' + variables.matchedBy + ' is tombstoned as ' + variables.tombstone + ' in ConfigMap '"
+                                + " + params.metadata.name + '). If it is meant to come back, run nodegate readmit '"
                                 + " + variables.tombstone.split(' ')[0] + ' --yes first; otherwise clean the host"
                                 + " (rke2-uninstall.sh).'")
                         .withReason("Forbidden")
@@ -86,13 +103,26 @@ public final class QuarantinePolicy {
                 .build();
     }
 
-    /** status.nodeInfo.FIELD in lower case, or '' when the Node has none, or it is empty or all zeros. */
+    /**
+     * status.nodeInfo.FIELD by {@link HostIdentity}'s rule (trimmed of ASCII whitespace, lower case), or '' when the
+     * Node has none or it identifies nothing. Built from the very patterns the Java matchers use.
+     */
     private static String id(String field) {
         String path = "object.status.nodeInfo." + field;
         return "has(object.status) && has(object.status.nodeInfo) && has(" + path + ")"
-                + " && !" + path + ".matches('^[0-]*$') ? " + path + ".lowerAscii() : ''";
+                + " && " + path + ".matches(" + CelLiteral.quote(HostIdentity.SHAPE) + ")"
+                + " && !" + path + ".trim().matches(" + CelLiteral.quote(HostIdentity.NO_IDENTITY) + ")"
+                + " ? " + path + ".trim().lowerAscii() : ''";
     }
 
+    /** Whether the Node's name is one that existed, sharing this identity, when every tombstone with it was written. */
+    private static String exemption(String variable, String indexKey, String exemptPrefix) {
+        String key = exemptPrefix + " + " + indexKey + " + variables." + variable;
+        return "variables." + variable + " != '' && has(params.data) && " + key + " in params.data"
+                + " && object.metadata.name in params.data[" + key + "].split(' ')";
+    }
+
+    /** Binds the policy to every shard of the ledger in {@code namespace}, by label. */
     public static ValidatingAdmissionPolicyBinding binding(String namespace) {
         return new ValidatingAdmissionPolicyBindingBuilder()
                 .withNewMetadata().withName(NAME).withLabels(GatePolicy.LABELS).endMetadata()
@@ -100,8 +130,8 @@ public final class QuarantinePolicy {
                 .withPolicyName(NAME)
                 .withValidationActions("Deny")
                 .withNewParamRef()
-                .withName(TombstoneBook.CONFIGMAP)
                 .withNamespace(namespace)
+                .withNewSelector().addToMatchLabels(TombstoneShards.LABEL, TombstoneShards.LABEL_VALUE).endSelector()
                 .withParameterNotFoundAction("Allow")
                 .endParamRef()
                 .endSpec()

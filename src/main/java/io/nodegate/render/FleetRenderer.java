@@ -23,10 +23,19 @@ public final class FleetRenderer {
         StringBuilder out = new StringBuilder();
         TextTable summary = new TextTable("CLUSTER", "NODES", "TOMBSTONES", "SOURCE");
         for (FleetReport.ClusterSummary c : report.clusters()) {
-            summary.row(c.name(), String.valueOf(c.nodeCount()),
-                    c.tombstones() == null ? "-" : String.valueOf(c.tombstones()), c.source() == null ? "-" : c.source());
+            summary.row(c.name(), c.read() ? String.valueOf(c.nodeCount()) : "?",
+                    c.tombstones() != null ? String.valueOf(c.tombstones()) : c.unreadable() != null ? "?" : "-",
+                    (c.read() ? "" : "NOT READ: ") + (c.source() == null ? "-" : c.source()));
         }
-        out.append(summary.render(style)).append('\n');
+        out.append(summary.render(style));
+        // what could not be read is said, never shown as "no Node there"
+        for (FleetReport.ClusterSummary c : report.clusters()) {
+            if (c.unreadable() != null) {
+                out.append(style.bold("! " + c.name() + (c.read() ? " (tombstones)" : "") + " could not be read: "
+                        + c.unreadable())).append('\n');
+            }
+        }
+        out.append('\n');
         Map<String, Instant> clocks = new java.util.HashMap<>();
         report.clusters().forEach(c -> clocks.put(c.name(), c.now()));
         if (report.hosts().isEmpty()) {
@@ -44,13 +53,15 @@ public final class FleetRenderer {
                 for (FleetReport.ClusterSummary c : report.clusters()) {
                     List<String> here = h.appearances().stream().filter(a -> a.cluster().equals(c.name()))
                             .map(a -> cell(a, clocks.get(c.name()))).toList();
-                    cells.add(here.isEmpty() ? "-" : String.join(", ", here));
+                    cells.add(!c.read() ? "?" : here.isEmpty() ? "-" : String.join(", ", here));
                 }
                 hosts.row(cells.toArray(String[]::new));
             }
             out.append(hosts.render(style));
+            boolean unread = report.clusters().stream().anyMatch(c -> !c.read());
             out.append(style.dim("(HOST: systemUUID, else machineID, first 8 characters; cell: Node name, Ready, "
-                    + "age; - = no Node of this host in that cluster)")).append("\n\n");
+                    + "age; - = no Node of this host in that cluster" + (unread ? "; ? = cluster not read" : "") + ")"))
+                    .append("\n\n");
         }
         out.append(FindingsSection.block(report.findings(), report.notes(), style));
         return out.toString();

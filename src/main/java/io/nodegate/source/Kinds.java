@@ -88,24 +88,24 @@ public final class Kinds {
             StateAssembler::pod);
 
     /**
-     * Hosts `nodegate remove` deleted: the ConfigMap nodegate-tombstones in nodegate's namespace (NG302). Other
-     * ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
+     * Hosts `nodegate remove` deleted: the ledger's shard ConfigMaps (nodegate-tombstones, nodegate-tombstones-1 …,
+     * see TombstoneShards) in nodegate's namespace (NG302). Other ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
      * so live this is always read; offline, input without it is "not in the input" rather than "nobody removed".
      */
     public static final ReadKind<ConfigMap, List<Tombstone>> TOMBSTONES = new ReadKind<>("tombstones",
             ConfigMap.class, TombstoneBook.DEFAULT_NAMESPACE, null, null, Presence.OPTIONAL_API,
             "LIST configmaps in " + TombstoneBook.DEFAULT_NAMESPACE, "tombstones.json",
             "ConfigMaps are not served: tombstones cannot be read, NG302 not checked",
-            "ConfigMaps in " + TombstoneBook.DEFAULT_NAMESPACE + " (the " + TombstoneBook.CONFIGMAP + " of NG302)",
+            "ConfigMaps in " + TombstoneBook.DEFAULT_NAMESPACE + " (the " + TombstoneBook.CONFIGMAP + " ledger of NG302)",
             Kinds::onlyTombstoneData, StateAssembler::tombstones);
 
     /** Read order. */
     public static final List<ReadKind<?, ?>> ALL = List.of(NODES, NODE_LEASES, KUBE_SYSTEM_SECRETS, CSINODES,
             API_ENDPOINT_SLICES, DAEMONSETS, CATTLE_JOBS, KUBE_SYSTEM_LEASES, PODS, TOMBSTONES);
 
-    /** A ConfigMap that is not the tombstones keeps its metadata only: nodegate neither needs nor saves its data. */
+    /** A ConfigMap that is not a ledger shard keeps its metadata only: nodegate neither needs nor saves its data. */
     private static ConfigMap onlyTombstoneData(ConfigMap cm) {
-        if (cm.getMetadata() != null && TombstoneBook.CONFIGMAP.equals(cm.getMetadata().getName())) {
+        if (cm.getMetadata() != null && io.nodegate.model.TombstoneShards.isShard(cm.getMetadata().getName())) {
             return cm;
         }
         return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withMetadata(cm.getMetadata()).build();

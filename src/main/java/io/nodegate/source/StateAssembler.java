@@ -3,6 +3,7 @@ package io.nodegate.source;
 import io.nodegate.CollectionException;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.TombstoneShards;
 
 import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.ClusterState;
@@ -147,8 +148,7 @@ public final class StateAssembler {
                 sorted(mapped.get(Kinds.KUBE_SYSTEM_LEASES), LeaseInfo::name),
                 pods == null ? Collected.absent() : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())),
                 List.of(), List.copyOf(new LinkedHashSet<>(allNotes)),
-                tombstones == null ? Collected.absent() : Collected.of(tombstones.stream().flatMap(List::stream)
-                        .sorted(Comparator.comparing(Tombstone::name)).toList()));
+                tombstones == null ? Collected.absent() : Collected.of(TombstoneShards.merge(tombstones)));
     }
 
     private static <T> List<T> sorted(List<T> items, java.util.function.Function<T, String> key) {
@@ -158,18 +158,27 @@ public final class StateAssembler {
         return items.stream().filter(Objects::nonNull).sorted(Comparator.comparing(key)).toList();
     }
 
-    /** The tombstones a ConfigMap holds: those of nodegate-tombstones, none for any other ConfigMap. */
+    /**
+     * The tombstones a ConfigMap holds: those of a ledger shard, none for any other ConfigMap. A damaged entry is
+     * skipped and noted, never thrown (issue 22: one bad entry made every watch pass fail).
+     */
     public List<Tombstone> tombstones(Map<String, Object> cm) {
         Map<String, Object> m = meta(cm);
-        if (!TombstoneBook.CONFIGMAP.equals(Plain.string(m, "name"))) {
+        String name = Plain.string(m, "name");
+        if (!TombstoneShards.isShard(name)) {
             return List.of();
         }
+        TombstoneBook book;
         try {
-            return TombstoneBook.parse(Plain.stringMap(cm, "data")).tombstones();
-        } catch (IllegalArgumentException e) {
-            throw new CollectionException("ConfigMap " + Plain.string(m, "namespace") + "/" + TombstoneBook.CONFIGMAP
-                    + ": " + e.getMessage() + " (fix or remove that key with kubectl edit)", e);
+            book = TombstoneBook.parse(Plain.stringMap(cm, "data"));
+        } catch (RuntimeException e) {
+            throw new CollectionException("ConfigMap " + Plain.string(m, "namespace") + "/" + name
+                    + ": data is not a map of strings: " + e.getMessage(), e);
         }
+        Map<String, String> labels = Plain.stringMap(m, "labels");
+        notes.addAll(TombstoneShards.notes(Plain.string(m, "namespace"), name, book,
+                labels != null && TombstoneShards.LABEL_VALUE.equals(labels.get(TombstoneShards.LABEL))));
+        return book.tombstones();
     }
 
     public NodeInfo node(Map<String, Object> n) {

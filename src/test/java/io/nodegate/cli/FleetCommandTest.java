@@ -139,15 +139,47 @@ class FleetCommandTest {
     }
 
     @Test
-    void aClusterThatCannotBeReadFailsTheRunNamingIt() {
-        a.create(node("n1", "True", UUID_A07, MID_A07, "b"));
+    void aClusterThatCannotBeReadIsNamedTheOthersAreStillShownAndTheRunExitsThree() {
+        // issue 17: what is missing is said, never read as "not there"
+        a.create(node("gpu-a07", "Unknown", UUID_A07, MID_A07, "boot-d9"), node("gpu-a08", "Unknown", UUID_A07,
+                MID_A07, "boot-d8"));
         b.failOn("GET", "/api/v1/nodes", 403);
 
         CliRun run = fleet();
 
-        assertThat(run.exitCode()).isEqualTo(3);
-        assertThat(run.err()).contains("cluster --kubeconfig " + tmp.resolve("b.yaml"), "403");
-        assertThat(run.out()).isEmpty();
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
+        assertThat(run.out()).contains("cluster-a   2 ", "b.yaml      ?       ?            NOT READ: --kubeconfig "
+                + tmp.resolve("b.yaml"));
+        assertThat(run.out()).contains("! b.yaml could not be read: ").contains("403");
+        // the host table still lists what cluster-a holds, and says b is unknown, not empty
+        assertThat(run.out()).contains("gpu-a07 Unknown").contains("? = cluster not read");
+        assertThat(run.out().replace("\n    ", " ")).contains("b.yaml could not be read: its hosts are unknown, not"
+                + " absent; NG301 and NG302 were not checked against it");
+        assertThat(run.err()).contains("not everything could be read", "b.yaml", "403");
+
+        JsonNode report = json(fleet("-o", "json"));
+        assertThat(report.get("clusters").get(0).has("unreadable")).isFalse();
+        JsonNode unread = report.get("clusters").get(1);
+        assertThat(unread.get("name").asString()).isEqualTo("b.yaml");
+        assertThat(unread.get("nodeCount").isNull()).isTrue();
+        assertThat(unread.get("unreadable").asString()).contains("403");
+    }
+
+    @Test
+    void tombstonesInAnotherNamespaceThatCannotBeReadLeaveTheNodesShownAndExitThree() {
+        a.create(node("n1", "True", UUID_A07, MID_A07, "b"));
+        a.failOn("GET", "/api/v1/namespaces/ops-nodegate/configmaps", 403);
+
+        CliRun run = fleet("--namespace", "ops-nodegate", "-o", "json");
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
+        JsonNode a0 = json(run).get("clusters").get(0);
+        assertThat(a0.get("nodeCount").asInt()).isEqualTo(1);
+        assertThat(a0.get("tombstones").isNull()).isTrue();
+        assertThat(a0.get("unreadable").asString()).contains("LIST configmaps in ops-nodegate", "403");
+        assertThat(json(run).get("notes").toString()).contains("cluster-a: its tombstones could not be read: NG302 was"
+                + " not checked against its removals");
+        assertThat(run.err()).contains("cluster-a (its tombstones)");
     }
 
     @Test

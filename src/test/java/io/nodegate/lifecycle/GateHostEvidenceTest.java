@@ -91,20 +91,102 @@ class GateHostEvidenceTest extends SeededClusterTest {
     }
 
     @Test
-    void cleanReportIsStepBAndItsRemovalTimeStandsInForTheReply() throws IOException {
+    void aCleanReportNeverStandsInForTheReply() throws IOException {
+        // the host owner gave host inspect the removal time; the gate still wants it from the reply (--removed-at)
         Path report = hostReport("clean", afterTheLease(), true, "--removed-at", seed.a11Reply);
         CliRun run = gate("--host-report", report.toString());
-        assertThat(run.exitCode()).as(run.all()).isZero();
-        assertThat(run.out()).contains("gate gpu-a11: PASS", "host report: clean",
-                "removedAt: " + java.time.OffsetDateTime.parse(seed.a11Reply).toInstant());
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
+        assertThat(run.out()).contains("gate gpu-a11: HOLD", "[b]          HOLD", "no --removed-at",
+                "[host]       PASS     host report: clean");
+
+        CliRun withReply = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
+        assertThat(withReply.exitCode()).as(withReply.all()).isZero();
+        assertThat(withReply.out()).contains("gate gpu-a11: PASS", "host report: clean");
     }
 
     @Test
-    void cleanReportWrittenBeforeTheLastHeartbeatHolds() throws IOException {
-        Path report = hostReport("clean", seed.a11Lease.minus(Duration.ofMinutes(30)), true);
+    void aCleanReportWhoseStopTimeDisagreesWithTheReplyHolds() throws IOException {
+        Path report = hostReport("clean", afterTheLease(), true, "--removed-at",
+                seed.a11Lease.plus(Duration.ofHours(2)).toString());
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
         assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
-        assertThat(run.out()).contains("before the Lease's last renewal");
+        assertThat(run.out()).contains("[host]       HOLD", "the report records the agent stopping at",
+                "but the host owner's --removed-at is");
+    }
+
+    @Test
+    void aReportWrittenBeforeTheLeaseStoppedOrInTheFutureIsRejected() throws IOException {
+        Path early = hostReport("clean", seed.a11Lease.minus(Duration.ofMinutes(30)), true);
+        CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", early.toString());
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
+        assertThat(run.out()).contains("gate gpu-a11: INVALID", "before the Lease's last renewal",
+                "it shows the host before the agent stopped");
+
+        Path future = hostReport("clean", seed.gateTime.plus(Duration.ofMinutes(10)), true);
+        CliRun ahead = gate("--removed-at", seed.a11Reply, "--host-report", future.toString());
+        assertThat(ahead.exitCode()).as(ahead.all()).isEqualTo(3);
+        assertThat(ahead.out()).contains("gate gpu-a11: INVALID", "after this run's time",
+                "more than the 2 minutes a clock may be off");
+
+        // a host clock a minute ahead is within the skew allowed
+        Path skewed = hostReport("clean", seed.gateTime.plus(Duration.ofMinutes(1)), true);
+        CliRun ok = gate("--removed-at", seed.a11Reply, "--host-report", skewed.toString());
+        assertThat(ok.exitCode()).as(ok.all()).isZero();
+    }
+
+    /**
+     * The trust rule, over the gate's cases: anyone who can write a file can write a clean report (it is bound only
+     * to IDs `kubectl get node` shows), so adding one never makes a verdict better.
+     */
+    @Test
+    void aCleanReportNeverMakesAVerdictBetter() throws IOException {
+        Path clean = hostReport("clean", afterTheLease(), true, "--removed-at", seed.a11Reply);
+        String[][] cases = {
+                {},
+                {"--removed-at", seed.a11Reply},
+                {"--removed-at", seed.a11Lease.plus(Duration.ofHours(3)).toString()},
+                {"--removed-at", seed.a11Reply, "--match-window", "1s"},
+        };
+        List<Integer> rank = List.of(0, 4, 5, 3); // PASS < HOLD < FAIL < INVALID, by exit code
+        for (String[] c : cases) {
+            CliRun without = gate(c);
+            List<String> args = new ArrayList<>(List.of(c));
+            args.addAll(List.of("--host-report", clean.toString()));
+            CliRun with = gate(args.toArray(String[]::new));
+            assertThat(rank.indexOf(with.exitCode())).as(String.join(" ", c) + "\n" + with.all())
+                    .isGreaterThanOrEqualTo(rank.indexOf(without.exitCode()));
+            if (without.exitCode() != 0) {
+                assertThat(with.exitCode()).as(with.all()).isNotZero();
+            }
+        }
+    }
+
+    @Test
+    void aReportWrittenWithoutSystemdHolds() throws IOException {
+        Instant gateTime = clock.instant();
+        clock.set(afterTheLease());
+        Path raw = tmp.resolve("no-systemd.json");
+        CliRun inspect = cli("host", "inspect", "--root", HostReports.TREES.resolve("clean/tree").toString(),
+                "--out", raw.toString());
+        assertThat(inspect.exitCode()).as(inspect.all()).isEqualTo(1);
+        clock.set(gateTime);
+        Path report = HostReports.rewrite(raw, tmp.resolve("no-systemd-gpu-a11.json"),
+                HostReports.identity(null, "machine-gpu-a11", "UUID-A11"));
+        CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
+        assertThat(run.out()).contains("[host]       HOLD     host report: incomplete",
+                "could not tell whether an agent runs");
+    }
+
+    @Test
+    void aFifoAsTheHostReportIsRefusedAtOnce() throws Exception {
+        Path pipe = tmp.resolve("report.fifo");
+        assertThat(new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor()).isZero();
+        long start = System.nanoTime();
+        CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", pipe.toString());
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(2);
+        assertThat(run.err()).contains("host report " + pipe + " is a FIFO (named pipe), not a regular file");
     }
 
     @Test
@@ -142,29 +224,50 @@ class GateHostEvidenceTest extends SeededClusterTest {
 
         CliRun missing = gate("--host-report", tmp.resolve("nope.json").toString());
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.err()).contains("cannot read host report");
+        assertThat(missing.err()).contains("host report " + tmp.resolve("nope.json") + ": no such file");
     }
 
     @Test
-    void kubeletProbeTellsDepartedFromSilent() throws Exception {
+    void kubeletProbeTellsDepartedFromSilentBySignature() throws Exception {
         TestCerts certs = TestCerts.create(Files.createDirectories(tmp.resolve("certs")));
+        // cluster A and cluster B are both RKE2: their server CAs carry the same kind of name
+        TestCerts.Authority clusterA = certs.authority("a-server-ca", "rke2-server-ca@1760000000");
+        TestCerts.Authority clusterB = certs.authority("b-server-ca", "rke2-server-ca@1760003600");
         api.create(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt").withNamespace("kube-system")
-                .endMetadata().addToData("ca.crt", Files.readString(certs.caCert)).build());
-        try (KubeletTlsServer clusterB = KubeletTlsServer.start("127.0.0.3", 0,
-                certs.otherCaServerCertificate("kubelet-b", "/CN=gpu-a11", "DNS:gpu-a11,IP:127.0.0.3"),
-                certs.dir.resolve("kubelet-b.key"))) {
+                .endMetadata().addToData("ca.crt", Files.readString(clusterA.cert())).build());
+        TestCerts.Serving inB = certs.kubeletServing(clusterB, "kubelet-b", "gpu-a11", "127.0.0.3");
+        TestCerts.Serving self = certs.kubeletSelfSigned("kubelet-self", "gpu-a11", 1760000123L);
+        try (KubeletTlsServer clusterBKubelet = KubeletTlsServer.start("127.0.0.3", 0, inB.chain(), inB.key());
+             KubeletTlsServer selfSigned = KubeletTlsServer.start("127.0.0.7", clusterBKubelet.port(), self.chain(),
+                     self.key())) {
+            String port = String.valueOf(clusterBKubelet.port());
             moveGpuA11To("127.0.0.3");
             CliRun departed = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
-                    "--kubelet-port", String.valueOf(clusterB.port()), "--probe-timeout", "2s");
+                    "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(departed.exitCode()).as(departed.all()).isEqualTo(5);
-            assertThat(departed.out()).contains("kubelet port: another CA", "CN=someone-else",
-                    "the host runs a kubelet for another cluster");
+            assertThat(departed.out()).contains("kubelet port: another cluster's CA", "CN=rke2-server-ca@1760003600",
+                    "does not chain to this cluster's CA", "the host runs a kubelet for another cluster");
+
+            // the near miss: the kubelet's own self-signed pair is alive-but-unknown (HOLD), never another cluster
+            moveGpuA11To("127.0.0.7");
+            CliRun selfRun = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
+                    "--kubelet-port", port, "--probe-timeout", "2s");
+            assertThat(selfRun.exitCode()).as(selfRun.all()).isEqualTo(4);
+            assertThat(selfRun.out()).contains("kubelet port: self-signed by this node's kubelet",
+                    "CN=gpu-a11-ca@1760000123").doesNotContain("another cluster's CA", "NG303");
 
             moveGpuA11To("127.0.0.4");
             CliRun silent = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
-                    "--kubelet-port", String.valueOf(clusterB.port()), "--probe-timeout", "2s");
+                    "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(silent.exitCode()).as(silent.all()).isZero();
-            assertThat(silent.out()).contains("kubelet port: no answer (consistent with cleanup)");
+            assertThat(silent.out()).contains("kubelet port: refused (nothing listens) (consistent with cleanup)");
+        }
+        try (KubeletTlsServer reset = KubeletTlsServer.resetting("127.0.0.10", 0)) {
+            moveGpuA11To("127.0.0.10");
+            CliRun resetRun = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
+                    "--kubelet-port", String.valueOf(reset.port()), "--probe-timeout", "2s");
+            assertThat(resetRun.exitCode()).as(resetRun.all()).isEqualTo(4);
+            assertThat(resetRun.out()).contains("kubelet port: accepted, then reset").doesNotContain("consistent with cleanup");
         }
         api.failOn("GET", "/api/v1/namespaces/kube-system/configmaps/kube-root-ca.crt", 500);
         CliRun broken = gate("--removed-at", seed.a11Reply, "--probe-kubelet", "--kubelet-port", "1");

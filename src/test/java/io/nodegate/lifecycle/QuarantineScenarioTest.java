@@ -2,13 +2,11 @@ package io.nodegate.lifecycle;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.policy.AdmissionSimulator;
-import io.nodegate.policy.QuarantinePolicy;
+import io.nodegate.policy.EmittedQuarantine;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +16,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,21 +39,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        pollInterval = Duration.ofSeconds(5);
-        CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exitCode()).as(saved.all()).isZero();
-        clock.set(seed.gateTime);
-    }
-
-    /** The garbage collector's part of the cascade, so that `remove` completes. */
-    private void playGarbageCollector(String node) {
-        clock.schedule(Duration.ofSeconds(3), () -> {
-            api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
-            api.client().storage().v1().csiNodes().withName(node).delete();
-            api.client().secrets().inNamespace("kube-system").withName(node + ".node-password.rke2").delete();
-            api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
-            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
-        });
+        seedAtGateTime();
     }
 
     private ConfigMap tombstones() {
@@ -75,22 +58,9 @@ class QuarantineScenarioTest extends SeededClusterTest {
     }
 
     private static AdmissionSimulator.Decision admit(Map<String, Object> node, ConfigMap params) {
-        CliRun run = CliRun.run("policy", "--quarantine");
-        assertThat(run.exitCode()).isZero();
         @SuppressWarnings("unchecked")
-        List<io.fabric8.kubernetes.api.model.HasMetadata> objects = (List<io.fabric8.kubernetes.api.model.HasMetadata>)
-                new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(run.out());
-        ValidatingAdmissionPolicy policy = objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
-                .map(ValidatingAdmissionPolicy.class::cast)
-                .filter(p -> p.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        ValidatingAdmissionPolicyBinding binding = objects.stream()
-                .filter(ValidatingAdmissionPolicyBinding.class::isInstance).map(ValidatingAdmissionPolicyBinding.class::cast)
-                .filter(b -> b.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> cm = params == null ? null : JSON.convertValue(params, Map.class);
-        String name = (String) ((Map<?, ?>) node.get("metadata")).get("name");
-        return new AdmissionSimulator(policy).review(new AdmissionSimulator.Request("CREATE", "nodes", null,
-                "system:node:" + name, List.of("system:nodes", "system:authenticated"), node, null), binding, cm);
+        Map<String, Object> cm = JSON.convertValue(params, Map.class);
+        return EmittedQuarantine.load().registration(node, List.of(cm));
     }
 
     @Test
@@ -111,7 +81,10 @@ class QuarantineScenarioTest extends SeededClusterTest {
             assertThat(files.filter(p -> p.getFileName().toString().equals("tombstone.json"))).hasSize(1);
         }
 
-        // D+17: the host was renamed and reinstalled (new machine-id), but its firmware UUID is the same
+        // later: the host was renamed and reinstalled (new machine-id), but its firmware UUID is the same. The
+        // removal time is the API server's clock (its Date), whole seconds, like the creationTimestamp it will stamp
+        assertThat(t.removedAt()).isEqualTo(t.removedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        waitUntilTheServerClockPasses(t.removedAt());
         Node returned = SeedCluster.node("new-01", "198.51.100.21", "True", false, Map.of(), "boot-n1", "uuid-a11", 8,
                 seed.gateTime, null);
         returned.getStatus().getNodeInfo().setMachineID("reinstalled-machine-id");
@@ -135,6 +108,9 @@ class QuarantineScenarioTest extends SeededClusterTest {
             assertThat(findings.get(0).get("code").asString()).isEqualTo("NG302");
             assertThat(findings.get(0).get("nodes").get(0).asString()).isEqualTo("new-01");
             assertThat(findings.get(0).get("evidence").get("matchedBy").asString()).isEqualTo("systemUUID");
+            // reinstalled: the machine-id differs, so the ledger cannot tell it from a clone: warning, not critical
+            assertThat(findings.get(0).get("severity").asString()).isEqualTo("warning");
+            assertThat(findings.get(0).get("evidence").get("otherIdDiffers").asBoolean()).isTrue();
             assertThat(JSON.readTree(fleet.out()).get("clusters").get(0).get("tombstones").asInt()).isEqualTo(1);
         }
 
@@ -196,9 +172,48 @@ class QuarantineScenarioTest extends SeededClusterTest {
         }
     }
 
+    /** The test server stamps creationTimestamp with its own clock, in whole seconds: let that second pass. */
+    static void waitUntilTheServerClockPasses(Instant t) throws InterruptedException {
+        while (!Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(t)) {
+            Thread.sleep(50);
+        }
+    }
+
     @Test
-    void aTombstoneThatCannotBeWrittenIsReportedLoudlyWithTheCommandsToRecordIt() throws Exception {
+    void aTombstoneThatCannotBeRecordedIsRefusedBeforeTheDelete() throws Exception {
+        // issue 22: remove deleted the Node, then failed to record it. The dry-run write now fails first.
         api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 403);
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+
+        assertThat(removed.exitCode()).as(removed.all()).isEqualTo(3);
+        assertThat(api.client().nodes().withName("gpu-a11").get()).isNotNull();
+        assertThat(removed.err()).contains("the tombstone of gpu-a11 cannot be recorded: the dry-run write of ConfigMap"
+                + " nodegate-system/nodegate-tombstones failed with HTTP 403", "the operators' Role", "Nothing deleted");
+        assertThat(api.requestLog()).noneMatch(l -> l.startsWith("DELETE /api/v1/nodes/"));
+        assertThat(api.requestLog()).anyMatch(l -> l.startsWith("POST /api/v1/namespaces/nodegate-system/configmaps")
+                && l.contains("dryRun=All"));
+        try (Stream<Path> files = Files.walk(evidence)) {
+            assertThat(files.filter(p -> p.getFileName().toString().equals("removal.json"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aTombstoneTheApiServerWouldRejectAsInvalidIsRefusedExitFive() {
+        // 422 is the API server's validation (a shard over 1 MiB, a bad key): the entry cannot be recorded
+        api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 422);
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+
+        assertThat(removed.exitCode()).as(removed.all()).isEqualTo(5);
+        assertThat(removed.err()).contains("refused the dry-run write of ConfigMap nodegate-system/nodegate-tombstones"
+                + " as invalid (HTTP 422", "Nothing deleted");
+        assertThat(api.client().nodes().withName("gpu-a11").get()).isNotNull();
+    }
+
+    @Test
+    void aWriteThatFailsAfterTheDryRunIsReportedLoudlyWithTheCommandsToRecordIt() throws Exception {
+        // the dry run passed, then the real write failed (someone changed RBAC in between): the Node is deleted
+        api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 403, 1);
         playGarbageCollector("gpu-a11");
         CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
 
@@ -206,6 +221,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
         assertThat(api.client().nodes().withName("gpu-a11").get()).isNull();
         assertThat(removed.out()).contains("!!! TOMBSTONE NOT RECORDED", "HTTP 403",
                 "kubectl -n nodegate-system create configmap nodegate-tombstones",
+                "kubectl -n nodegate-system label configmap nodegate-tombstones nodegate.io/ledger=tombstones",
                 "kubectl -n nodegate-system patch configmap nodegate-tombstones --type merge -p '{\"data\":{\"machineid.machine-gpu-a11\":\"gpu-a11\"");
         assertThat(removed.err()).contains("Node gpu-a11 was deleted, but its tombstone was not recorded");
         try (Stream<Path> files = Files.walk(evidence)) {

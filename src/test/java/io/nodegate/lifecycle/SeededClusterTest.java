@@ -10,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Seed 000 on a test API server, with the lifecycle commands pointed at it and its clock. */
 abstract class SeededClusterTest {
 
@@ -34,12 +36,31 @@ abstract class SeededClusterTest {
                 "--evidence-dir", evidence.toString(), "--out", baseline.toString());
     }
 
+    /** The seeded cluster with its baseline saved, the clock at the gate's time, remove polling every 5 s. */
+    void seedAtGateTime() {
+        pollInterval = Duration.ofSeconds(5);
+        CliRun saved = seedAndSaveBaseline();
+        assertThat(saved.exitCode()).as(saved.all()).isZero();
+        clock.set(seed.gateTime);
+    }
+
     /** How remove waits between cascade polls in this test's environment. */
     Duration pollInterval = Duration.ofSeconds(2);
 
     /** The commands, built against this test's API server and virtual clock. */
     Environment env() {
         return Environment.system().withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
+    }
+
+    /** The garbage collector's part of the cascade for a seeded node, so that `remove` completes. */
+    void playGarbageCollector(String node) {
+        clock.schedule(Duration.ofSeconds(3), () -> {
+            api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
+            api.client().storage().v1().csiNodes().withName(node).delete();
+            api.client().secrets().inNamespace("kube-system").withName(node + ".node-password.rke2").delete();
+            api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
+            api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
+        });
     }
 
     /** Runs one command line in {@link #env()}. */

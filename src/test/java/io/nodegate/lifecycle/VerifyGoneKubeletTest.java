@@ -50,7 +50,7 @@ class VerifyGoneKubeletTest extends SeededClusterTest {
                     "--kubelet-port", String.valueOf(stillRunning.port()), "--probe-timeout", "2s");
             assertThat(quiet.out()).as(quiet.all())
                     .contains("PASS     removed targets' kubelet ports do not answer for this cluster")
-                    .contains("gpu-a11: 127.0.0.2:" + stillRunning.port() + ": no answer");
+                    .contains("gpu-a11: 127.0.0.2:" + stillRunning.port() + ": refused (nothing listens)");
         }
     }
 }

@@ -108,17 +108,73 @@ public final class AdmissionSimulator {
      * A review through a binding with a paramRef, as the API server does it: when the parameter object does not
      * exist ({@code params == null}) the binding's parameterNotFoundAction decides (Allow: the binding does not
      * apply; Deny: denied) without evaluating anything; otherwise the validations run with {@code params} bound.
+     * A binding that selects its params by label gets {@code params} as the one ConfigMap there is.
      */
     public Decision review(Request request, ValidatingAdmissionPolicyBinding binding, Map<String, Object> params) {
+        if (binding.getSpec().getParamRef().getSelector() != null) {
+            return review(request, binding, params == null ? List.of() : List.of(params));
+        }
         if (!matches(request)) {
             return new Decision(true, "not matched");
         }
         if (params == null) {
-            String action = binding.getSpec().getParamRef().getParameterNotFoundAction();
-            return "Allow".equals(action) ? new Decision(true, "parameter not found: allowed by the binding")
-                    : new Decision(false, "parameter not found: denied by the binding (" + action + ")");
+            return notFound(binding);
         }
         return evaluate(request, params);
+    }
+
+    /**
+     * A review through a binding whose paramRef selects its params by label, as kube-apiserver does it
+     * ({@code CollectParams} in apiserver {@code pkg/admission/plugin/policy/generic/policy_dispatcher.go}, the loop
+     * over params in {@code pkg/admission/plugin/policy/validating/dispatcher.go}): the candidates in the paramRef's
+     * namespace whose labels match the selector are the params; none is the parameterNotFoundAction's case; the
+     * policy is evaluated once per param and the request is denied when any evaluation denies (the first denial's
+     * message is the answer's).
+     *
+     * @param candidates every ConfigMap that exists (the selector decides which are params)
+     */
+    public Decision review(Request request, ValidatingAdmissionPolicyBinding binding,
+                           List<Map<String, Object>> candidates) {
+        var ref = binding.getSpec().getParamRef();
+        if (ref.getSelector() == null) {
+            throw new AssertionError("binding " + binding.getMetadata().getName() + " names its param; use the one-param review");
+        }
+        if (ref.getSelector().getMatchExpressions() != null && !ref.getSelector().getMatchExpressions().isEmpty()) {
+            throw new AssertionError("matchExpressions are not simulated");
+        }
+        if (!matches(request)) {
+            return new Decision(true, "not matched");
+        }
+        Map<String, String> wanted = ref.getSelector().getMatchLabels() == null ? Map.of()
+                : ref.getSelector().getMatchLabels();
+        List<Map<String, Object>> selected = new ArrayList<>();
+        for (Map<String, Object> c : candidates) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> meta = (Map<String, Object>) c.get("metadata");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> labels = meta == null || meta.get("labels") == null ? Map.of()
+                    : (Map<String, Object>) meta.get("labels");
+            boolean inNamespace = ref.getNamespace() == null || meta != null && ref.getNamespace().equals(meta.get("namespace"));
+            if (inNamespace && wanted.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
+                selected.add(c);
+            }
+        }
+        if (selected.isEmpty()) {
+            return notFound(binding);
+        }
+        for (Map<String, Object> params : selected) {
+            Decision d = evaluate(request, params);
+            if (!d.allowed()) {
+                return d;
+            }
+        }
+        return new Decision(true, "");
+    }
+
+    private static Decision notFound(ValidatingAdmissionPolicyBinding binding) {
+        String action = binding.getSpec().getParamRef().getParameterNotFoundAction();
+        return "Allow".equals(action) ? new Decision(true, "parameter not found: allowed by the binding")
+                : new Decision(false, "parameter not found: denied by the binding (" + action + ")");
     }
 
     private Decision evaluate(Request request, Map<String, Object> params) {

@@ -87,9 +87,13 @@ class PolicyBundleTest {
                 Map.entry("kube-node-lease coordination.k8s.io/leases", "get,list"),
                 Map.entry("kube-system coordination.k8s.io/leases", "list"),
                 Map.entry("kube-system core/secrets", "delete,get,list"),
-                // the tombstones `remove` records and `readmit` releases: get/update by name, create unnamed
+                // the tombstones `remove` records and `readmit` releases: get/update by the ledger's shard names
+                // (nodegate-tombstones, nodegate-tombstones-1 .. -15), create unnamed
                 Map.entry("nodegate-system core/configmaps", "create,list"),
-                Map.entry("nodegate-system core/configmaps[nodegate-tombstones]", "get,update"))));
+                Map.entry("nodegate-system core/configmaps[" + String.join(",",
+                        new java.util.TreeSet<>(io.nodegate.model.TombstoneShards.names())) + "]", "get,update"))));
+        assertThat(io.nodegate.model.TombstoneShards.names()).hasSize(16)
+                .startsWith("nodegate-tombstones", "nodegate-tombstones-1").endsWith("nodegate-tombstones-15");
     }
 
     @Test
@@ -102,7 +106,10 @@ class PolicyBundleTest {
         var binding = (io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding)
                 objects.get(3);
         assertThat(binding.getSpec().getParamRef().getNamespace()).isEqualTo("ops-nodegate");
-        assertThat(binding.getSpec().getParamRef().getName()).isEqualTo("nodegate-tombstones");
+        // the shards are selected by label: the policy is evaluated once per shard (see TombstoneShards)
+        assertThat(binding.getSpec().getParamRef().getName()).isNull();
+        assertThat(binding.getSpec().getParamRef().getSelector().getMatchLabels())
+                .containsExactly(Map.entry("nodegate.io/ledger", "tombstones"));
         assertThat(objects).anyMatch(o -> o.getKind().equals("Namespace") && o.getMetadata().getName().equals("ops-nodegate"));
         assertThat(objects).anyMatch(o -> o.getKind().equals("Role") && "ops-nodegate".equals(o.getMetadata().getNamespace()));
         assertThat(objects).noneMatch(o -> "nodegate-system".equals(o.getMetadata().getNamespace()));

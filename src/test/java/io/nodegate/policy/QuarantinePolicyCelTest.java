@@ -1,14 +1,13 @@
 package io.nodegate.policy;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.TombstoneShards;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.source.StateAssembler;
 import io.nodegate.policy.AdmissionSimulator.Decision;
 import io.nodegate.policy.AdmissionSimulator.Request;
-import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,17 +35,9 @@ class QuarantinePolicyCelTest {
 
     @BeforeAll
     static void emit() {
-        CliRun run = CliRun.run("policy", "--quarantine");
-        assertThat(run.exitCode()).isZero();
-        @SuppressWarnings("unchecked")
-        List<HasMetadata> objects = (List<HasMetadata>) new KubernetesSerialization().unmarshal(run.out());
-        ValidatingAdmissionPolicy policy = objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
-                .map(ValidatingAdmissionPolicy.class::cast)
-                .filter(p -> p.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        binding = objects.stream().filter(ValidatingAdmissionPolicyBinding.class::isInstance)
-                .map(ValidatingAdmissionPolicyBinding.class::cast)
-                .filter(b -> b.getMetadata().getName().equals(QuarantinePolicy.NAME)).findFirst().orElseThrow();
-        simulator = new AdmissionSimulator(policy);
+        EmittedQuarantine emitted = EmittedQuarantine.load();
+        binding = emitted.binding();
+        simulator = emitted.simulator();
     }
 
     /** The Node a kubelet POSTs at registration: metadata, spec and the status its setters filled in. */
@@ -73,16 +64,20 @@ class QuarantinePolicyCelTest {
     }
 
     private static Request create(Map<String, Object> node) {
-        return new Request("CREATE", "nodes", null, "system:node:" + NodeFixtures.metadata(node).get("name"), KUBELET,
-                node, null);
+        return EmittedQuarantine.create(node);
     }
 
-    /** The tombstones ConfigMap as the API server hands it to CEL: metadata plus data. */
+    /** A ledger shard as the API server hands it to CEL: metadata (labelled as TombstoneLedger writes it) plus data. */
     private static Map<String, Object> configMap(TombstoneBook book) {
+        return shard(TombstoneBook.CONFIGMAP, book, true);
+    }
+
+    private static Map<String, Object> shard(String name, TombstoneBook book, boolean labelled) {
         Map<String, Object> cm = new LinkedHashMap<>();
         cm.put("apiVersion", "v1");
         cm.put("kind", "ConfigMap");
-        cm.put("metadata", Map.of("name", TombstoneBook.CONFIGMAP, "namespace", TombstoneBook.DEFAULT_NAMESPACE));
+        cm.put("metadata", Map.of("name", name, "namespace", TombstoneBook.DEFAULT_NAMESPACE,
+                "labels", labelled ? Map.of(TombstoneShards.LABEL, TombstoneShards.LABEL_VALUE) : Map.of()));
         if (!book.isEmpty()) {
             cm.put("data", new LinkedHashMap<>(book.data()));
         }
@@ -165,5 +160,117 @@ class QuarantinePolicyCelTest {
         assertThat(statusUpdate.allowed()).isTrue();
         assertThat(statusUpdate.message()).isEqualTo("not matched");
         assertThat(binding.getSpec().getParamRef().getNamespace()).isEqualTo("nodegate-system");
+    }
+
+    // ---- issue 22 item 5: the quarantine cannot lock out a Node that existed when the tombstone was written ----
+
+    @Test
+    void aNodeThatExistedAtRemovalAndSharesTheTombstonedUuidIsAllowedANewNameIsDenied() {
+        // cloned VMs: vm-twin shares the removed vm-1's firmware UUID and was a live Node when vm-1 was removed.
+        // A kubelet POSTs its Node at every start (tryRegisterWithAPIServer, pkg/kubelet/kubelet_node_status.go) and
+        // admission runs before the API server finds that it exists (Store.Create in apiserver's
+        // pkg/registry/generic/registry/store.go): without the exemption vm-twin's next restart is refused forever.
+        String uuid = "42000000-aaaa-bbbb-cccc-000000000001";
+        TombstoneBook book = TombstoneBook.empty().with(new Tombstone("vm-1", "uid-vm-1", uuid,
+                "aaaa1111aaaa1111aaaa1111aaaa1111", Instant.parse("2026-10-26T06:31:10Z"), null, "kim", null,
+                List.of("vm-twin"), List.of()));
+        assertThat(book.data()).containsEntry("exempt.systemuuid." + uuid, "vm-twin");
+
+        Decision restart = review(registering("vm-twin", uuid.toUpperCase(), "bbbb2222bbbb2222bbbb2222bbbb2222"), book);
+        assertThat(restart.allowed()).as(restart.message()).isTrue();
+
+        Decision newcomer = review(registering("vm-3", uuid, "cccc3333cccc3333cccc3333cccc3333"), book);
+        assertThat(newcomer.allowed()).isFalse();
+        assertThat(newcomer.message()).contains("systemUUID " + uuid + " is tombstoned as vm-1");
+        // the exemption is per identity: vm-twin carrying the removed host's machine-id is not exempt from that
+        Decision twinWithRemovedMachineId = review(registering("vm-twin", uuid, "aaaa1111aaaa1111aaaa1111aaaa1111"),
+                book);
+        assertThat(twinWithRemovedMachineId.allowed()).isFalse();
+        assertThat(twinWithRemovedMachineId.message()).contains("machineID aaaa1111aaaa1111aaaa1111aaaa1111");
+        // and the removed host's own name never is
+        assertThat(review(registering("vm-1", uuid, "bbbb2222bbbb2222bbbb2222bbbb2222"), book).allowed()).isFalse();
+    }
+
+    @Test
+    void anExemptionHoldsOnlyIfTheNodeExistedWhenEveryTombstoneWithThatIdWasWritten() {
+        String uuid = "42000000-aaaa-bbbb-cccc-000000000005";
+        Instant t0 = Instant.parse("2026-10-26T06:31:10Z");
+        TombstoneBook book = TombstoneBook.empty()
+                .with(new Tombstone("vm-1", "uid-1", uuid, null, t0, null, "kim", null, List.of("vm-twin"), List.of()))
+                // vm-2 was removed later, when vm-twin did not exist (it came back afterwards)
+                .with(new Tombstone("vm-2", "uid-2", uuid, null, t0.plusSeconds(3600), null, "kim", null, List.of(),
+                        List.of()));
+        assertThat(book.data()).doesNotContainKey("exempt.systemuuid." + uuid);
+        assertThat(review(registering("vm-twin", uuid, ""), book).allowed()).isFalse();
+    }
+
+    @Test
+    void everyShardIsAParamAndAnUnlabelledOneIsNotSeen() {
+        // the binding selects shards by label; the API server evaluates the policy once per shard, any denial denies
+        TombstoneBook first = gpuA07Removed();
+        TombstoneBook second = TombstoneBook.empty().with(new Tombstone("gpu-b01", "uid-b01",
+                "4C4C4544-0042-3010-8031-B4C04F423031", null, Instant.parse("2026-10-27T01:00:00Z"), null, "lee"));
+        List<Map<String, Object>> shards = List.of(shard("nodegate-tombstones", first, true),
+                shard("nodegate-tombstones-1", second, true));
+
+        Decision d = simulator.review(create(registering("new-b01", "4c4c4544-0042-3010-8031-b4c04f423031", "")),
+                binding, shards);
+        assertThat(d.allowed()).isFalse();
+        assertThat(d.message()).contains("tombstoned as gpu-b01 in ConfigMap nodegate-tombstones-1");
+        assertThat(simulator.review(create(registering("new-07", GPU_A07_UUID, "")), binding, shards).allowed())
+                .isFalse();
+        assertThat(simulator.review(create(registering("gpu-c01", "4C4C4544-0043-3010-8031-B4C04F433031", "")),
+                binding, shards).allowed()).isTrue();
+
+        // a ledger written before shards had no label: the policy does not see it (readers say so in a note)
+        assertThat(simulator.review(create(registering("new-07", GPU_A07_UUID, "")), binding,
+                List.of(shard("nodegate-tombstones", first, false))).message())
+                .isEqualTo("parameter not found: allowed by the binding");
+    }
+
+    // ---- issue 22 item 7: one identity rule in the Java matcher and the CEL ----
+
+    /**
+     * The same raw systemUUID and machineID values, as a kubelet could send them, fed to the Java matcher (the Node
+     * JSON through the model mapper, then Tombstone.matchOf, what NG302 does) and to the emitted CEL: they must agree
+     * on every one. Before, Java trimmed whitespace and the CEL did not.
+     */
+    @Test
+    void theJavaMatcherAndTheCelAgreeOnEveryIdentityInput() {
+        Tombstone t = new Tombstone("gpu-a07", "uid-a07", GPU_A07_UUID, GPU_A07_MID,
+                Instant.parse("2026-10-26T06:31:10Z"), null, "kim");
+        TombstoneBook book = TombstoneBook.empty().with(t);
+        String upper = GPU_A07_UUID;
+        String lower = GPU_A07_UUID.toLowerCase();
+        List<String> uuids = List.of(upper, lower, "  " + upper + "  ", "\t" + lower + "\n", "\u000b" + upper + "\f\r",
+                upper + "\u00a0", "\u2003" + upper, upper + "\u2028", "\u0085" + upper, upper.replace("-", " "),
+                "00000000-0000-0000-0000-000000000000", " 00000000-0000-0000-0000-000000000000 ", "", "   ", "-",
+                upper + "x", "4C4C4544-0037-3010-8047-B4C04F443037".repeat(4), "Not Settable");
+        List<String> expectedMatch = List.of(upper, lower, "  " + upper + "  ", "\t" + lower + "\n",
+                "\u000b" + upper + "\f\r");
+        int agreed = 0;
+        for (String raw : uuids) {
+            for (boolean asMachineId : List.of(false, true)) {
+                String value = asMachineId ? raw.replace(upper, GPU_A07_MID.toUpperCase())
+                        .replace(lower, GPU_A07_MID) : raw;
+                Map<String, Object> json = asMachineId ? registering("n-1", "", value) : registering("n-1", value, "");
+                NodeInfo node = StateAssembler.incremental().node(json);
+                boolean java = t.matchOf(node, false) != null;
+                Decision cel = review(json, book);
+                assertThat(java).as("Java vs CEL for %s %s (CEL: %s)", asMachineId ? "machineID" : "systemUUID",
+                        printable(value), cel.message()).isEqualTo(!cel.allowed());
+                assertThat(java).as("expected match for %s", printable(value))
+                        .isEqualTo(expectedMatch.contains(raw));
+                agreed++;
+            }
+        }
+        assertThat(agreed).isEqualTo(uuids.size() * 2);
+    }
+
+    private static String printable(String s) {
+        StringBuilder out = new StringBuilder("'");
+        s.codePoints().forEach(c -> out.append(c < 0x20 || c > 0x7e ? String.format("\\u%04x", c)
+                : String.valueOf((char) c)));
+        return out.append("'").toString();
     }
 }

@@ -31,37 +31,49 @@ class ProbeKubeletCommandTest {
     @TempDir
     static Path dir;
     static TestCerts certs;
+    static TestCerts.Authority clusterA;
     static KubeletTlsServer ours;
     static KubeletTlsServer theirs;
+    static KubeletTlsServer selfSigned;
+    static KubeletTlsServer dripping;
     static int port;
     ApiTestServer api;
     Path kubeconfig;
 
     @BeforeAll
     static void kubelets() {
+        // RKE2 names every cluster's server CA "rke2-server-ca@<unix time>" (see TestCerts.authority); cluster B's
+        // was made in the same second as ours
         certs = TestCerts.create(dir);
-        ours = KubeletTlsServer.start("127.0.0.2", 0,
-                certs.serverCertificate("kubelet-a05", "/CN=gpu-a05", "DNS:gpu-a05,IP:127.0.0.2"),
-                dir.resolve("kubelet-a05.key"));
+        clusterA = certs.authority("a-server-ca", "rke2-server-ca@1760000000");
+        TestCerts.Authority clusterB = certs.authority("b-server-ca", "rke2-server-ca@1760000000");
+        TestCerts.Serving a05 = certs.kubeletServing(clusterA, "kubelet-a05", "gpu-a05", "127.0.0.2");
+        ours = KubeletTlsServer.start("127.0.0.2", 0, a05.chain(), a05.key());
         port = ours.port();
-        theirs = KubeletTlsServer.start("127.0.0.3", port,
-                certs.otherCaServerCertificate("kubelet-a07", "/CN=gpu-a07", "DNS:gpu-a07,IP:127.0.0.3"),
-                dir.resolve("kubelet-a07.key"));
+        TestCerts.Serving a07 = certs.kubeletServing(clusterB, "kubelet-a07", "gpu-a07", "127.0.0.3");
+        theirs = KubeletTlsServer.start("127.0.0.3", port, a07.chain(), a07.key());
+        // the near miss: a kubeadm-style kubelet's own certificate, its CA named "gpu-74-ca@<unix>"
+        TestCerts.Serving gpu74 = certs.kubeletSelfSigned("kubelet-gpu-74", "gpu-74", 1760000123L);
+        selfSigned = KubeletTlsServer.start("127.0.0.7", port, gpu74.chain(), gpu74.key());
+        dripping = KubeletTlsServer.dripping("127.0.0.11", port);
     }
 
     @AfterAll
     static void stop() {
         ours.close();
         theirs.close();
+        selfSigned.close();
+        dripping.close();
     }
 
     @BeforeEach
     void cluster(@TempDir Path tmp) throws Exception {
         api = ApiTestServer.start();
         api.create(node("gpu-a05", "True", "127.0.0.2"), node("gpu-a07", "Unknown", "127.0.0.3"),
-                node("gpu-a01", "Unknown", "127.0.0.4"), node("gpu-a06", "True", "127.0.0.3"));
+                node("gpu-a01", "Unknown", "127.0.0.4"), node("gpu-a06", "True", "127.0.0.3"),
+                node("gpu-74", "Unknown", "127.0.0.7"));
         api.create(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt").withNamespace("kube-system")
-                .endMetadata().addToData("ca.crt", Files.readString(certs.caCert)).build());
+                .endMetadata().addToData("ca.crt", Files.readString(clusterA.cert())).build());
         kubeconfig = api.writeKubeconfig(tmp.resolve("kubeconfig"));
     }
 
@@ -93,8 +105,8 @@ class ProbeKubeletCommandTest {
         CliRun run = probe("gpu-a05", "gpu-a07", "gpu-a01", "gpu-a06");
         assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
         assertThat(run.out()).containsPattern("gpu-a05 +True +127.0.0.2:\\d+ +this cluster's CA")
-                .containsPattern("gpu-a07 +Unknown +127.0.0.3:\\d+ +another CA +CN=someone-else")
-                .containsPattern("gpu-a01 +Unknown +127.0.0.4:\\d+ +no answer")
+                .containsPattern("gpu-a07 +Unknown +127.0.0.3:\\d+ +another cluster's CA +CN=rke2-server-ca@1760000000")
+                .containsPattern("gpu-a01 +Unknown +127.0.0.4:\\d+ +refused \\(nothing listens\\)")
                 .contains("NG303 critical  kubelet-answers-for-another-cluster  gpu-a07")
                 .contains("this cluster's CA from: ConfigMap kube-system/kube-root-ca.crt");
         // gpu-a06 also reaches the other CA's kubelet, but it is Ready here: not departure evidence
@@ -113,10 +125,23 @@ class ProbeKubeletCommandTest {
     }
 
     @Test
-    void onlyOurCaOrSilenceIsNoFinding() {
-        CliRun run = probe("gpu-a05", "gpu-a01");
+    void ourCaSilenceAndASelfSignedKubeletAreNoFinding() {
+        CliRun run = probe("gpu-a05", "gpu-a01", "gpu-74");
         assertThat(run.exitCode()).as(run.all()).isZero();
-        assertThat(run.out()).contains("FINDINGS (0)");
+        assertThat(run.out()).contains("FINDINGS (0)")
+                .containsPattern("gpu-74 +Unknown +127.0.0.7:\\d+ +self-signed by this node's kubelet +CN=gpu-74-ca@1760000123");
+    }
+
+    @Test
+    void aKubeletThatDripsABytePerSecondMeetsTheDeadline() {
+        api.create(node("gpu-a09", "Unknown", "127.0.0.11"));
+        long start = System.nanoTime();
+        CliRun run = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s", "-o", "json");
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(20));
+        assertThat(run.out()).contains("1 port open, no TLS answer");
+        CliRun one = probe("gpu-a09");
+        assertThat(one.out()).contains("the kubelet port at 127.0.0.11:" + port, "did not finish within 2s");
     }
 
     @Test
@@ -149,14 +174,40 @@ class ProbeKubeletCommandTest {
                 ng303.add(f.path("nodes").get(0).asString());
             }
         });
-        // gpu-a07 (Unknown, another CA) only: gpu-a01 is silent, gpu-a05 and gpu-a06 are Ready and not probed
+        // gpu-a07 (Unknown, another cluster's CA) only: gpu-a01 refuses, gpu-74 is self-signed (not another
+        // cluster), gpu-a05 and gpu-a06 are Ready and not probed
         assertThat(ng303).containsExactly("gpu-a07");
-        assertThat(r.path("notes").toString()).contains("kubelet ports probed for 2 Unknown Node(s): 1 no answer, "
-                + "1 another CA");
+        assertThat(r.path("notes").toString()).contains("kubelet ports probed for 3 Unknown Node(s): 1 refused "
+                + "(nothing listens), 1 another cluster's CA, 1 self-signed by this node's kubelet");
+
+        assertThat(r.path("notes").toString()).contains("control: this cluster's CA verifies the kubelet of Ready Node "
+                + "gpu-a05");
 
         CliRun offline = CliRun.run("audit", "-f", "examples/healthy", "--probe-kubelets");
         assertThat(offline.exitCode()).isEqualTo(2);
         assertThat(offline.err()).contains("--probe-kubelets knocks on live Nodes' kubelet ports");
+    }
+
+    @Test
+    void aCaThatVerifiesNoLiveKubeletIsAnErrorNotAFinding() throws Exception {
+        // kube-root-ca.crt holding a CA that signs none of this cluster's kubelets: the Ready control says so
+        api.client().configMaps().inNamespace("kube-system").withName("kube-root-ca.crt").edit(cm -> {
+            cm.getData().put("ca.crt", readQuietly(certs.otherCaCert));
+            return cm;
+        });
+        CliRun run = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
+        assertThat(run.err()).contains("does not verify the kubelet of Ready Node gpu-a0");
+        assertThat(run.out()).doesNotContain("NG303");
+    }
+
+    static String readQuietly(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

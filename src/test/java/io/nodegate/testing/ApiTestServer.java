@@ -99,6 +99,13 @@ import java.util.function.Predicate;
  *       {@link #url()} is a small front ({@link ApiFrontServer}) that relays a WebSocket watch to the mock as such
  *       a stream and passes every other request through byte for byte (WebSocket watches of fabric8 clients are
  *       tunnelled unchanged and keep working).</li>
+ *   <li><b>Dry runs</b>: a POST or PUT with {@code dryRun=All} is checked as the real write would be (the
+ *       validation below, AlreadyExists for a POST, NotFound and the resourceVersion precondition for a PUT) and
+ *       answered with the object, but nothing is stored (the mock alone would store it).</li>
+ *   <li><b>ConfigMap size</b>: a ConfigMap whose {@code data} and {@code binaryData} values exceed 1 MiB is refused
+ *       with 422 Invalid, as kube-apiserver's {@code ValidateConfigMap} does (kubernetes
+ *       {@code pkg/apis/core/validation/validation.go}: the values' lengths summed against
+ *       {@code core.MaxSecretSize}, 1 MiB).</li>
  *   <li><b>Request counting</b> per "METHOD path" (query excluded). Setup calls made through this class
  *       ({@link #create}, {@link #delete}, {@link #client()}) are not counted, so counts show what the code
  *       under test asked.</li>
@@ -741,6 +748,18 @@ public final class ApiTestServer implements AutoCloseable {
             if ("GET".equals(method) && isWatch(query)) {
                 return watch(request, path, query, setup);
             }
+            if ("POST".equals(method) || "PUT".equals(method)) {
+                byte[] body = request.getBody() == null ? new byte[0] : request.getBody().readByteArray();
+                request = new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+                        request.getHeaders(), new io.fabric8.mockwebserver.http.Buffer(body));
+                MockResponse invalid = invalid(path, body);
+                if (invalid != null) {
+                    return invalid;
+                }
+                if ("All".equals(query.get("dryRun"))) {
+                    return dryRun(request, method, path, body);
+                }
+            }
             MockResponse answer = crud.dispatch(request);
             if ("PATCH".equals(method) && answer.code() == 202) {
                 // the CRUD mock answers 202 Accepted; kube-apiserver answers a PATCH with 200 and the object
@@ -754,6 +773,65 @@ public final class ApiTestServer implements AutoCloseable {
                         ApiMediaTypes.includeObject(query), answer));
             }
             return answer;
+        }
+
+        /** 422 for what kube-apiserver's validation refuses and nodegate depends on: a ConfigMap over 1 MiB. */
+        private MockResponse invalid(String path, byte[] body) {
+            if (!path.contains("/configmaps")) {
+                return null;
+            }
+            try {
+                JsonNode cm = JSON.readTree(body);
+                long total = 0;
+                for (String field : List.of("data", "binaryData")) {
+                    if (cm.get(field) instanceof ObjectNode values) {
+                        for (var e : values.properties()) {
+                            total += e.getValue().asString("").getBytes(StandardCharsets.UTF_8).length;
+                        }
+                    }
+                }
+                if (total > 1024 * 1024) {
+                    String name = cm.path("metadata").path("name").asString("");
+                    MockResponse r = status(422, "Invalid", "ConfigMap \"" + name + "\" is invalid: []: Too long: "
+                            + "may not be more than 1048576 bytes");
+                    return r;
+                }
+            } catch (RuntimeException notJson) {
+                // not a JSON object: the CRUD mock answers it
+            }
+            return null;
+        }
+
+        /** A dry-run POST or PUT: checked as the write would be, answered with the object, nothing stored. */
+        private MockResponse dryRun(RecordedRequest request, String method, String path, byte[] body) {
+            ObjectNode object;
+            try {
+                object = (ObjectNode) JSON.readTree(body);
+            } catch (RuntimeException e) {
+                return status(400, "BadRequest", "dry run: the body is not a JSON object");
+            }
+            String name = object.path("metadata").path("name").asString("");
+            String objectPath = "POST".equals(method) ? path + "/" + name : path;
+            MockResponse stored = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                    io.fabric8.mockwebserver.dsl.HttpMethod.GET, objectPath, request.getHeaders(),
+                    new io.fabric8.mockwebserver.http.Buffer()));
+            if ("POST".equals(method)) {
+                if (stored.code() == 200) {
+                    return status(409, "AlreadyExists", "\"" + name + "\" already exists");
+                }
+                return json(201, object.toString());
+            }
+            if (stored.code() == 404) {
+                return status(404, "NotFound", "\"" + name + "\" not found");
+            }
+            String current = JSON.readTree(stored.getBody().readUtf8()).path("metadata").path("resourceVersion")
+                    .asString("");
+            String sent = object.path("metadata").path("resourceVersion").asString("");
+            if (!sent.isEmpty() && !sent.equals(current)) {
+                return status(409, "Conflict", "Operation cannot be fulfilled on \"" + name + "\": the object has"
+                        + " been modified; please apply your changes to the latest version and try again");
+            }
+            return json(200, object.toString());
         }
 
         /** Notes the body of an answer to the code under test (setup calls excluded), for {@link #answersSent()}. */

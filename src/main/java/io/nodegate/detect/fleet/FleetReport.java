@@ -22,21 +22,46 @@ public record FleetReport(Instant now, List<ClusterSummary> clusters, List<Host>
     }
 
     /**
-     * @param tombstones how many tombstones the cluster holds; null when it has no tombstones ConfigMap (or it was
-     *                   not read, as for Rancher's downstream clusters)
+     * @param nodeCount  how many Nodes were read; null when the cluster could not be read
+     * @param tombstones how many tombstones the cluster holds; null when it has no tombstones ledger (or it was
+     *                   not read, as for Rancher's downstream clusters, or could not be)
+     * @param unreadable what could not be read and why (the whole cluster, or its tombstones); absent when all was
      */
-    @JsonPropertyOrder({"name", "source", "server", "now", "nodeCount", "tombstones"})
-    public record ClusterSummary(String name, String source, String server, Instant now, int nodeCount,
-                                 Integer tombstones) {
+    @JsonPropertyOrder({"name", "source", "server", "now", "nodeCount", "tombstones", "unreadable"})
+    public record ClusterSummary(String name, String source, String server, Instant now, Integer nodeCount,
+                                 Integer tombstones,
+                                 @com.fasterxml.jackson.annotation.JsonInclude(
+                                         com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                                 String unreadable) {
+
+        /** A cluster that could not be read at all: nothing is known about its hosts. */
+        public static ClusterSummary unreadable(String name, String source, String why) {
+            return new ClusterSummary(name, source, null, null, null, null, why);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public boolean read() {
+            return nodeCount != null;
+        }
     }
 
     public static FleetReport of(Fleet fleet, List<FleetDetector> detectors, List<String> notes) {
-        List<ClusterSummary> clusters = fleet.clusters().stream().map(v -> {
+        return of(fleet, detectors, notes, java.util.Map.of(), List.of());
+    }
+
+    /**
+     * @param partlyUnread clusters read whose tombstones could not be read: name → why
+     * @param unread       clusters that could not be read at all (listed after the others)
+     */
+    public static FleetReport of(Fleet fleet, List<FleetDetector> detectors, List<String> notes,
+                                 java.util.Map<String, String> partlyUnread, List<ClusterSummary> unread) {
+        List<ClusterSummary> clusters = new java.util.ArrayList<>(fleet.clusters().stream().map(v -> {
             var book = fleet.tombstones().get(v.name());
             Integer count = book == null || !book.present() ? null : book.items().size();
             return new ClusterSummary(v.name(), v.state().source(), v.state().server(), v.state().now(),
-                    v.state().nodes().size(), count);
-        }).toList();
+                    v.state().nodes().size(), count, partlyUnread.get(v.name()));
+        }).toList());
+        clusters.addAll(unread);
         List<Finding> findings = new java.util.ArrayList<>();
         detectors.forEach(d -> findings.addAll(d.detect(fleet)));
         findings.sort(Finding.ORDER);

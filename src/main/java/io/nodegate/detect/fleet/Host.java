@@ -11,8 +11,9 @@ import java.util.TreeSet;
  *
  * @param systemUuids  the meaningful systemUUIDs its appearances report (normally one)
  * @param machineIds   the meaningful machineIDs its appearances report (normally one)
- * @param match        why the appearances are one host: "systemUUID and machineID", "machineID" or "systemUUID"
- *                     (only the firmware UUID matches: cloned VMs, or a host whose OS was reinstalled)
+ * @param match        why the appearances are one host: "systemUUID and machineID", "machineID" (only /etc/machine-id
+ *                     matches: VMs cloned from one image) or "systemUUID" (only the firmware UUID matches: cloned
+ *                     VMs with a copied UUID, or a host whose OS was reinstalled)
  * @param appearances  oldest Node first
  */
 @JsonPropertyOrder({"systemUUIDs", "machineIDs", "match", "clusters", "appearances"})
@@ -55,11 +56,32 @@ public record Host(List<String> systemUuids, List<String> machineIds, String mat
     }
 
     /**
-     * True when only the firmware UUID ties the appearances together and they report different machineIDs: the
-     * ledger cannot tell a reinstalled host from cloned VMs that copied the UUID.
+     * True when the appearances report different IDs of one kind: one ID ties them while the other, known on both
+     * sides, differs. The ledger then cannot tell one moved host from two machines (docs/findings.md, "Host
+     * identity"): only the firmware UUID matching is a reinstalled host or VMs cloned with a copied UUID; only the
+     * machineID matching is VMs cloned from one image without a new /etc/machine-id, or a disk moved to other
+     * hardware. Such a host is never critical on its own.
      */
     @JsonIgnore
-    public boolean systemUuidOnly() {
-        return SYSTEM_UUID.equals(match) && machineIds.size() > 1;
+    public boolean idsDisagree() {
+        return systemUuids.size() > 1 || machineIds.size() > 1;
+    }
+
+    /** Why the IDs disagree, in words; empty when they do not. */
+    @JsonIgnore
+    public String disagreement() {
+        if (machineIds.size() > 1 && systemUuids.size() > 1) {
+            return "the Nodes are tied only through a chain of shared IDs (both systemUUIDs and machineIDs differ"
+                    + " between some of them)";
+        }
+        if (machineIds.size() > 1) {
+            return "only the systemUUID matches (machineIDs differ): a reinstalled host, or cloned VMs with a copied"
+                    + " firmware UUID";
+        }
+        if (systemUuids.size() > 1) {
+            return "only the machineID matches (systemUUIDs differ): VMs cloned from one image without a new"
+                    + " /etc/machine-id, or a disk moved to other hardware";
+        }
+        return "";
     }
 }

@@ -21,8 +21,9 @@ import java.util.Objects;
  * the field saw when gpu-a07..a09 stopped renewing their Leases in cluster A at 05:23:42Z and registered with
  * cluster B three seconds later: for six days cluster A showed only Ready=Unknown, the same as a powered-off host.
  * The message puts the two sides next to each other in numbers (Lease stop, creation in the other cluster, the gap).
- * When only the firmware UUID ties the two Nodes (their machineIDs differ), the ledger cannot tell a moved and
- * reinstalled host from two cloned VMs, so the departure is a warning.
+ * When one ID ties the two Nodes and the other differs ({@link Host#idsDisagree}: only the firmware UUID matches, or
+ * only /etc/machine-id does), the ledger cannot tell one moved host from two machines (a reinstall, cloned VMs), so
+ * the departure is a warning: one rule for both IDs, documented in docs/findings.md "Host identity".
  *
  * <p>Warning when the host is Ready in two clusters: one identity serves both (cloned VMs with a copied UUID, or a
  * host whose agent runs against two clusters). Info when it is Ready in none: stale objects of a host that left.
@@ -58,10 +59,10 @@ public final class HostInTwoClustersDetector implements FleetDetector {
         StringBuilder message = new StringBuilder();
         String hint;
         if (departure != null) {
-            severity = host.systemUuidOnly() ? Severity.WARNING : Severity.CRITICAL;
+            severity = host.idsDisagree() ? Severity.WARNING : Severity.CRITICAL;
             message.append(departure.story());
-            if (host.systemUuidOnly()) {
-                message.append(". Only the systemUUID matches (machineIDs differ): a reinstalled host, or cloned VMs");
+            if (host.idsDisagree()) {
+                message.append(". But ").append(host.disagreement());
             }
             hint = "The host left " + departure.left().cluster() + ": it serves " + departure.now().cluster()
                     + " now, so waiting for " + departure.left().node() + " to come back is waiting for nothing. "
@@ -72,11 +73,13 @@ public final class HostInTwoClustersDetector implements FleetDetector {
             severity = Severity.WARNING;
             message.append("one host is Ready in ").append(readyClusters).append(" clusters: ")
                     .append(String.join("; ", ready.stream().map(HostInTwoClustersDetector::brief).toList()))
-                    .append(host.systemUuidOnly() ? ". Only the systemUUID matches (machineIDs differ): cloned VMs "
-                            + "with a copied firmware UUID, most likely" : ". Both IDs match: one machine");
-            hint = host.systemUuidOnly()
-                    ? "Give cloned VMs distinct firmware UUIDs (the hypervisor can regenerate them): tools and "
-                    + "licences that key on systemUUID treat them as one machine."
+                    .append(host.idsDisagree() ? ". But " + host.disagreement()
+                            : Host.BOTH.equals(host.match()) ? ". Both IDs match: one machine"
+                            : ". The " + host.match() + " matches and no ID disagrees: one machine, most likely");
+            hint = host.idsDisagree()
+                    ? "Give cloned VMs distinct firmware UUIDs (the hypervisor can regenerate them) and their own "
+                    + "/etc/machine-id (systemd-machine-id-setup): tools and licences that key on either treat them as "
+                    + "one machine."
                     : "One machine cannot serve two clusters safely: find which cluster the host belongs to and "
                     + "remove its Node from the other through the gate.";
         } else {

@@ -12,10 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * NG303: the Node is Unknown here, yet its InternalIP answers on the kubelet port with a serving certificate
- * from another CA. Power-off and network loss give no answer; an answer signed by someone else means the host
- * runs a kubelet for another cluster. Seed 000: gpu-a07..a09 restarted against cluster B 3 s after their Leases
- * stopped, and cluster A took six days to learn it. Pure: the probe's answers are its input.
+ * NG303: the Node is Unknown here, yet its InternalIP answers on the kubelet port with a serving certificate from
+ * another cluster's CA (judged by signature in probe/KubeletProbe; a kubelet's own self-signed certificate is not
+ * NG303). Power-off and network loss give no answer; an answer signed by someone else means the host runs a kubelet
+ * for another cluster. Seed 000: gpu-a07..a09 restarted against cluster B 3 s after their Leases stopped, and
+ * cluster A took six days to learn it. Pure: the probe's answers are its input.
  */
 public final class KubeletAnswersForAnotherClusterDetector {
 
@@ -48,9 +49,9 @@ public final class KubeletAnswersForAnotherClusterDetector {
                     .put("bootID", node.systemInfo().bootId());
             out.add(new Finding(CODE, NAME, Severity.CRITICAL, List.of(node.name()),
                     "Ready=Unknown here, but " + a.target() + " answers the kubelet port with a serving certificate "
-                            + "issued by " + a.issuer() + " (SANs " + String.join(", ", a.sans()) + "), not by this "
-                            + "cluster's CA: a kubelet runs on that address for another cluster. The host left; it "
-                            + "was not powered off.",
+                            + "issued by " + a.issuer() + " (SANs " + String.join(", ", a.sans()) + "), which does "
+                            + "not chain to this cluster's CA (signatures checked, not names): a kubelet runs on that "
+                            + "address for another cluster. The host left; it was not powered off.",
                     evidence.build(),
                     "Do not wait for it to come back and do not count it as shut down. Ask the owner of the CA "
                             + a.issuer() + " (the other cluster) before deleting the Node; if the host should return, "

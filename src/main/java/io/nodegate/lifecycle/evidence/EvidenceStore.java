@@ -167,11 +167,7 @@ public final class EvidenceStore {
     }
 
     public static String sha256(Path file) {
-        try {
-            return sha256(Files.readAllBytes(file));
-        } catch (IOException e) {
-            throw new InputException("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        return sha256(io.nodegate.source.InputFiles.read(file, "evidence file", io.nodegate.source.InputFiles.RECORD));
     }
 
     public static String sha256(byte[] bytes) {
@@ -183,10 +179,9 @@ public final class EvidenceStore {
     }
 
     public static <T> T readJson(Path file, Class<T> type) {
+        String text = io.nodegate.source.InputFiles.readString(file, "evidence file", io.nodegate.source.InputFiles.RECORD);
         try {
-            return Json.read(Files.readString(file), type);
-        } catch (IOException e) {
-            throw new InputException("cannot read " + file + ": " + e.getMessage(), e);
+            return Json.read(text, type);
         } catch (RuntimeException e) {
             throw new InputException(file + " is not a valid " + type.getSimpleName() + " file: " + e.getMessage(), e);
         }

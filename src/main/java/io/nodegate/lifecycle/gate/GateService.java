@@ -67,7 +67,6 @@ public final class GateService {
                    boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
                    String fleetError) {
         store.ensureWritable();
-        request = HostEvidenceStep.withReportedRemoval(request, host);
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
         if (fleet != null || fleetError != null) {
             evidence = evidence.withFleet(fleet, fleetError == null ? null : "fleet cluster " + fleetError);

@@ -8,6 +8,9 @@ import io.nodegate.model.host.HostJudge;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.model.host.HostVerdict;
 
+import io.nodegate.time.Durations;
+
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,19 +64,25 @@ public final class HostEvidence {
     }
 
     /**
-     * The removal time a clean report records (the time systemd saw the agent stop, or the time the host owner
-     * gave `host inspect`): it replaces a --removed-at that was not given.
+     * How far a report's time may lie ahead of the gate's clock: hosts and the operator's machine keep time with NTP,
+     * which holds them within seconds; two minutes leaves room for a host whose NTP is slow to settle after a boot,
+     * and is far less than the Lease stop a report must come after.
      */
-    public static Instant removalTime(Given given) {
-        HostReport r = given.report();
-        if (r == null || r.removal() == null || given.actualSha256() == null
-                || !given.actualSha256().equals(r.sha256()) || r.verdict() != HostVerdict.CLEAN) {
-            return null;
-        }
-        return r.removal().at();
-    }
+    public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(2);
 
-    static Check hostReport(Given given, NodeInfo target, LeaseInfo lease, Collection<String> clusterHosts) {
+    /**
+     * The host report check. A report is a file anyone who can write a file can forge (it is bound only to the
+     * machine-id and product UUID, which `kubectl get node -o yaml` shows, and its sha256 has no key), so it can only
+     * make the gate stricter: a clean report says "no objection" (PASS), never more. It stands in for nothing: the
+     * removal time still comes from the host owner's --removed-at, and every other check decides on the cluster's
+     * evidence alone. A report dated in the future (beyond {@link #MAX_CLOCK_SKEW}) or before the Lease stop it
+     * should describe is rejected (INVALID).
+     *
+     * @param now       the time of this run's evidence
+     * @param removedAt the host owner's --removed-at (null without it)
+     */
+    static Check hostReport(Given given, NodeInfo target, LeaseInfo lease, Collection<String> clusterHosts,
+                            Instant now, Instant removedAt, Duration matchWindow) {
         HostReport r = given.report();
         Map<String, String> ev = new LinkedHashMap<>();
         ev.put("hostReport", given.reportFile());
@@ -92,6 +101,17 @@ public final class HostEvidence {
         if (!identity.isEmpty()) {
             return new Check("host", title, Verdict.INVALID, identity, ev);
         }
+        if (r.inspectedAt().isAfter(now.plus(MAX_CLOCK_SKEW))) {
+            return new Check("host", title, Verdict.INVALID, List.of("the report is dated " + r.inspectedAt()
+                    + ", after this run's time " + now + " by more than the " + MAX_CLOCK_SKEW.toMinutes()
+                    + " minutes a clock may be off: a host clock that is wrong, or a report that was not written "
+                    + "when it says; run `host inspect` again on a host with a synchronised clock"), ev);
+        }
+        if (lease != null && lease.renewTime() != null && r.inspectedAt().isBefore(lease.renewTime())) {
+            return new Check("host", title, Verdict.INVALID, List.of("the report was written at " + r.inspectedAt()
+                    + ", before the Lease's last renewal " + lease.renewTime() + ": it shows the host before the "
+                    + "agent stopped, not after; run `host inspect` again"), ev);
+        }
         HostJudge.Judgement j = HostJudge.judge(r, clusterHosts);
         ev.put("verdict", j.verdict().text() + (j.verdict() == r.verdict() ? ""
                 : " (the report said " + r.verdict().text() + " on the host)"));
@@ -105,11 +125,19 @@ public final class HostEvidence {
         switch (j.verdict()) {
             case CLEAN -> {
                 outcome = Verdict.PASS;
-                if (lease != null && lease.renewTime() != null && r.inspectedAt().isBefore(lease.renewTime())) {
+                if (r.removal() != null && removedAt != null
+                        && Duration.between(r.removal().at(), removedAt).abs().compareTo(matchWindow) > 0) {
                     outcome = Verdict.HOLD;
-                    reasons.add("the report was written at " + r.inspectedAt() + ", before the Lease's last renewal "
-                            + lease.renewTime() + ": it cannot show the cleanup that came after");
+                    reasons.add("the report records the agent stopping at " + r.removal().at() + " ("
+                            + r.removal().source() + "), but the host owner's --removed-at is " + removedAt
+                            + ": more than " + Durations.format(matchWindow) + " apart");
                 }
+            }
+            case INCOMPLETE -> {
+                outcome = Verdict.HOLD;
+                reasons.add("the report could not tell whether an agent runs on the host: its services were not "
+                        + "read (`host inspect --root` without --systemctl)");
+                reasons.addAll(j.reasons());
             }
             case STOPPED -> {
                 outcome = Verdict.HOLD;
@@ -128,7 +156,8 @@ public final class HostEvidence {
             default -> {
                 outcome = Verdict.FAIL;
                 String registersAs = r.config().nodeName() != null ? r.config().nodeName()
-                        : r.identity().hostname() == null ? "?" : r.identity().hostname().toLowerCase(Locale.ROOT);
+                        : r.identity().knownHostname() == null ? "its hostname (not known to the report)"
+                        : r.identity().knownHostname().toLowerCase(Locale.ROOT);
                 reasons.add("an agent is running on the host and registers as " + registersAs
                         + (registersAs.equals(target.name()) ? "" : " (not " + target.name() + ": a renamed host "
                         + "joins as a new, uncordoned Node)"));
@@ -173,12 +202,20 @@ public final class HostEvidence {
         ev.put("detail", a.detail());
         String title = "kubelet port: " + a.outcome().text();
         return switch (a.outcome()) {
-            case NO_ANSWER -> new Check("kubelet", title + " (consistent with cleanup)", Verdict.PASS, List.of(), ev);
+            case NO_ANSWER, REFUSED -> new Check("kubelet", title + " (consistent with cleanup)", Verdict.PASS, List.of(),
+                    ev);
             case THIS_CLUSTER -> new Check("kubelet", title, Verdict.FAIL, List.of("the kubelet at " + a.target()
                     + " answers with this cluster's certificate: it is alive"), ev);
             case OTHER_CA -> new Check("kubelet", title, Verdict.FAIL, List.of("the kubelet at " + a.target()
                     + " answers with a certificate from " + a.issuer() + " (SANs " + String.join(", ", a.sans())
-                    + "): the host runs a kubelet for another cluster (departed, NG303)"), ev);
+                    + "), which does not chain to this cluster's CA: the host runs a kubelet for another cluster "
+                    + "(departed, NG303)"), ev);
+            case SELF_SIGNED -> new Check("kubelet", title, Verdict.HOLD, List.of("the Node's own kubelet answers at "
+                    + a.target() + " with its self-signed certificate: it is alive, for a cluster the certificate "
+                    + "does not name"), ev);
+            case SELF_SIGNED_OTHER_HOST -> new Check("kubelet", title, Verdict.HOLD, List.of("a kubelet of another "
+                    + "host answers at " + a.target() + " (" + a.subject() + "): a renamed host, or the address "
+                    + "reused; not the silence of a cleaned-up host"), ev);
             case NO_ADDRESS -> new Check("kubelet", title, Verdict.HOLD, List.of("the Node has no InternalIP to "
                     + "probe"), ev);
             default -> new Check("kubelet", title, Verdict.HOLD, List.of("something answers on the kubelet port ("

@@ -5,11 +5,7 @@ import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.CollectionException;
-import io.nodegate.InputException;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -20,20 +16,6 @@ import java.util.List;
 final class HostEvidenceStep {
 
     private HostEvidenceStep() {
-    }
-
-    /** A clean host report that records the removal time stands in for a --removed-at that was not given. */
-    static GateRequest withReportedRemoval(GateRequest request, HostInputs host) {
-        HostEvidence.Given given = given(host, null, null);
-        Instant reported = HostEvidence.removalTime(given);
-        if (request.removedAt() != null || reported == null) {
-            return request;
-        }
-        return new GateRequest(request.node(), reported,
-                request.replyFrom() != null ? request.replyFrom() : "host report " + host.report().file(),
-                request.reply() != null ? request.reply()
-                        : "clean; removed at " + reported + " (" + host.report().report().removal().source() + ")",
-                request.matchWindow(), request.replyCovers(), request.batchWindow());
     }
 
     record Outcome(GateEvidence evidence, HostInputs host, KubeletAnswer kubelet, String apiServer) {
@@ -47,12 +29,7 @@ final class HostEvidenceStep {
             if (host.report() == null) {
                 return;
             }
-            try {
-                store.writeText(recordName + ".host-report.json", Files.readString(host.report().file()));
-            } catch (IOException e) {
-                throw new InputException("cannot copy host report " + host.report().file() + " into the evidence: "
-                        + e.getMessage(), e);
-            }
+            store.writeText(recordName + ".host-report.json", host.report().text());
         }
     }
 

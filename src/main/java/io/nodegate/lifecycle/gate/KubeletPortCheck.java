@@ -1,9 +1,10 @@
 package io.nodegate.lifecycle.gate;
 
 /**
- * Host evidence from the cluster side: who answered on the target's kubelet port (--probe-kubelet). This
- * cluster's CA = FAIL (alive), another CA = FAIL (departed, NG303), no answer = PASS (consistent with cleanup),
- * anything else that answers = HOLD. See {@link HostEvidence}.
+ * Host evidence from the cluster side: who answered on the target's kubelet port (--probe-kubelet), judged by
+ * signature ({@link io.nodegate.probe.KubeletProbe}). This cluster's CA = FAIL (alive), another cluster's CA = FAIL
+ * (departed, NG303), no answer or refused = PASS (consistent with cleanup), anything else that answers (a
+ * self-signed kubelet, a reset, no TLS) = HOLD. See {@link HostEvidence}.
  */
 final class KubeletPortCheck implements GateCheck {
 

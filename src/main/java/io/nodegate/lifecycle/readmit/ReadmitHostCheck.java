@@ -62,7 +62,10 @@ public final class ReadmitHostCheck {
         String unit = agentUnit(r);
         HostReport.Service s = r.service(unit);
         ev.put("agent", s == null ? unit + " not read" : s.describe());
-        if (s == null || !s.installed()) {
+        if (s == null && r.services().isEmpty()) {
+            reasons.add("services not read (the report was written without systemd): whether " + unit
+                    + " is enabled and active cannot be told");
+        } else if (s == null || !s.installed()) {
             reasons.add(unit + " is not installed");
         } else {
             if (!s.enabled()) {
@@ -73,7 +76,7 @@ public final class ReadmitHostCheck {
             }
         }
         String registersAs = r.config().nodeName() != null ? r.config().nodeName()
-                : r.identity().hostname() == null ? null : r.identity().hostname().toLowerCase(Locale.ROOT);
+                : r.identity().knownHostname() == null ? null : r.identity().knownHostname().toLowerCase(Locale.ROOT);
         ev.put("registersAs", String.valueOf(registersAs));
         if (registersAs != null && !registersAs.equals(node.name())) {
             reasons.add("the agent registers as " + registersAs + ", not " + node.name()

@@ -185,13 +185,8 @@ public final class Readmitter {
         store.ensureWritable();
         store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
         if (hostReport != null) {
-            try {
-                store.writeText("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".host-report.json",
-                        java.nio.file.Files.readString(hostReport.file()));
-            } catch (java.io.IOException e) {
-                throw new io.nodegate.InputException("cannot copy host report " + hostReport.file()
-                        + " into the evidence: " + e.getMessage(), e);
-            }
+            store.writeText("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".host-report.json",
+                    hostReport.text());
         }
         return result;
     }

@@ -35,10 +35,34 @@ import java.util.Map;
 /**
  * Deletes one Node on the strength of a fresh PASS gate record (or a recorded human override), after its
  * Node, Lease, CSINode and node-password Secret metadata are durably on disk, and follows the cascade.
+ *
+ * <p>In three steps, and nothing is deleted before the third: <b>collect</b> (the gate record, the Node as the server
+ * sends it, the live Nodes that share its host identities), <b>decide</b> (the gate or override rules, the
+ * tombstone, and whether the ledger can take it: read, parsed, placed and written with {@code dryRun=All}; issue 22:
+ * the ledger used to be checked only after the DELETE), <b>record</b> (backups, the removal record, the DELETE, the
+ * tombstone, the cascade).
  */
 public final class NodeRemover {
 
-    public record Options(Duration maxGateAge, String override, Duration timeout, Duration pollInterval) {
+    /**
+     * @param handedTo the cluster the host is handed to (the name `fleet` shows for it), written into the tombstone:
+     *                 the host's Node there is the expected arrival, not a return. Null when not handed over. The
+     *                 hand-over record passes its destination here too.
+     */
+    public record Options(Duration maxGateAge, String override, Duration timeout, Duration pollInterval,
+                          String handedTo) {
+        public Options {
+            if (handedTo != null && (handedTo.isBlank() || handedTo.strip().length() > 253
+                    || handedTo.chars().anyMatch(c -> c < 0x20 || c == 0x7f))) {
+                throw new InputException("--handed-to '" + handedTo + "' is not a cluster name (1-253 printable"
+                        + " characters: the name `nodegate fleet` shows for the destination cluster)");
+            }
+            handedTo = handedTo == null ? null : handedTo.strip();
+        }
+
+        public Options(Duration maxGateAge, String override, Duration timeout, Duration pollInterval) {
+            this(maxGateAge, override, timeout, pollInterval, null);
+        }
     }
 
     /**
@@ -68,7 +92,10 @@ public final class NodeRemover {
     }
 
     /** How the DELETE ended, decided by its answer or, when that was unclear, by re-reading the Node. */
-    private record DeleteOutcome(String state, String detail, int exitCode) {
+    private record DeleteOutcome(String state, String detail, int exitCode, Instant serverTime) {
+        DeleteOutcome(String state, String detail, int exitCode) {
+            this(state, detail, exitCode, null);
+        }
     }
 
     private final ApiReader api;
@@ -157,7 +184,7 @@ public final class NodeRemover {
         }
         store.ensureWritable();
 
-        // the Node's JSON exactly as the server sent it: that is what is saved before the DELETE
+        // collect: the Node exactly as the server sent it (that is what is saved before the DELETE)
         var nodeObj = api.nodeAsSent(node).orElseThrow(() -> new RefusedException(
                 "Node " + node + " is already gone (NotFound): nothing deleted"));
         @SuppressWarnings("unchecked")
@@ -172,13 +199,25 @@ public final class NodeRemover {
             throw new RefusedException("Node " + node + " changed since the gate (resourceVersion " + rv + ", gate saw "
                     + acceptableRv + "): run the gate again. Not deleted.");
         }
-
+        Tombstone planned;
         try {
-            tombstoneOf(nodeObj, started, gateFile); // the fields it reads are well-formed: checked before anything
+            planned = tombstoneOf(nodeObj, started, gateFile, opt.handedTo()); // well-formed before anything
         } catch (RuntimeException e) {
             throw new CollectionException("GET Node " + node + ": unusable answer: " + e.getMessage()
                     + ". Nothing deleted", e);
         }
+        // collect: the live Nodes that share the host's identities; the quarantine must never refuse them (a
+        // restarting kubelet POSTs its Node first, and admission runs before AlreadyExists)
+        SharedIdentities shared = sharedIdentities(planned);
+
+        // decide: the tombstone must fit in the ledger and the server must accept its write, before the DELETE
+        planned = withShared(planned, shared);
+        TombstoneLedger.Prepared prepared = tombstones.prepare(planned);
+        String shard = prepared.shard();
+        progress.println("the tombstone of " + node + " fits in " + tombstones.where(shard)
+                + " (checked with a dry-run write)" + (opt.handedTo() == null ? "" : "; handed to " + opt.handedTo())
+                + shared.describe());
+        prepared.warnings().forEach(w -> progress.println("! " + w));
 
         // Backups first: if any cannot be written and read back, nothing is deleted.
         String dirName = "remove-" + node + "-" + EvidenceStore.stamp(started);
@@ -213,10 +252,12 @@ public final class NodeRemover {
         }
         progress.println("deleted Node " + node + " (uid " + uid + ")" + (outcome.detail() == null ? ""
                 : " [" + outcome.detail() + "]"));
-        Tombstone tombstone = tombstoneOf(nodeObj, deletedAt, gateFile);
+        // the removal's time on the API server's clock when it said so (creationTimestamps come from that clock)
+        Instant removedAt = outcome.serverTime() != null ? outcome.serverTime() : deletedAt;
+        Tombstone tombstone = withShared(tombstoneOf(nodeObj, removedAt, gateFile, opt.handedTo()), shared);
         String tombstoneError;
         try {
-            tombstoneError = recordTombstone(dirName, tombstone);
+            tombstoneError = recordTombstone(dirName, tombstone, shard);
         } catch (RuntimeException e) {
             // the Node is deleted: a failure here (a full disk) must not read as "nothing happened"
             tombstoneError = e.getMessage();
@@ -251,7 +292,7 @@ public final class NodeRemover {
     static final Duration PROGRESS_HEARTBEAT = Duration.ofSeconds(10);
 
     /** The removed host as a tombstone: its name, the deleted object's uid and the identities that outlive a rename. */
-    private Tombstone tombstoneOf(ApiCalls.RawObject nodeObj, Instant deletedAt, String gateFile) {
+    private Tombstone tombstoneOf(ApiCalls.RawObject nodeObj, Instant deletedAt, String gateFile, String handedTo) {
         Map<String, Object> node = nodeObj.object();
         Map<String, Object> meta = Plain.map(node, "metadata");
         Map<String, Object> status = Plain.map(node, "status");
@@ -259,7 +300,45 @@ public final class NodeRemover {
         String gateSha = gateFile == null ? null : EvidenceStore.sha256(java.nio.file.Path.of(gateFile));
         return new Tombstone(Plain.string(meta, "name"), Plain.string(meta, "uid"),
                 info == null ? null : Plain.string(info, "systemUUID"), info == null ? null : Plain.string(info, "machineID"),
-                deletedAt, gateSha, TombstoneLedger.who(api));
+                deletedAt, gateSha, TombstoneLedger.who(api), handedTo, List.of(), List.of());
+    }
+
+    /** The Nodes that share the removed host's systemUUID or machineID, other than itself, when it is removed. */
+    private record SharedIdentities(List<String> sameSystemUuid, List<String> sameMachineId) {
+        String describe() {
+            if (sameSystemUuid.isEmpty() && sameMachineId.isEmpty()) {
+                return "";
+            }
+            return "; live Nodes sharing its identity stay exempt from the quarantine:"
+                    + (sameSystemUuid.isEmpty() ? "" : " systemUUID " + sameSystemUuid)
+                    + (sameMachineId.isEmpty() ? "" : " machineID " + sameMachineId);
+        }
+    }
+
+    /** One LIST of Nodes; a host whose IDs identify nothing shares nothing, and is not listed for. */
+    private SharedIdentities sharedIdentities(Tombstone t) {
+        if (t.systemUuid() == null && t.machineId() == null) {
+            return new SharedIdentities(List.of(), List.of());
+        }
+        List<String> byUuid = new ArrayList<>();
+        List<String> byMid = new ArrayList<>();
+        for (io.nodegate.model.NodeInfo n : api.nodes()) {
+            if (n.name().equals(t.name()) || (t.uid() != null && t.uid().equals(n.uid()))) {
+                continue;
+            }
+            if (t.systemUuid() != null && t.systemUuid().equals(Tombstone.identity(n.systemInfo().systemUuid()))) {
+                byUuid.add(n.name());
+            }
+            if (t.machineId() != null && t.machineId().equals(Tombstone.identity(n.systemInfo().machineId()))) {
+                byMid.add(n.name());
+            }
+        }
+        return new SharedIdentities(byUuid, byMid);
+    }
+
+    private static Tombstone withShared(Tombstone t, SharedIdentities shared) {
+        return new Tombstone(t.name(), t.uid(), t.systemUuid(), t.machineId(), t.removedAt(), t.gateRecordSha256(),
+                t.removedBy(), t.handedTo(), shared.sameSystemUuid(), shared.sameMachineId());
     }
 
     /**
@@ -268,11 +347,12 @@ public final class NodeRemover {
      *
      * @return null when recorded, else what went wrong
      */
-    private String recordTombstone(String dirName, Tombstone tombstone) {
+    private String recordTombstone(String dirName, Tombstone tombstone, String plannedShard) {
         store.writeJson(dirName + "/tombstone.json", tombstone);
         try {
-            int attempts = tombstones.record(tombstone);
-            progress.println("recorded tombstone " + tombstone.name() + " in " + tombstones.where()
+            TombstoneLedger.Recorded recorded = tombstones.recordIn(tombstone);
+            int attempts = recorded.attempts();
+            progress.println("recorded tombstone " + tombstone.name() + " in " + tombstones.where(recorded.shard())
                     + (attempts > 1 ? " (after " + (attempts - 1) + " conflicting write(s) by others)" : "")
                     + ": its return is reported as NG302 and refused under 'nodegate policy --quarantine'");
             return null;
@@ -280,7 +360,7 @@ public final class NodeRemover {
             progress.println("!!! TOMBSTONE NOT RECORDED: " + e.getMessage());
             progress.println("!!! Node " + tombstone.name() + " is deleted and its JSON is saved, but nothing marks the"
                     + " host as removed: if it boots with its RKE2 config it rejoins unnoticed. Record it by hand:");
-            tombstones.manualCommands(tombstone).lines().forEach(l -> progress.println("    " + l));
+            tombstones.manualCommands(tombstone, plannedShard).lines().forEach(l -> progress.println("    " + l));
             progress.flush();
             return e.getMessage();
         }
@@ -402,7 +482,7 @@ public final class NodeRemover {
                         + "refused the DELETE with HTTP " + code + firstLine(response.body()), 3);
             }
             if ((code == 200 || code == 202) && confirmsDelete(response.body(), node, uid)) {
-                return new DeleteOutcome(Record.DELETED, null, 0);
+                return new DeleteOutcome(Record.DELETED, null, 0, dateOf(response));
             }
             unclear = "the DELETE answered HTTP " + code + (code >= 200 && code < 300
                     ? " without the deleted Node or a Success status" : "");
@@ -430,6 +510,21 @@ public final class NodeRemover {
                     + "; re-read: the same Node (uid " + uid + ") is still there and not being deleted", 3);
         } catch (CollectionException e) {
             return new DeleteOutcome(Record.UNKNOWN, unclear + "; " + e.getMessage(), 3);
+        }
+    }
+
+    /**
+     * The API server's clock when it answered (its Date header, whole seconds), or null. The tombstone's removal time
+     * is compared with creationTimestamps, which the API server stamps: from one clock, a workstation clock that runs
+     * ahead cannot hide a return, nor one behind make a Node that already existed look like one.
+     */
+    private static Instant dateOf(HttpResponse<String> response) {
+        try {
+            String date = response.header("Date");
+            return date == null || date.isBlank() ? null : java.time.ZonedDateTime.parse(date.trim(),
+                    java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -63,14 +63,16 @@ public final class HostJudge {
         if (r.leftovers() != null && r.leftovers().any()) {
             remains.add(r.leftovers().describe());
         }
-        if (!servicesRead) {
-            remains.add("services not read (systemd was not asked)");
-        }
         HostVerdict verdict;
         if (match == ServerMatch.ELSEWHERE) {
             verdict = HostVerdict.POINTS_ELSEWHERE;
         } else if (!active.isEmpty()) {
             verdict = HostVerdict.RUNNING;
+        } else if (!servicesRead) {
+            // without the units, "stopped" and "running" look alike: say that it could not tell
+            verdict = HostVerdict.INCOMPLETE;
+            reasons.add("incomplete: services not read (systemd was not asked; with --root, pass --systemctl): "
+                    + "whether an agent runs cannot be told");
         } else if (remains.isEmpty()) {
             verdict = HostVerdict.CLEAN;
             reasons.add("no agent config, no agent unit, no node password file, no leftovers");

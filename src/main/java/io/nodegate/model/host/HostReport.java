@@ -73,8 +73,19 @@ public record HostReport(
     public static final List<String> ALL_UNITS = List.of("rke2-agent", "rke2-server", "k3s", "k3s-agent",
             SYSTEM_AGENT_UNIT, "kubelet");
 
-    /** Host identity, as the kubelet reports it in status.nodeInfo (machineID, systemUUID, bootID). */
+    /**
+     * Host identity, as the kubelet reports it in status.nodeInfo (machineID, systemUUID, bootID). The hostname is
+     * never null in a report: {@link #UNKNOWN_HOSTNAME} says that neither file that holds it was found.
+     */
     public record Identity(String hostname, String machineId, String productUuid, String bootId) {
+
+        /** What a report says when the root holds neither /proc/sys/kernel/hostname nor /etc/hostname. */
+        public static final String UNKNOWN_HOSTNAME = "(unknown: no /proc/sys/kernel/hostname or /etc/hostname)";
+
+        /** The hostname, or null when the report could not tell it (older reports wrote null). */
+        public String knownHostname() {
+            return hostname == null || hostname.isBlank() || UNKNOWN_HOSTNAME.equals(hostname) ? null : hostname;
+        }
     }
 
     /**

@@ -12,7 +12,12 @@ public enum HostVerdict {
     /** The agent's config names a server that is not the cluster the report is checked against. */
     POINTS_ELSEWHERE("points-elsewhere"),
     /** An agent (or kubelet) is running. */
-    RUNNING("running");
+    RUNNING("running"),
+    /**
+     * The report cannot tell: nothing points elsewhere or runs as far as it saw, but it did not see everything
+     * (services not read: `--root` without `--systemctl`). Never read as stopped, let alone clean.
+     */
+    INCOMPLETE("incomplete");
 
     private final String text;
 
@@ -32,6 +37,7 @@ public enum HostVerdict {
                 return v;
             }
         }
-        throw new IllegalArgumentException("unknown host verdict '" + text + "' (clean, stopped, points-elsewhere, running)");
+        throw new IllegalArgumentException("unknown host verdict '" + text + "' (clean, stopped, points-elsewhere, "
+                + "running, incomplete)");
     }
 }

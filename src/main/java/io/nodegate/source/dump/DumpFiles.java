@@ -1,10 +1,12 @@
 package io.nodegate.source.dump;
 
 import io.nodegate.InputException;
+import io.nodegate.NodegateException;
+import io.nodegate.source.InputFiles;
+import io.nodegate.source.ParseErrors;
+import io.nodegate.source.YamlAliases;
 import io.nodegate.source.json.JsonReadException;
 import io.nodegate.source.json.KubeJson;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.core.JsonParser;
@@ -12,7 +14,6 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
-import tools.jackson.dataformat.yaml.YAMLParser;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
 import java.io.IOException;
@@ -63,13 +64,28 @@ public final class DumpFiles {
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> walk = Files.walk(p)) {
-                    walk.filter(Files::isRegularFile).filter(DumpFiles::hasDumpExtension)
-                            .sorted(Comparator.comparing(Path::toString)).forEach(files::add);
+                    for (Path f : walk.filter(DumpFiles::hasDumpExtension).filter(f -> !Files.isDirectory(f))
+                            .sorted(Comparator.comparing(Path::toString)).toList()) {
+                        if (!Files.isRegularFile(f)) {
+                            // a pipe named nodes.json is not skipped in silence: that would read as "no Nodes"
+                            throw new InputException("-f " + p + ": " + f + " is " + InputFiles.kind(f) + ", not a "
+                                    + "regular file: nodegate reads only regular files");
+                        }
+                        files.add(f);
+                    }
                 } catch (IOException | UncheckedIOException e) {
                     throw new InputException("cannot read directory " + p + ": " + e.getMessage(), e);
                 }
             } else if (Files.isRegularFile(p)) {
                 files.add(p);
+            } else if (p.equals(Path.of("-"))) {
+                // commands that read standard input (audit, collect's readers) replace "-" before they get here
+                throw new InputException("-f -: this command does not read standard input (fleet reads one dump "
+                        + "directory or file per cluster and names the cluster after it); save the dump to a file and "
+                        + "pass its path");
+            } else if (Files.exists(p)) {
+                throw new InputException("-f " + p + " is " + InputFiles.kind(p) + ", not a regular file or a "
+                        + "directory: nodegate reads only regular files (a pipe or a device could block or never end)");
             } else {
                 throw new InputException("-f " + p + ": no such file or directory");
             }
@@ -84,12 +100,7 @@ public final class DumpFiles {
 
     /** Parses every document of a file (YAML may hold several, separated by ---). Empty documents are skipped. */
     public static List<Document> parse(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        String text = InputFiles.readString(file, "-f", InputFiles.DUMP_WHOLE);
         if (text.isBlank()) {
             throw new InputException(file + ": empty file (no JSON or YAML document in it): a truncated dump or a "
                     + "failed redirect? Collect it again");
@@ -98,7 +109,8 @@ public final class DumpFiles {
         List<Document> docs = new ArrayList<>();
         // one root value at a time: readValues would unwrap a root array (etcdctl endpoint status) into items
         ObjectMapper mapper = json ? JSON : YAML;
-        try (JsonParser parser = json ? mapper.createParser(text) : new NoAliases(mapper.createParser(text), file)) {
+        try (JsonParser parser = json ? mapper.createParser(text)
+                : YamlAliases.refusing(mapper.createParser(text), file.toString())) {
             int index = 0;
             while (true) {
                 JsonNode tree = mapper.readTree(parser);
@@ -110,15 +122,12 @@ public final class DumpFiles {
                 }
                 index++;
             }
-        } catch (InputException e) {
+        } catch (NodegateException e) {
             throw e;
-        } catch (JacksonException e) {
-            throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + at(e) + ": "
-                    + detail(e.getOriginalMessage()), e);
         } catch (RuntimeException e) {
-            // snakeyaml-engine errors that Jackson did not wrap still carry their mark in the message
-            throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + ": "
-                    + firstLine(e.getMessage()), e);
+            // never the parser's excerpt of the line: a dump may hold a token (ParseErrors)
+            throw new InputException(file + ": malformed " + (json ? "JSON" : "YAML") + ParseErrors.at(e) + ": "
+                    + ParseErrors.problem(e));
         }
         if (docs.isEmpty()) {
             throw new InputException(file + ": holds no Kubernetes object (only null or empty documents)");
@@ -137,12 +146,14 @@ public final class DumpFiles {
      */
     public static void stream(Path file, KubeJson.DocumentHandler handler) {
         String format = isYaml(file) ? "YAML" : "JSON";
-        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+        try (java.io.InputStream in = new java.io.BufferedInputStream(
+                InputFiles.open(file, "-f", InputFiles.DUMP_STREAM), 1 << 16)) {
             boolean json = isJson(file, in);
             format = json ? "JSON" : "YAML";
             int documents;
             try (JsonParser parser = json ? KubeJson.parser(in)
-                    : new NoAliases(YAML.createParser(new java.io.InputStreamReader(in, StandardCharsets.UTF_8)), file)) {
+                    : YamlAliases.refusing(YAML.createParser(new java.io.InputStreamReader(in, StandardCharsets.UTF_8)),
+                    file.toString())) {
                 documents = KubeJson.MODEL.readDocuments(parser, file.toString(), handler);
             }
             if (documents == 0) {
@@ -151,16 +162,14 @@ public final class DumpFiles {
             }
         } catch (IOException e) {
             throw new InputException("cannot read " + file + ": " + e.getMessage(), e);
-        } catch (InputException e) {
+        } catch (NodegateException e) {
             throw e;
         } catch (JsonReadException e) {
             throw new InputException("YAML".equals(format) ? e.getMessage().replaceFirst(" JSON ", " YAML ")
                     : e.getMessage(), e);
-        } catch (JacksonException e) {
-            throw new InputException(file + ": malformed " + format + at(e) + ": " + detail(e.getOriginalMessage()), e);
         } catch (RuntimeException e) {
-            // snakeyaml-engine errors that Jackson did not wrap still carry their mark in the message
-            throw new InputException(file + ": malformed " + format + ": " + firstLine(e.getMessage()), e);
+            // never the parser's excerpt of the line: a dump may hold a token (ParseErrors)
+            throw new InputException(file + ": malformed " + format + ParseErrors.at(e) + ": " + ParseErrors.problem(e));
         }
     }
 
@@ -193,31 +202,6 @@ public final class DumpFiles {
         return !name.endsWith(".json") && (name.endsWith(".yaml") || name.endsWith(".yml"));
     }
 
-    /**
-     * Jackson's YAML tree reader does not resolve aliases: {@code status: *t} would arrive as the string "t".
-     * kubectl never writes anchors or aliases, so an alias is refused, with its line, rather than read wrong.
-     */
-    private static final class NoAliases extends tools.jackson.core.util.JsonParserDelegate {
-        private final Path file;
-
-        NoAliases(JsonParser parser, Path file) {
-            super(parser);
-            this.file = file;
-        }
-
-        @Override
-        public tools.jackson.core.JsonToken nextToken() {
-            tools.jackson.core.JsonToken token = super.nextToken();
-            if (delegate() instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-                TokenStreamLocation loc = yaml.currentLocation();
-                throw new InputException(file + ": YAML alias *" + yaml.getString() + " at line " + loc.getLineNr()
-                        + ": nodegate does not resolve YAML anchors and aliases (kubectl never writes them); "
-                        + "write the value out, or give the same data as JSON");
-            }
-            return token;
-        }
-    }
-
     private static boolean isJson(Path file, String text) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".json")) {
@@ -228,38 +212,5 @@ public final class DumpFiles {
         }
         String t = text.stripLeading();
         return t.startsWith("{") || t.startsWith("[");
-    }
-
-    private static String at(JacksonException e) {
-        TokenStreamLocation loc = e.getLocation();
-        if (loc == null || loc.getLineNr() <= 0) {
-            return "";
-        }
-        return " at line " + loc.getLineNr() + (loc.getColumnNr() > 0 ? ", column " + loc.getColumnNr() : "");
-    }
-
-    /** The problem lines of a parser message, without snakeyaml's quoted source excerpts and markers. */
-    static String detail(String s) {
-        if (s == null) {
-            return "(no detail)";
-        }
-        java.util.List<String> lines = new java.util.ArrayList<>();
-        for (String line : s.split("\\R")) {
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("in ") || t.startsWith("^") || t.startsWith("at [")
-                    || line.startsWith("    ")) {
-                continue;
-            }
-            lines.add(t);
-        }
-        return lines.isEmpty() ? firstLine(s) : String.join("; ", lines);
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "(no detail)";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

@@ -1,71 +1,72 @@
 package io.nodegate.source.dump;
 
-import io.nodegate.model.Collected;
-import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
-import io.nodegate.InputException;
+import io.nodegate.model.TombstoneShards;
 import tools.jackson.databind.JsonNode;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Finds the tombstones ConfigMap in -f dumps (a single object, or an item of a List): what `kubectl get configmap
- * nodegate-tombstones -n nodegate-system -o json` saves. Null when the input holds none: offline, a missing file
- * proves nothing about the cluster, so NG302 is then "not checked", never "no removed host".
+ * Finds the tombstones ledger's shards ({@link TombstoneShards}) in -f dumps (single objects, or items of a List):
+ * what `kubectl get configmaps -n nodegate-system -o json` saves. Null when the input holds none: offline, a missing
+ * file proves nothing about the cluster, so NG302 is then "not checked", never "no removed host". A damaged entry
+ * is skipped and named in a note, as live.
  */
 public final class TombstoneDumps {
 
     private TombstoneDumps() {
     }
 
-    public static Collected<Tombstone> read(List<Path> paths, String namespace) {
+    public static TombstoneShards.Read read(List<Path> paths, String namespace) {
+        Map<String, TombstoneShards.Shard> found = new LinkedHashMap<>();
         for (Path file : DumpFiles.expand(paths)) {
             for (DumpFiles.Document doc : DumpFiles.parse(file)) {
-                JsonNode found = find(doc.tree(), namespace);
-                if (found != null) {
+                List<JsonNode> shards = new ArrayList<>();
+                find(doc.tree(), namespace, shards);
+                for (JsonNode shard : shards) {
                     Map<String, String> data = new LinkedHashMap<>();
-                    JsonNode d = found.get("data");
+                    JsonNode d = shard.get("data");
                     if (d != null && d.isObject()) {
                         d.properties().forEach(e -> data.put(e.getKey(), e.getValue().asString()));
                     }
-                    try {
-                        return Collected.of(TombstoneBook.parse(data).tombstones());
-                    } catch (IllegalArgumentException e) {
-                        throw new InputException(doc.where() + ": " + e.getMessage());
+                    Map<String, String> labels = new LinkedHashMap<>();
+                    JsonNode l = shard.path("metadata").get("labels");
+                    if (l != null && l.isObject()) {
+                        l.properties().forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
                     }
+                    String name = text(shard.get("metadata"), "name");
+                    found.putIfAbsent(name, new TombstoneShards.Shard(name, TombstoneBook.parse(data),
+                            text(shard.get("metadata"), "resourceVersion"), labels));
                 }
             }
         }
-        return null;
+        return found.isEmpty() ? null : TombstoneShards.read(namespace, List.copyOf(found.values()));
     }
 
-    private static JsonNode find(JsonNode tree, String namespace) {
+    private static void find(JsonNode tree, String namespace, List<JsonNode> out) {
         if (tree == null || !tree.isObject()) {
-            return null;
+            return;
         }
         if (tree.get("items") != null && tree.get("items").isArray()) {
             for (JsonNode item : tree.get("items")) {
-                JsonNode hit = find(item, namespace);
-                if (hit != null) {
-                    return hit;
-                }
+                find(item, namespace, out);
             }
-            return null;
+            return;
         }
         JsonNode meta = tree.get("metadata");
         boolean configMap = "ConfigMap".equals(text(tree, "kind"));
-        if (configMap && meta != null && TombstoneBook.CONFIGMAP.equals(text(meta, "name"))
+        if (configMap && meta != null && TombstoneShards.isShard(text(meta, "name"))
                 && (text(meta, "namespace") == null || namespace.equals(text(meta, "namespace")))) {
-            return tree;
+            out.add(tree);
         }
-        return null;
     }
 
     private static String text(JsonNode n, String field) {
-        JsonNode v = n.get(field);
+        JsonNode v = n == null ? null : n.get(field);
         return v == null || v.isNull() ? null : v.asString();
     }
 }

@@ -224,13 +224,11 @@ public final class PemTls {
     }
 
     private static String read(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (java.nio.file.NoSuchFileException e) {
+        if (!Files.exists(file)) {
             throw new InputException(file + ": file not found");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException(file + ": cannot read: " + e.getMessage(), e);
         }
+        return new String(io.nodegate.source.InputFiles.read(file, "PEM file", io.nodegate.source.InputFiles.SMALL),
+                StandardCharsets.ISO_8859_1);
     }
 
     private static byte[] base64(String body, String file) {

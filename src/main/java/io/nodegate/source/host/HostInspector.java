@@ -3,19 +3,17 @@ package io.nodegate.source.host;
 import io.nodegate.model.host.HostJudge;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.CollectionException;
+import io.nodegate.NodegateException;
+import io.nodegate.source.ParseErrors;
+import io.nodegate.source.YamlAliases;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -42,6 +40,7 @@ public final class HostInspector {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Path root;
+    private final HostRoot host;
     private final ServiceManager services;
     private final Clock clock;
     private final Function<String, List<String>> resolver;
@@ -52,6 +51,7 @@ public final class HostInspector {
      */
     public HostInspector(Path root, ServiceManager services, Clock clock, Function<String, List<String>> resolver) {
         this.root = root;
+        this.host = new HostRoot(root);
         this.services = services;
         this.clock = clock;
         this.resolver = resolver;
@@ -75,9 +75,16 @@ public final class HostInspector {
     /** Inspects the host; the result has its verdict against {@code expectedServers} but no sha256 yet. */
     public HostReport inspect(List<String> expectedServers, java.time.Instant removedAtByOwner) {
         String distribution = distribution();
-        HostReport.Identity identity = new HostReport.Identity(hostname(), firstLine("etc/machine-id"),
-                firstLine("sys/class/dmi/id/product_uuid"), firstLine("proc/sys/kernel/random/boot_id"));
         List<String> warnings = new ArrayList<>();
+        String hostname = hostname();
+        if (hostname == null) {
+            hostname = HostReport.Identity.UNKNOWN_HOSTNAME;
+            warnings.add("hostname unknown: neither /proc/sys/kernel/hostname nor /etc/hostname is under " + root
+                    + "; without node-name in the config the agent registers under the hostname, which this report "
+                    + "cannot name");
+        }
+        HostReport.Identity identity = new HostReport.Identity(hostname, firstLine("etc/machine-id"),
+                firstLine("sys/class/dmi/id/product_uuid"), firstLine("proc/sys/kernel/random/boot_id"));
         HostReport.AgentConfig config = config(distribution, warnings);
         HostReport.LoadBalancer lb = loadBalancer(distribution);
         String dist = distribution.startsWith("k3s") ? "k3s" : "rke2";
@@ -173,10 +180,9 @@ public final class HostInspector {
             files.add(base);
         }
         String dropIns = base + ".d";
-        if (Files.isDirectory(root.resolve(dropIns))) {
+        if (host.isDirectory(dropIns)) {
             TreeSet<String> names = new TreeSet<>();
-            list(dropIns).forEach(p -> {
-                String name = p.getFileName().toString();
+            host.list(dropIns).forEach(name -> {
                 if (name.endsWith(".yaml") || name.endsWith(".yml")) {
                     names.add(name);
                 }
@@ -186,12 +192,7 @@ public final class HostInspector {
         // config.yaml first, then config.yaml.d/* in lexical order; a later file's value wins (as RKE2/k3s merge)
         Map<String, JsonNode> merged = new TreeMap<>();
         for (String f : files) {
-            JsonNode doc;
-            try {
-                doc = YAML.readTree(read(f));
-            } catch (JacksonException e) {
-                throw new CollectionException("/" + f + " is not valid YAML: " + e.getOriginalMessage());
-            }
+            JsonNode doc = yaml(f);
             if (doc == null || doc.isMissingNode() || doc.isNull()) {
                 continue;
             }
@@ -211,12 +212,7 @@ public final class HostInspector {
     /** kubeadm hosts (seed 002): the kubelet's kubeconfig names the server; --node-ip sits in kubeadm-flags.env. */
     private HostReport.AgentConfig kubeadmConfig() {
         String file = "etc/kubernetes/kubelet.conf";
-        JsonNode doc;
-        try {
-            doc = YAML.readTree(read(file));
-        } catch (JacksonException e) {
-            throw new CollectionException("/" + file + " is not valid YAML: " + e.getOriginalMessage());
-        }
+        JsonNode doc = yaml(file);
         String server = null;
         JsonNode clusters = doc == null ? null : doc.get("clusters");
         if (clusters != null && clusters.isArray() && !clusters.isEmpty()) {
@@ -246,7 +242,10 @@ public final class HostInspector {
         try {
             doc = JSON.readTree(read(file));
         } catch (JacksonException e) {
-            throw new CollectionException("/" + file + " is not valid JSON: " + e.getOriginalMessage());
+            throw new CollectionException(ParseErrors.describe("/" + file, "JSON", e));
+        }
+        if (doc == null || !doc.isObject()) {
+            throw new CollectionException("/" + file + " is not a JSON object (the agent load-balancer file is one)");
         }
         List<String> addresses = new ArrayList<>();
         JsonNode list = doc.get("ServerAddresses");
@@ -278,37 +277,30 @@ public final class HostInspector {
     }
 
     private int containerdShims() {
-        if (!Files.isDirectory(root.resolve("proc"))) {
+        if (!host.isDirectory("proc")) {
             return 0;
         }
         int n = 0;
-        for (Path p : list("proc")) {
-            String pid = p.getFileName().toString();
+        for (String pid : host.list("proc")) {
             if (!pid.chars().allMatch(Character::isDigit)) {
                 continue;
             }
-            try {
-                // comm is the first 15 bytes of the name: "containerd-shim-runc-v2" reads "containerd-shim"
-                String comm = Files.readString(p.resolve("comm"), StandardCharsets.UTF_8).strip();
-                if (comm.startsWith("containerd-shim")) {
-                    n++;
-                }
-            } catch (NoSuchFileException e) {
-                // the process exited while we listed /proc
-            } catch (IOException e) {
-                throw new CollectionException("cannot read " + p.resolve("comm") + ": " + e);
+            // comm is the first 15 bytes of the name: "containerd-shim-runc-v2" reads "containerd-shim"; null when the
+            // process exited while /proc was listed
+            String comm = host.readIfPresent("proc/" + pid + "/comm");
+            if (comm != null && comm.strip().startsWith("containerd-shim")) {
+                n++;
             }
         }
         return n;
     }
 
     private List<String> cniInterfaces() {
-        if (!Files.isDirectory(root.resolve("sys/class/net"))) {
+        if (!host.isDirectory("sys/class/net")) {
             return List.of();
         }
         TreeSet<String> out = new TreeSet<>();
-        list("sys/class/net").forEach(p -> {
-            String name = p.getFileName().toString();
+        host.list("sys/class/net").forEach(name -> {
             if (CNI_INTERFACE.matcher(name).matches()) {
                 out.add(name);
             }
@@ -346,9 +338,8 @@ public final class HostInspector {
         List<HostNetwork.Route> routes = exists("proc/net/route")
                 ? HostNetwork.parseRoutes(read("proc/net/route"), "/proc/net/route") : List.of();
         TreeMap<String, List<String>> byNic = new TreeMap<>();
-        if (Files.isDirectory(root.resolve("sys/class/net"))) {
-            list("sys/class/net").forEach(p -> {
-                String name = p.getFileName().toString();
+        if (host.isDirectory("sys/class/net")) {
+            host.list("sys/class/net").forEach(name -> {
                 if (!"lo".equals(name) && !CNI_INTERFACE.matcher(name).matches()) {
                     byNic.put(name, new ArrayList<>());
                 }
@@ -423,42 +414,39 @@ public final class HostInspector {
     }
 
     private boolean exists(String rel) {
-        return Files.exists(root.resolve(rel), java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                || Files.exists(root.resolve(rel));
+        return host.exists(rel);
     }
 
+    /**
+     * One YAML document (config.yaml, a drop-in, kubelet.conf). An alias is refused with its line (it would read as
+     * its name), and a syntax error names the file and line but never the text: the line may be the join token.
+     */
+    private JsonNode yaml(String rel) {
+        String text = read(rel);
+        String where = "/" + rel;
+        try (JsonParser parser = YamlAliases.refusing(YAML.createParser(text), where, CollectionException::new)) {
+            return YAML.readTree(parser);
+        } catch (NodegateException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CollectionException(ParseErrors.describe(where, "YAML", e));
+        }
+    }
+
+    /** The first line of a file, or null when it is absent or empty (a link leading nowhere inside the root too). */
     private String firstLine(String rel) {
-        if (!exists(rel)) {
+        String text = host.readIfPresent(rel);
+        if (text == null) {
             return null;
         }
-        String s = read(rel).strip();
+        String s = text.strip();
         int nl = s.indexOf('\n');
         s = nl >= 0 ? s.substring(0, nl).strip() : s;
         return s.isEmpty() ? null : s;
     }
 
     private String read(String rel) {
-        Path p = root.resolve(rel);
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (AccessDeniedException e) {
-            throw new CollectionException("cannot read " + p + ": permission denied (run host inspect as root)");
-        } catch (IOException e) {
-            throw new CollectionException("cannot read " + p + ": " + e);
-        }
-    }
-
-    private List<Path> list(String rel) {
-        Path dir = root.resolve(rel);
-        List<Path> out = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            ds.forEach(out::add);
-        } catch (AccessDeniedException e) {
-            throw new CollectionException("cannot list " + dir + ": permission denied (run host inspect as root)");
-        } catch (IOException e) {
-            throw new CollectionException("cannot list " + dir + ": " + e);
-        }
-        return out;
+        return host.read(rel);
     }
 
 }

@@ -2,6 +2,8 @@ package io.nodegate.source.host;
 
 import io.nodegate.model.host.HostReport;
 import io.nodegate.InputException;
+import io.nodegate.source.InputFiles;
+import io.nodegate.source.ParseErrors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
@@ -9,9 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -47,8 +47,12 @@ public final class HostReportJson {
         return COMPACT.valueToTree(sealed);
     }
 
-    /** A report as read from disk, with the sha256 recomputed over its body (equal to its own when intact). */
-    public record Loaded(HostReport report, Path file, String actualSha256) {
+    /**
+     * A report as read from disk, with the sha256 recomputed over its body (equal to its own when intact) and the
+     * text as read (kept in the evidence byte for byte: the file is never read a second time, so what is kept is
+     * what was judged).
+     */
+    public record Loaded(HostReport report, Path file, String actualSha256, String text) {
         public boolean intact() {
             return actualSha256.equals(report.sha256());
         }
@@ -73,17 +77,13 @@ public final class HostReportJson {
      * stopping); an unreadable file, non-JSON, another kind or another schema version is an input error.
      */
     public static Loaded load(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException("cannot read host report " + file + ": " + e.getMessage(), e);
-        }
+        String text = InputFiles.readString(file, "host report", InputFiles.RECORD);
         JsonNode tree;
         try {
             tree = COMPACT.readTree(text);
         } catch (JacksonException e) {
-            throw new InputException("host report " + file + " is not JSON: " + e.getOriginalMessage(), e);
+            throw new InputException("host report " + file + " is not JSON" + ParseErrors.at(e) + " ("
+                    + ParseErrors.problem(e) + ")");
         }
         if (tree == null || !tree.isObject() || !HostReport.KIND.equals(tree.path("kind").asString(null))) {
             throw new InputException("host report " + file + " is not a host report (kind must be "
@@ -108,7 +108,7 @@ public final class HostReportJson {
             throw new InputException("host report " + file + " lacks sha256, identity, config, leftovers, verdict or "
                     + "inspectedAt");
         }
-        return new Loaded(report, file, actual);
+        return new Loaded(report, file, actual, text);
     }
 
     static byte[] canonicalBody(JsonNode body) {

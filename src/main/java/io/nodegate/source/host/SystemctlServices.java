@@ -4,13 +4,12 @@ import io.nodegate.model.host.HostReport;
 import io.nodegate.CollectionException;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs `systemctl show -p LoadState,ActiveState,SubState,UnitFileState,InactiveEnterTimestampMonotonic UNIT`.
@@ -21,38 +20,36 @@ import java.util.concurrent.TimeUnit;
 public final class SystemctlServices implements ServiceManager {
 
     static final String PROPERTIES = "LoadState,ActiveState,SubState,UnitFileState,InactiveEnterTimestampMonotonic";
-    private static final long TIMEOUT_SECONDS = 10;
+    /** Per unit: `systemctl show` answers in milliseconds; a systemd that does not answer in 10 s will not. */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     private final String systemctl;
+    private final Duration timeout;
 
     public SystemctlServices(String systemctl) {
+        this(systemctl, DEFAULT_TIMEOUT);
+    }
+
+    SystemctlServices(String systemctl, Duration timeout) {
         this.systemctl = systemctl;
+        this.timeout = timeout;
     }
 
     @Override
     public HostReport.Service show(String unit, long bootTimeEpochSeconds) {
         List<String> cmd = new ArrayList<>(List.of(systemctl, "show", "--no-pager", "-p", PROPERTIES, unit));
         String what = "`" + String.join(" ", cmd) + "`";
-        String out;
+        BoundedCommand.Result result;
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            byte[] bytes = p.getInputStream().readAllBytes();
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new CollectionException(what + " did not finish within " + TIMEOUT_SECONDS + "s");
-            }
-            out = new String(bytes, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new CollectionException(what + " exited " + p.exitValue() + ": " + out.strip());
-            }
+            result = BoundedCommand.run(cmd, timeout, what);
         } catch (IOException e) {
             throw new CollectionException(what + " could not be run (" + e.getMessage() + "); on a host without "
                     + "systemd, or to read a mounted disk, pass --systemctl with a command that answers like "
                     + "`systemctl show`", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CollectionException(what + " interrupted", e);
+        }
+        String out = result.output();
+        if (result.exitCode() != 0) {
+            throw new CollectionException(what + " exited " + result.exitCode() + ": " + out.strip());
         }
         return parse(unit, out, bootTimeEpochSeconds, what);
     }

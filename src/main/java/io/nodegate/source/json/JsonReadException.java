@@ -34,7 +34,9 @@ public final class JsonReadException extends RuntimeException {
             Throwable cause = io.getCause() == null ? io : io.getCause();
             return new JsonReadException(where + ": reading the answer failed: " + cause, true, cause);
         }
-        String detail = e.getOriginalMessage() == null ? "(no detail)" : e.getOriginalMessage().lines().findFirst().orElse("");
+        // the parser's words without the input's text: an unrecognised token may be a Secret's value (ParseErrors)
+        String detail = e.getOriginalMessage() == null ? "(no detail)"
+                : io.nodegate.source.ParseErrors.problem(e).split("; ")[0];
         String at = position(e.getLocation());
         boolean truncated = detail.contains("end-of-input");
         return new JsonReadException(where + ": " + (truncated ? "truncated" : "malformed") + " JSON"

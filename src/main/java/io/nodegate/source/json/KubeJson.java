@@ -1,6 +1,7 @@
 package io.nodegate.source.json;
 
 import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.TombstoneShards;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -63,8 +64,8 @@ import java.util.function.Consumer;
  * <ul>
  * <li>{@code metadata.managedFields} of every object;</li>
  * <li>{@code status.images} (Nodes: a kubelet reports up to 50 images with all their tags and digests);</li>
- * <li>a ConfigMap's {@code data} and {@code binaryData}, except the tombstones ConfigMap
- *     ({@value TombstoneBook#CONFIGMAP}, see {@code Kinds.TOMBSTONES}).</li>
+ * <li>a ConfigMap's {@code data} and {@code binaryData}, except the tombstones ledger's shards
+ *     ({@value TombstoneBook#CONFIGMAP} and its siblings, {@link TombstoneShards}, see {@code Kinds.TOMBSTONES}).</li>
  * </ul>
  * {@link #EVIDENCE} mode keeps everything else (managedFields, images, every ConfigMap's data): what `collect`
  * writes is what the server sent, minus Secret values.
@@ -790,7 +791,7 @@ public final class KubeJson {
         if (state.isSecret()) {
             return true;
         }
-        return modelOnly && state.isConfigMap() && state.name != null && !TombstoneBook.CONFIGMAP.equals(state.name);
+        return modelOnly && state.isConfigMap() && state.name != null && !TombstoneShards.isShard(state.name);
     }
 
     /** At the end of an object, the rules that could not be applied while its fields arrived. */
@@ -802,7 +803,7 @@ public final class KubeJson {
             if (out.get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> ann) {
                 ann.remove(LAST_APPLIED);
             }
-        } else if (modelOnly && state.isConfigMap() && !TombstoneBook.CONFIGMAP.equals(state.name)) {
+        } else if (modelOnly && state.isConfigMap() && !TombstoneShards.isShard(state.name)) {
             out.remove("data");
             out.remove("binaryData");
         }

@@ -11,13 +11,13 @@ import io.fabric8.kubernetes.client.internal.CertUtils;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.fabric8.kubernetes.client.utils.Utils;
 import io.nodegate.InputException;
+import io.nodegate.source.InputFiles;
 import io.nodegate.source.etcd.PemTls;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
@@ -325,17 +325,24 @@ public final class Kubeconfig {
      * {@code key} name it in messages (joined only then: this runs in every live command's start-up).
      */
     static String pem(String data, String file, String where, String key) {
-        if (isBlank(data) && isBlank(file)) {
+        if (!isBlank(data)) {
+            try {
+                return new String(CertUtils.getInputStreamFromDataOrFile(data, null).readAllBytes(),
+                        StandardCharsets.ISO_8859_1);
+            } catch (IOException e) {
+                throw new InputException(where + " " + key + "-data: " + e.getMessage());
+            }
+        }
+        if (isBlank(file)) {
             return null;
         }
-        try {
-            return new String(CertUtils.getInputStreamFromDataOrFile(isBlank(data) ? null : data, file).readAllBytes(),
-                    StandardCharsets.ISO_8859_1);
-        } catch (NoSuchFileException e) {
+        // the file as one bounded read (a FIFO or a device named here cannot hold the command), as every input file
+        Path p = Path.of(file);
+        if (!Files.exists(p)) {
             throw new InputException(where + " " + key + ": file " + file + " not found");
-        } catch (IOException e) {
-            throw new InputException(where + " " + key + ": cannot read " + file + ": " + e.getMessage());
         }
+        return new String(InputFiles.read(p, where + " " + key + ": file", InputFiles.SMALL),
+                StandardCharsets.ISO_8859_1);
     }
 
     /** The CA of a fabric8 config built elsewhere (a client handed in), or null. */
@@ -368,11 +375,7 @@ public final class Kubeconfig {
         public synchronized String getToken() {
             Instant now = clock.instant();
             if (token == null || now.isAfter(readAt.plusSeconds(60))) {
-                try {
-                    token = Files.readString(file, StandardCharsets.UTF_8).strip();
-                } catch (IOException e) {
-                    throw new InputException("cannot read " + where + " " + file + ": " + e);
-                }
+                token = InputFiles.readString(file, where, InputFiles.SMALL).strip();
                 readAt = now;
             }
             return token;

@@ -11,12 +11,11 @@ import io.fabric8.kubernetes.api.model.NamedAuthInfo;
 import io.fabric8.kubernetes.api.model.NamedCluster;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.nodegate.InputException;
+import io.nodegate.source.InputFiles;
+import io.nodegate.source.ParseErrors;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,19 +48,15 @@ final class KubeconfigYaml {
     }
 
     static Loaded read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException("cannot read kubeconfig " + file + ": " + e.getMessage(), e);
-        }
+        String text = InputFiles.readString(file, "kubeconfig", InputFiles.SMALL);
         Object doc;
         try {
             doc = text.isBlank() ? null : new Load(LoadSettings.builder().setAllowDuplicateKeys(true).build())
                     .loadFromString(text);
         } catch (RuntimeException e) {
-            throw new InputException("cannot read kubeconfig " + file + ": not valid YAML: "
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+            // line and column only: the parser's excerpt of the line would print a token (ParseErrors)
+            throw new InputException("cannot read kubeconfig " + file + ": not valid YAML" + ParseErrors.at(e) + " ("
+                    + ParseErrors.problem(e) + ")");
         }
         if (doc == null) {
             doc = Map.of();

@@ -76,8 +76,36 @@ class HostInTwoClustersDetectorTest {
 
         assertThat(detect(fleet("lab-a", a, "lab-b", b))).singleElement().satisfies(f -> {
             assertThat(f.severity()).isEqualTo(Severity.WARNING);
-            assertThat(f.message()).contains("Only the systemUUID matches");
+            assertThat(f.message()).contains("only the systemUUID matches (machineIDs differ)");
         });
+    }
+
+    @Test
+    void aDepartureTiedOnlyByTheMachineIdIsAWarningTooOneRuleForBothIds() {
+        // issue 22: machineID alone was critical while systemUUID alone was warning. VMs cloned from one image
+        // without a new /etc/machine-id share it under distinct firmware UUIDs: the same ambiguity, the same severity
+        var a = cluster().node(node("vm-1").systemUuid("42000000-aaaa-bbbb-cccc-000000000003").machineId(MID_A07)
+                .unknownSince(NOW.minusSeconds(600), NOW.minusSeconds(550))).lease("vm-1", NOW.minusSeconds(610)).build();
+        var b = cluster().healthy(node("vm-2").systemUuid("42000000-aaaa-bbbb-cccc-000000000004").machineId(MID_A07))
+                .build();
+
+        assertThat(detect(fleet("lab-a", a, "lab-b", b))).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.WARNING);
+            assertThat(f.message()).contains("only the machineID matches (systemUUIDs differ)");
+            assertThat(f.evidence()).containsEntry("match", Host.MACHINE_ID);
+        });
+    }
+
+    @Test
+    void oneIdMatchingWithTheOtherUnknownOnOneSideIsStillCritical() {
+        // nothing contradicts: one side reports no machineID (or a zero one), the firmware UUID ties them
+        var a = cluster().node(node("gpu-a07").systemUuid(UUID_A07).machineId("")
+                .unknownSince(NOW.minusSeconds(600), NOW.minusSeconds(550))).lease("gpu-a07", NOW.minusSeconds(610))
+                .build();
+        var b = cluster().healthy(node("b-gpu-07").systemUuid(UUID_A07.toLowerCase() + "  ").machineId(MID_A07)).build();
+
+        assertThat(detect(fleet("cluster-a", a, "cluster-b", b))).singleElement()
+                .satisfies(f -> assertThat(f.severity()).isEqualTo(Severity.CRITICAL));
     }
 
     @Test

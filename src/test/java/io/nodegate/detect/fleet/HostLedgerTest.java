@@ -48,7 +48,7 @@ class HostLedgerTest {
 
         assertThat(fleet("a", a, "b", b).ledger().repeated()).singleElement().satisfies(h -> {
             assertThat(h.match()).isEqualTo(Host.SYSTEM_UUID);
-            assertThat(h.systemUuidOnly()).isTrue();
+            assertThat(h.idsDisagree()).isTrue();
         });
     }
 
