@@ -1516,6 +1516,50 @@ def fleet_departure():
     return a, b
 
 
+def handover_case_2():
+    """Seed 000's case 2 as a hand-over record: gpu-a06..a10 were to go to the receiving team's cluster. Step 0 (the
+    request) and step 1 (cordon, drain) were recorded on D+1; the owner's reply (step 2) never came. The record is
+    what `kubectl get nodehandover a06-a10-to-recv -o json` shows on D+15 before nodegate looks again: the identity
+    of each target as read at open (the D+1 bootIDs, before the D+9 reboots), no status yet. Read it against
+    fleet-departure's two clusters to see what the procedure's don'ts say about D+15."""
+    a = cluster_a("batch-stop")
+    by_name = {n.name: n for n in a.nodes}
+    name = "a06-a10-to-recv"
+    opened = day(1, "00:40:00")
+    targets = []
+    for k in range(6, 11):
+        n = by_name[f"gpu-a{k:02d}"]
+        obj = node_object(a, n)
+        # the boot the hosts were on at open: the burn-in pool's last planned reboot, before D+9's
+        open_boot = Host(n.host.key, datetime(2026, 8, 30, 22, 10, 0, tzinfo=timezone.utc)
+                         + timedelta(minutes=3 * k, seconds=11 * k))
+        targets.append({"bootID": open_boot.boot_id(), "gpus": 8, "internalIPs": [n.ip],
+                        "kubeletVersion": n.kubelet, "machineID": obj["status"]["nodeInfo"]["machineID"],
+                        "node": n.name, "roles": ["burnin"],
+                        "systemUUID": obj["status"]["nodeInfo"]["systemUUID"],
+                        "taints": ["nvidia.com/gpu:NoSchedule", "node.kubernetes.io/unschedulable:NoSchedule"],
+                        "uid": obj["metadata"]["uid"]})
+    nodes = [t["node"] for t in targets]
+    step1 = [{"name": "cordoned/" + n, "value": "PASS"} for n in nodes]
+    step1.append({"name": "silences", "value": "NOT_CHECKED"})
+    record = {
+        "apiVersion": "nodegate.io/v1alpha1", "kind": "NodeHandover",
+        "metadata": {"creationTimestamp": ts(opened), "generation": 2, "name": name, "resourceVersion": "4811321",
+                     "uid": uid("nodehandover", name)},
+        "spec": {
+            "destination": {"cluster": "recv-cluster", "context": "recv"},
+            "due": "2026-10-31", "nodes": nodes, "requester": "lee", "silence": {"duration": "4h", "matchers": []},
+            "steps": [
+                {"at": ts(opened), "by": "lee", "evidence": [{"name": "ticket",
+                                                              "value": "https://chat.example/t/a06-a10"}],
+                 "message": "gpu-a06..a10 to the receiving team (burn-in done)", "step": 0},
+                {"at": ts(day(1, "01:40:00")), "by": "kim", "evidence": step1,
+                 "message": "cordoned and drained", "step": 1}],
+            "targets": targets, "ticket": "https://chat.example/t/a06-a10", "type": "move"},
+    }
+    write("handover-case-2", "nodehandover.json", record)
+
+
 def main():
     for moment in ("batch-stop", "renamed-rejoin"):
         c = cluster_a(moment)
@@ -1526,6 +1570,7 @@ def main():
     split_brain()
     k3s_six_nodes()
     fleet_departure()
+    handover_case_2()
 
 
 if __name__ == "__main__":

@@ -23,13 +23,16 @@ import java.util.concurrent.Callable;
                 "Print (never apply) everything `nodegate watch` needs in the cluster:",
                 "  Namespace, ServiceAccount, a ClusterRole and Roles with exactly the requests the",
                 "  watch makes (list/watch on what audit reads, create/patch on Events in default,",
-                "  get/create/patch on its own Lease), their bindings, a Service for /metrics and a",
+                "  get/create/patch on its own Lease, get/list NodeHandovers and update their status),",
+                "  their bindings, a Service for /metrics and a",
                 "  Deployment (non-root, read-only root filesystem, probes on /healthz and /readyz).",
                 "Optionally a ServiceMonitor, the PrometheusRule of `nodegate alerts`, the",
                 "admission policy of `nodegate policy` (with its defaults), a Grafana dashboard and",
                 "the RBAC for the watch's ClusterPolicyReports.",
                 "deploy/kustomize holds the same objects as a kustomize base (README, \"Run it in the cluster\").",
-                "--image is required: build and push the image first (README, \"Run it in the cluster\")."},
+                "--image is required: build and push the image first (README, \"Run it in the cluster\").",
+                "The NodeHandover CRD (`nodegate handover`) comes first; --crds-only prints it alone,",
+                "--without-crds leaves it out (deleting the CRD deletes every hand-over record)."},
         footer = {"",
                 "Examples:",
                 "  nodegate install --image registry.example.com/ops/nodegate:0.1.0 | kubectl apply -f -",
@@ -39,8 +42,9 @@ import java.util.concurrent.Callable;
                 "  nodegate install --image REG/nodegate:0.1.0 --with-servicemonitor \\",
                 "      --monitoring-label release=kube-prometheus-stack",
                 "  nodegate install --image REG/nodegate:0.1.0 --with-dashboard --with-policy-reports",
-                "  # uninstall: the same flags, piped to delete",
-                "  nodegate install --image REG/nodegate:0.1.0 | kubectl delete -f -"})
+                "  nodegate install --crds-only | kubectl apply -f -",
+                "  # uninstall: the same flags, piped to delete; --without-crds keeps the hand-over records",
+                "  nodegate install --image REG/nodegate:0.1.0 --without-crds | kubectl delete -f -"})
 public final class InstallCommand implements Callable<Integer> {
 
     public enum Format { yaml, json }
@@ -48,7 +52,7 @@ public final class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--image", paramLabel = "IMAGE", required = true,
+    @Option(names = "--image", paramLabel = "IMAGE",
             description = "The nodegate image you built and pushed (e.g. registry.example.com/ops/nodegate:0.1.0).")
     String image;
 
@@ -101,12 +105,36 @@ public final class InstallCommand implements Callable<Integer> {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format = Format.yaml;
 
+    @Option(names = "--crds-only",
+            description = "Print only the CustomResourceDefinitions (NodeHandover), for `nodegate handover` without the"
+                    + " watch; takes no other option but -o.")
+    boolean crdsOnly;
+
+    @Option(names = "--without-crds",
+            description = "Leave the CustomResourceDefinitions out: an uninstall piped to `kubectl delete` then keeps "
+                    + "the NodeHandover records (deleting a CRD deletes all its objects).")
+    boolean withoutCrds;
+
     @Override
     public Integer call() {
+        if (crdsOnly) {
+            if (image != null || withoutCrds || withPolicy || withAlerts || withServiceMonitor || noRancher
+                    || withDashboard || withPolicyReports || dashboardNamespace != null || !monitoringLabels.isEmpty()
+                    || replicas != InstallSettings.DEFAULT_REPLICAS
+                    || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
+                throw new io.nodegate.InputException("--crds-only prints the CRDs alone: drop the watch's options "
+                        + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
+                        + "--monitoring-label, --dashboard-namespace)");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(format == Format.json ? Manifests.json(InstallBundle.crds()) : Manifests.yaml(InstallBundle.crds()));
+            out.flush();
+            return ExitCode.OK;
+        }
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
                 withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
                 VersionProvider.version(), dashboardNamespace);
-        var objects = InstallBundle.objects(settings);
+        var objects = InstallBundle.objects(settings, !withoutCrds);
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));
         out.flush();

@@ -191,6 +191,7 @@ public final class Nodegate implements Callable<Integer> {
             RemoveCommand.class,
             VerifyGoneCommand.class,
             ReadmitCommand.class,
+            HandoverCommand.class,
             PolicyCommand.class,
             EtcdCommand.class,
             ViewsCommand.class,

@@ -149,6 +149,16 @@ public final class WatchCommand implements Callable<Integer> {
                     + "`install --with-policy-reports`' RBAC.")
     boolean policyReports;
 
+    @Option(names = "--no-handovers",
+            description = "Do not keep the NodeHandovers current (by default the leader looks at each open one every "
+                    + "minute: its status, the silence on each Alertmanager replica, Events; docs/handover.md).")
+    boolean noHandovers;
+
+    @Option(names = "--alertmanager-timeout", paramLabel = "DURATION", defaultValue = "5s",
+            converter = DurationConverter.Positive.class,
+            description = "Timeout of each request to a hand-over's Alertmanager replicas (default: ${DEFAULT-VALUE}).")
+    Duration alertmanagerTimeout = Duration.ofSeconds(5);
+
     @Override
     public Integer call() throws Exception {
         List<Detector> detectors = detectors();
@@ -188,6 +198,9 @@ public final class WatchCommand implements Callable<Integer> {
             }
             if (policyReports) {
                 service.keepPolicyReports();
+            }
+            if (!noHandovers) {
+                service.keepHandovers(alertmanagerTimeout);
             }
             service.start();
             log.accept("serving /metrics /healthz /readyz /findings on " + describe(address, service.httpPort())

@@ -34,7 +34,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything `nodegate install` emits, in apply order: the watch's Namespace, ServiceAccount and RBAC (built from
+ * Everything `nodegate install` emits, in apply order: the NodeHandover CRD ({@link #crds()}), the watch's Namespace,
+ * ServiceAccount and RBAC (built from
  * {@link WatchAccess}), its Service, Deployment and PodDisruptionBudget, and on request a ServiceMonitor, the
  * PrometheusRule, the admission policy and the Grafana dashboard. Choices are explained in README ("Run it in the
  * cluster").
@@ -77,9 +78,19 @@ public final class InstallBundle {
         return labels;
     }
 
+    /** The CustomResourceDefinitions nodegate uses (the NodeHandover of `nodegate handover`), first in apply order. */
+    public static List<HasMetadata> crds() {
+        return List.of(HandoverCrd.crd());
+    }
+
     public static List<HasMetadata> objects(InstallSettings settings) {
+        return objects(settings, true);
+    }
+
+    /** @param withCrds false leaves the CRDs out (an uninstall that must keep the hand-over records) */
+    public static List<HasMetadata> objects(InstallSettings settings, boolean withCrds) {
         String ns = settings.namespace();
-        List<HasMetadata> out = new ArrayList<>();
+        List<HasMetadata> out = new ArrayList<>(withCrds ? crds() : List.of());
         out.add(new NamespaceBuilder().withNewMetadata().withName(ns).withLabels(namespaceLabels()).endMetadata()
                 .build());
         out.add(new ServiceAccountBuilder().withNewMetadata().withName(NAME).withNamespace(ns).withLabels(labels())

@@ -18,6 +18,8 @@ public final class WatchAccess {
     public static final String CATTLE_SYSTEM = "cattle-system";
     /** The wg-policy PolicyReport API (kubernetes-sigs/wg-policy-prototypes, v1alpha2), cluster-scoped reports. */
     public static final String POLICY_REPORT_GROUP = "wgpolicyk8s.io";
+    public static final String HANDOVER_GROUP = io.nodegate.handover.NodeHandover.GROUP;
+    public static final String HANDOVER_RESOURCE = io.nodegate.handover.NodeHandover.PLURAL;
     public static final String POLICY_REPORT_RESOURCE = "clusterpolicyreports";
 
     /**
@@ -84,9 +86,14 @@ public final class WatchAccess {
                 // the tombstones of removed hosts (nodegate remove writes them; the watch only reads)
                 new Request("", "configmaps", ownNamespace, List.of("get", "list", "watch"), List.of(), false,
                         "the " + TOMBSTONES_CONFIGMAP + " ConfigMap (read only)"),
+                // the hand-overs the leader keeps current (watch --no-handovers leaves them alone)
+                new Request(HANDOVER_GROUP, HANDOVER_RESOURCE, null, List.of("get", "list"), List.of(), false,
+                        "NodeHandovers: the leader looks at each open one every minute"),
+                new Request(HANDOVER_GROUP, HANDOVER_RESOURCE + "/status", null, List.of("update"), List.of(), false,
+                        "writes what it saw to a NodeHandover's status (resourceVersion precondition)"),
                 // what the watch writes
                 new Request("", "events", EVENTS_NAMESPACE, List.of("create", "patch"), List.of(), false,
-                        "core/v1 Events about Nodes, posted by the leader"),
+                        "core/v1 Events about Nodes and NodeHandovers, posted by the leader"),
                 new Request("coordination.k8s.io", "leases", ownNamespace, List.of("get", "patch"),
                         List.of(LEADER_LEASE), false,
                         "leader election: fabric8's LeaderElector GETs the Lease and renews it with a JSON merge "

@@ -91,7 +91,6 @@ public final class ApiEventSink implements EventSink {
             log.accept("event rate limit: dropped " + reason + " on Node " + node);
             return;
         }
-        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         String uid = null;
         try {
             var n = client.nodes().withName(node).get();
@@ -99,9 +98,28 @@ public final class ApiEventSink implements EventSink {
         } catch (RuntimeException e) {
             // the uid only helps `kubectl describe node` match; the Event is still worth posting without it
         }
+        send("v1", "Node", node, uid, reason, type, message);
+    }
+
+    /**
+     * An Event about another object than a Node (a NodeHandover: `kubectl describe nodehandover` shows it), in the
+     * same namespace, shape and rate limit as the Node Events.
+     */
+    public void about(String apiVersion, String kind, String name, String uid, String reason, String type,
+                      String message) {
+        if (!take()) {
+            log.accept("event rate limit: dropped " + reason + " on " + kind + " " + name);
+            return;
+        }
+        send(apiVersion, kind, name, uid, reason, type, message);
+    }
+
+    private void send(String apiVersion, String kind, String name, String uid, String reason, String type,
+                      String message) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Event event = new EventBuilder()
-                .withNewMetadata().withGenerateName(node + ".nodegate-").withNamespace(NAMESPACE).endMetadata()
-                .withNewInvolvedObject().withApiVersion("v1").withKind("Node").withName(node).withUid(uid)
+                .withNewMetadata().withGenerateName(name + ".nodegate-").withNamespace(NAMESPACE).endMetadata()
+                .withNewInvolvedObject().withApiVersion(apiVersion).withKind(kind).withName(name).withUid(uid)
                 .endInvolvedObject()
                 .withReason(reason).withType(type).withMessage(message)
                 .withNewSource().withComponent(COMPONENT).endSource()
@@ -114,7 +132,7 @@ public final class ApiEventSink implements EventSink {
             api.call("POST events in " + NAMESPACE, () -> client.v1().events().inNamespace(NAMESPACE)
                     .resource(event).create());
         } catch (RuntimeException e) {
-            log.accept("could not post Event " + reason + " on Node " + node + ": " + e.getMessage());
+            log.accept("could not post Event " + reason + " on " + kind + " " + name + ": " + e.getMessage());
         }
     }
 }

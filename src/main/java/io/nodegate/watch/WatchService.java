@@ -61,6 +61,7 @@ public final class WatchService implements AutoCloseable {
     private final WatchEngine engine;
     private final ApiEventSink events;
     private volatile PolicyReportWriter policyReports;
+    private volatile HandoverReconciler handovers;
     private volatile WatchHttp http;
     private volatile CompletableFuture<?> election;
     private volatile boolean closed;
@@ -99,6 +100,17 @@ public final class WatchService implements AutoCloseable {
     /** `--policy-reports`: from now on the leader writes each good pass's findings as ClusterPolicyReports. */
     public void keepPolicyReports() {
         policyReports = PolicyReportWriter.overApi(connection.client(), clock, log);
+    }
+
+    /**
+     * From now on the leader keeps every open NodeHandover current after good passes ({@link HandoverReconciler}):
+     * its status, the silence on each Alertmanager replica, Events on it.
+     */
+    public void keepHandovers(Duration alertmanagerTimeout) {
+        handovers = new HandoverReconciler(new io.nodegate.lifecycle.ApiReader(connection),
+                new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::leads,
+                events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
+                settings.identity(), HandoverReconciler.EVERY, log);
     }
 
     /** Starts HTTP, then the watches (retrying while the API cannot be reached), the election and the passes. */
@@ -214,6 +226,10 @@ public final class WatchService implements AutoCloseable {
                 PolicyReportWriter reports = policyReports;
                 if (reports != null && done.ok() && leads()) {
                     reports.write(done.report(), checks());
+                }
+                HandoverReconciler keeper = handovers;
+                if (keeper != null && done.ok()) {
+                    keeper.afterPass(done.state());
                 }
             }
         } catch (RuntimeException e) {

@@ -53,6 +53,7 @@ class InstallCommandTest {
         assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()
                         + (o.getMetadata().getNamespace() == null ? "" : "@" + o.getMetadata().getNamespace()))
                 .containsExactly(
+                        "CustomResourceDefinition/nodehandovers.nodegate.io",
                         "Namespace/nodegate-system",
                         "ServiceAccount/nodegate-watch@nodegate-system",
                         "ClusterRole/nodegate-watch", "ClusterRoleBinding/nodegate-watch",
@@ -64,10 +65,10 @@ class InstallCommandTest {
                         "Service/nodegate-watch@nodegate-system",
                         "Deployment/nodegate-watch@nodegate-system",
                         "PodDisruptionBudget/nodegate-watch@nodegate-system");
-        assertThat(objects.get(0)).isInstanceOf(Namespace.class);
-        assertThat(objects.get(0).getMetadata().getLabels())
+        assertThat(objects.get(1)).isInstanceOf(Namespace.class);
+        assertThat(objects.get(1).getMetadata().getLabels())
                 .containsEntry("pod-security.kubernetes.io/enforce", "restricted");
-        assertThat(((ServiceAccount) objects.get(1)).getAutomountServiceAccountToken()).isTrue();
+        assertThat(((ServiceAccount) objects.get(2)).getAutomountServiceAccountToken()).isTrue();
 
         CliRun json = run("install", "--image", IMAGE, "-o", "json");
         KubernetesList list = new KubernetesSerialization().unmarshal(json.out(), KubernetesList.class);

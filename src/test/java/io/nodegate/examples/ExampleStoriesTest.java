@@ -90,7 +90,7 @@ class ExampleStoriesTest {
         try (Stream<Path> dirs = Files.list(EXAMPLES)) {
             List<String> names = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
             assertThat(names).containsExactly("cluster-a-batch-stop", "cluster-a-renamed-rejoin", "fleet-departure",
-                    "healthy", "k3s-six-nodes", "lab-duplicate-ip", "split-brain");
+                    "handover-case-2", "healthy", "k3s-six-nodes", "lab-duplicate-ip", "split-brain");
             assertThat(names).allSatisfy(n -> assertThat(EXAMPLES.resolve(n).resolve("STORY.md")).isRegularFile());
         }
     }
@@ -240,6 +240,51 @@ class ExampleStoriesTest {
         assertThat(etcd.codes()).containsExactly("NG202");
         assertThat(etcd.of("NG202")).singleElement().satisfies(f -> assertThat(f.severity()).isEqualTo("info"));
         assertThat(etcd.json().path("endpoints").values()).hasSize(3);
+    }
+
+    /** The hand-over record of gpu-a06..a10 read against fleet-departure's clusters on D+15 (seed 000, case 2). */
+    @Test
+    void handoverCase2ShowsTheDontsBrokenBeforeStep2And3() throws IOException {
+        CliRun run = CliRun.run("handover", "status", "--record", dir("handover-case-2") + "/nodehandover.json",
+                "-f", dir("fleet-departure/cluster-a"), "--fleet-dump", dir("fleet-departure/cluster-b"), "-o", "json");
+        assertThat(run.err()).doesNotContain("Exception");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+        JsonNode status = JSON.readTree(run.out()).path("status");
+        Map<String, Set<String>> byKind = new TreeMap<>();
+        Map<String, String> happened = new TreeMap<>();
+        for (JsonNode v : status.path("violations")) {
+            byKind.computeIfAbsent(v.path("kind").asString(), k -> new TreeSet<>()).add(v.path("node").asString());
+            assertThat(v.path("firstSeenAt").asString()).isEqualTo("2026-10-22T06:10:00Z");
+            if ("host-in-another-cluster".equals(v.path("kind").asString())) {
+                happened.put(v.path("node").asString(), v.path("happenedAt").asString());
+            }
+        }
+        assertThat(byKind).isEqualTo(Map.of(
+                "host-in-another-cluster", set("gpu-a07", "gpu-a08", "gpu-a09"),
+                "renamed-or-readdressed", set("gpu-a07", "gpu-a08", "gpu-a09")));
+        assertThat(happened).isEqualTo(Map.of("gpu-a07", "2026-10-22T05:23:45Z", "gpu-a08", "2026-10-22T05:23:50Z",
+                "gpu-a09", "2026-10-22T05:23:43Z"));
+        assertThat(status.path("violations").toString()).contains("gpu-a07's host is b-gpu-07 in cluster-b (same "
+                + "systemUUID and machineID, created 2026-10-22T05:23:45Z, Ready=True) before step 3");
+        // near misses: gpu-a06 and gpu-a10 are named by no violation
+        assertThat(status.path("violations").toString()).doesNotContain("gpu-a06", "gpu-a10");
+        assertThat(status.path("next").asString()).isEqualTo("2: host cleanup: HOLD");
+        assertThat(status.path("checks").toString()).contains("\"id\":\"cordoned\",\"node\":\"gpu-a10\","
+                + "\"outcome\":\"PASS\"");
+
+        // the picture, from what that look recorded
+        Path looked = Files.createTempFile("handover-case-2", ".json");
+        Path page = Files.createTempFile("handover-case-2", ".html");
+        try {
+            Files.writeString(looked, run.out());
+            CliRun report = CliRun.run("handover", "report", "--record", looked.toString(), "--html", page.toString());
+            assertThat(report.exitCode()).as(report.all()).isZero();
+            assertThat(Files.readString(page)).contains("violation: host-in-another-cluster",
+                    "first seen in cluster-b", "b-gpu-07 in cluster-b");
+        } finally {
+            Files.deleteIfExists(looked);
+            Files.deleteIfExists(page);
+        }
     }
 
     private static void assertLayer(JsonNode layer, int count, int tolerates, String... members) {

@@ -68,6 +68,12 @@ final class ApiMediaTypes {
      */
     static MockResponse negotiate(String accept, boolean list, String resource, String includeObject,
                                   MockResponse answer) {
+        return negotiate(accept, list, resource, includeObject, answer, null);
+    }
+
+    /** As above; {@code columns} (a CRD's printer columns, or null) make the Table's columns. */
+    static MockResponse negotiate(String accept, boolean list, String resource, String includeObject,
+                                  MockResponse answer, List<Map<String, Object>> columns) {
         if (accept == null || accept.isBlank() || answer.code() != 200 || answer.getBody() == null) {
             return answer;
         }
@@ -92,7 +98,8 @@ final class ApiMediaTypes {
                     if (!List.of("Metadata", "None", "Object").contains(include)) {
                         return status(400, "BadRequest", "unrecognized includeObject value: \"" + include + "\"");
                     }
-                    return json(table(body, list, resource, include, gv), "Table", version);
+                    return json(columns == null ? table(body, list, resource, include, gv)
+                            : PrinterColumns.table(body, list, columns, include, gv), "Table", version);
                 }
                 case "PartialObjectMetadataList" -> {
                     if (list) {
@@ -198,7 +205,7 @@ final class ApiMediaTypes {
         }
     }
 
-    private static ObjectNode partial(JsonNode object, String gv) {
+    static ObjectNode partial(JsonNode object, String gv) {
         ObjectNode out = JSON.createObjectNode();
         out.put("kind", "PartialObjectMetadata");
         out.put("apiVersion", gv);
@@ -260,7 +267,7 @@ final class ApiMediaTypes {
     }
 
     /** kubectl's short age ("5d", "3h", "42s"), as the printers write it; "&lt;unknown&gt;" without a time. */
-    private static String age(String created) {
+    static String age(String created) {
         try {
             Duration d = Duration.between(Instant.parse(created), Instant.now());
             return d.toDays() > 0 ? d.toDays() + "d" : d.toHours() > 0 ? d.toHours() + "h"

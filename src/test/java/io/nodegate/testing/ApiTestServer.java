@@ -161,6 +161,9 @@ public final class ApiTestServer implements AutoCloseable {
     private volatile long expiredBelow;
     private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
     private volatile boolean representations = true;
+    private final Map<String, Admission> admissions = new ConcurrentHashMap<>();
+    private final Map<String, Interleave> interleaves = new ConcurrentHashMap<>();
+    private final Map<String, List<Map<String, Object>>> printerColumns = new ConcurrentHashMap<>();
     private final java.util.concurrent.ScheduledExecutorService bookmarks =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "api-test-server-bookmarks");
@@ -301,6 +304,63 @@ public final class ApiTestServer implements AutoCloseable {
     /** How often open watches that allow bookmarks get one (default 1 s; a real apiserver: about a minute). */
     public ApiTestServer bookmarkEvery(java.time.Duration every) {
         this.bookmarkEvery = every;
+        return this;
+    }
+
+    /**
+     * What a validating admission step (a CRD's x-kubernetes-validations, a webhook) says about a write: null to
+     * admit, else the message of the 422 Invalid the API server answers.
+     */
+    @FunctionalInterface
+    public interface Admission {
+        /** @param oldObject the stored object (null on a create); @param newObject the object written */
+        String review(JsonNode oldObject, JsonNode newObject);
+    }
+
+    /**
+     * Reviews every POST to the collection at {@code collectionPath} and every PUT of one of its objects (status
+     * subresource included) with {@code admission}; a denial answers 422 Invalid and stores nothing, as kube-apiserver
+     * does for a CRD's validation rules. Setup writes are reviewed too (a real server has no back door). A review runs
+     * before the write's resourceVersion is compared, so a test can make a concurrent write from inside it.
+     */
+    public ApiTestServer admit(String collectionPath, Admission admission) {
+        admissions.put(collectionPath, admission);
+        return this;
+    }
+
+    /** The store, read and written directly (no HTTP, no admission): what another client's write leaves behind. */
+    public interface Store {
+        /** The object at a path, or null. */
+        JsonNode get(String path);
+
+        /** Replaces the object (or, for a path ending in /status, its status) at a path. */
+        void put(String path, JsonNode object);
+    }
+
+    /** Runs before a write to a collection is reviewed and stored: a concurrent writer landing first. */
+    @FunctionalInterface
+    public interface Interleave {
+        void before(String method, String path, JsonNode written, Store store);
+    }
+
+    /**
+     * Lets a test make a write land between the code under test's read and its write, deterministically: {@code
+     * interleave} runs inside the server before each POST or PUT to {@code collectionPath} (status included), and
+     * what it writes through the {@link Store} is there when the write is checked (its resourceVersion compared).
+     * Requests over HTTP cannot do this from inside the server, which serves one request at a time.
+     */
+    public ApiTestServer interleave(String collectionPath, Interleave interleave) {
+        interleaves.put(collectionPath, interleave);
+        return this;
+    }
+
+    /**
+     * Serves Tables of {@code resource} with these columns (a CRD's additionalPrinterColumns: name, type, jsonPath),
+     * after the implicit Name column, as the apiextensions server's table convertor does (staging/src/k8s.io/
+     * apiextensions-apiserver/pkg/registry/customresource/tableconvertor/tableconvertor.go).
+     */
+    public ApiTestServer printerColumns(String resource, List<Map<String, Object>> columns) {
+        printerColumns.put(resource, List.copyOf(columns));
         return this;
     }
 
@@ -743,7 +803,7 @@ public final class ApiTestServer implements AutoCloseable {
                 MockResponse answer = list(request, path, query);
                 noteResourceVersion(answer);
                 return sent(setup, ApiMediaTypes.negotiate(honoured(request.getHeader("Accept")), true, resourceOf(path),
-                        ApiMediaTypes.includeObject(query), answer));
+                        ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOf(path))));
             }
             if ("GET".equals(method) && isWatch(query)) {
                 return watch(request, path, query, setup);
@@ -760,6 +820,10 @@ public final class ApiTestServer implements AutoCloseable {
                     return dryRun(request, method, path, body);
                 }
             }
+            MockResponse refused = admission(method, path, request);
+            if (refused != null) {
+                return refused;
+            }
             MockResponse answer = crud.dispatch(request);
             if ("PATCH".equals(method) && answer.code() == 202) {
                 // the CRUD mock answers 202 Accepted; kube-apiserver answers a PATCH with 200 and the object
@@ -770,7 +834,7 @@ public final class ApiTestServer implements AutoCloseable {
                 // a named GET or DELETE: the representation the client asked for (a Table, PartialObjectMetadata,
                 // the object), as kube-apiserver negotiates every answer that carries an object
                 return sent(setup, ApiMediaTypes.negotiate(honoured(request.getHeader("Accept")), false, resourceOfObject(path),
-                        ApiMediaTypes.includeObject(query), answer));
+                        ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOfObject(path))));
             }
             return answer;
         }
@@ -832,6 +896,85 @@ public final class ApiTestServer implements AutoCloseable {
                         + " been modified; please apply your changes to the latest version and try again");
             }
             return json(200, object.toString());
+        }
+
+        /**
+         * A PUT with a stale metadata.resourceVersion answers 409 Conflict before anything validates it, as the real
+         * server's optimistic concurrency does (the CRUD mock checks it on the main resource only, and after what
+         * runs here); a POST or PUT denied by an {@link #admit} review answers 422 Invalid.
+         */
+        private MockResponse admission(String method, String path, RecordedRequest request) {
+            if (!"PUT".equals(method) && !"POST".equals(method)) {
+                return null;
+            }
+            JsonNode body;
+            try {
+                // getBytes reads without consuming: the CRUD mock still gets the whole body after this
+                body = request.getBody() == null ? null
+                        : JSON.readTree(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            } catch (RuntimeException notJson) {
+                return null;
+            }
+            if (body == null || !body.isObject()) {
+                return null;
+            }
+            boolean status = path.endsWith("/status");
+            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+            String collection = "POST".equals(method) ? path : objectPath.substring(0, objectPath.lastIndexOf('/'));
+            Interleave interleave = interleaves.get(collection);
+            if (interleave != null) {
+                interleave.before(method, path, body, store(request));
+            }
+            if ("PUT".equals(method)) {
+                // kube-apiserver compares the resourceVersion before it validates (registry/generic/registry/store.go,
+                // Update: a conflict is answered before the strategy's validation runs)
+                JsonNode stored = stored(objectPath, request);
+                String sent = body.path("metadata").path("resourceVersion").asString("");
+                String now = stored == null ? "" : stored.path("metadata").path("resourceVersion").asString("");
+                if (stored != null && !sent.isEmpty() && !sent.equals(now)) {
+                    return status(409, "Conflict", "Operation cannot be fulfilled on " + resourceOfObject(objectPath)
+                            + " \"" + body.path("metadata").path("name").asString("") + "\": the object has been "
+                            + "modified; please apply your changes to the latest version and try again");
+                }
+            }
+            Admission admission = admissions.get(collection);
+            if (admission != null) {
+                String denied = admission.review("PUT".equals(method) ? stored(objectPath, request) : null, body);
+                if (denied != null) {
+                    return status(422, "Invalid", denied);
+                }
+            }
+            return null;
+        }
+
+        private Store store(RecordedRequest request) {
+            return new Store() {
+                @Override
+                public JsonNode get(String path) {
+                    return stored(path, request);
+                }
+
+                @Override
+                public void put(String path, JsonNode object) {
+                    MockResponse r = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                            io.fabric8.mockwebserver.dsl.HttpMethod.PUT, path, request.getHeaders(),
+                            new io.fabric8.mockwebserver.http.Buffer(object.toString().getBytes(StandardCharsets.UTF_8))));
+                    if (r.code() != 200) {
+                        throw new IllegalStateException("interleaved PUT " + path + " answered " + r.code());
+                    }
+                }
+            };
+        }
+
+        /** The object stored at a path now, or null. */
+        private JsonNode stored(String objectPath, RecordedRequest request) {
+            MockResponse got = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                    io.fabric8.mockwebserver.dsl.HttpMethod.GET, objectPath, request.getHeaders(),
+                    new io.fabric8.mockwebserver.http.Buffer()));
+            if (got.code() != 200 || got.getBody() == null) {
+                return null;
+            }
+            return JSON.readTree(new String(got.getBody().getBytes(), StandardCharsets.UTF_8));
         }
 
         /** Notes the body of an answer to the code under test (setup calls excluded), for {@link #answersSent()}. */
