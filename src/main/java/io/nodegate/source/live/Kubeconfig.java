@@ -43,9 +43,10 @@ import java.util.TreeSet;
  *
  * <p>On top, each tested in {@code KubeconfigRulesTest}:
  * <ul>
- *   <li>the context is {@code --context}, else the first file's current-context, and it must exist (fabric8 falls
- *       back to another file's current-context, and to an unknown context's absence, silently); its cluster and
- *       user must exist (fabric8 would talk to https://kubernetes.default.svc, or anonymously);</li>
+ *   <li>the context is {@code --context}, else the first file's current-context, and it must exist (fabric8
+ *       silently falls back from an unknown --context to the current-context, and from a current-context that names
+ *       nothing to a later file's); its cluster and user must exist (fabric8 would talk to
+ *       https://kubernetes.default.svc, or anonymously);</li>
  *   <li>refused, with the file and key: auth-provider, impersonation ({@code as}), a token together with a
  *       password, a CA together with insecure-skip-tls-verify, a certificate without its key, a proxy with a
  *       password or {@code https://};</li>
