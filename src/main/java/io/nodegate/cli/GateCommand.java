@@ -9,6 +9,7 @@ import io.nodegate.lifecycle.gate.Check;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
+import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.lifecycle.gate.Verdict;
 import picocli.CommandLine;
@@ -31,7 +32,11 @@ import java.util.TreeSet;
         header = "Decide, on evidence, whether a node may be deleted: PASS, HOLD, FAIL or INVALID.",
         description = "Decide, on evidence, whether a node may be deleted: PASS (exit 0), HOLD (4: a human must "
                 + "decide, reasons listed), FAIL (5: must not be deleted), INVALID (3: evidence cannot be "
-                + "trusted). Checks: (a) a target and a worker, not an etcd member; (b) the host owner's removal "
+                + "trusted). Checks: (a) a target, and a worker or (with --etcd-endpoint) a server; (etcd) a server "
+                + "or etcd node is no member on any given endpoint (remove the member first), else 'not checked'; "
+                + "(redundancy) what removing a server leaves per role (last of a role, or no etcd leader: FAIL); "
+                + "(machine) with --machine-context, the Node's Rancher Machine (INVALID when it is bound to another "
+                + "Node object or missing for a Rancher-provisioned Node), else 'not checked'; (b) the host owner's removal "
                 + "time; (c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster "
                 + "equals the baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet "
                 + "desired, GPU totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role "
@@ -39,14 +44,22 @@ import java.util.TreeSet;
                 + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
                 + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
-                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. A "
-                + "check that was not run is never a PASS, and the verdict line names every such check. Every run is "
-                + "recorded in the evidence directory.",
+                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. (bmc) "
+                + "with --bmc/--bmc-inventory, the host's own BMC over Redfish: Off passes (its logged power-off is "
+                + "compared with the Lease stop), On fails when the Lease is silent and holds otherwise, unreadable is "
+                + "INVALID. A check that was not run is never a PASS, and the verdict line names every such check. "
+                + "Every run is recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
                 "  nodegate gate gpu-a11 --baseline base.json --host-report gpu-a11-host-report.json --probe-kubelet",
-                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b"})
+                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b",
+                "  nodegate gate gpu-b04 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul \\",
+                "      --machine-context rancher --machine-cluster prod-gpu --annotate",
+                "  nodegate gate ctl-3 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul \\",
+                "      --etcd-endpoint https://10.0.0.1:2379 --etcd-endpoint https://10.0.0.2:2379 --etcd-cacert ca.crt ...",
+                "  nodegate gate gpu-a10 --baseline base.json --removed-at 2026-10-22T14:24+09:00 \\",
+                "      --bmc https://10.0.30.10 --bmc-credentials bmc-rack-a.yaml --bmc-ca bmc-ca.pem"})
 public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -108,7 +121,12 @@ public final class GateCommand implements Callable<Integer> {
     @Mixin
     FleetFlags fleet = new FleetFlags();
 
-    @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
+    @Mixin
+    MachineFlags machines = new MachineFlags();
+
+    @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of "
+            + "the record) on the Node; with --machine-context on its Machine too, bound to the Machine's uid and the "
+            + "Node it points at.")
     boolean annotate;
 
     @Option(names = "--host-report", paramLabel = "FILE",
@@ -133,6 +151,8 @@ public final class GateCommand implements Callable<Integer> {
                     + "host report's server. The API server, server Nodes' addresses and names count already.")
     List<String> clusterAddresses = new ArrayList<>();
 
+    @Mixin
+    BmcOptions bmc = new BmcOptions();
 
     @Override
     public Integer call() {
@@ -141,11 +161,20 @@ public final class GateCommand implements Callable<Integer> {
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
         HostInputs host = hostInputs();
+        bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
-        GateService.Run run = new GateService(session.api(), session.store(), env.clock())
-                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
-                        fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
+        var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
+        MachineSource management = machines.open(source);
+        GateService.Run run;
+        try {
+            run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
+                    .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
+                            fleetViews == null ? null : fleetViews.views(),
+                            fleetViews == null ? null : fleetViews.error(), management);
+        } finally {
+            MachineFlags.close(management);
+        }
         PrintWriter w = spec.commandLine().getOut();
         if (output.isTable()) {
             w.println(LifecycleCommands.verdictLine("gate " + node, run.result().verdict(), run.result().checks()));
@@ -156,7 +185,8 @@ public final class GateCommand implements Callable<Integer> {
                 }
                 // a check that was not run has no evidence to show
                 if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || "host".equals(c.id()) || "kubelet".equals(c.id())) {
+                        || "redundancy".equals(c.id()) || "host".equals(c.id()) || "kubelet".equals(c.id())
+                        || ("bmc".equals(c.id()) && c.outcome() != Verdict.NOT_CHECKED)) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.printf("        %s: %s%n", e.getKey(), e.getValue());
                     }

@@ -8,6 +8,7 @@ import io.nodegate.render.AuditRenderer;
 import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
+import io.nodegate.watch.BmcPoller;
 import io.nodegate.watch.WatchEngine;
 import io.nodegate.watch.WatchService;
 import picocli.CommandLine.Command;
@@ -159,9 +160,20 @@ public final class WatchCommand implements Callable<Integer> {
             description = "Timeout of each request to a hand-over's Alertmanager replicas (default: ${DEFAULT-VALUE}).")
     Duration alertmanagerTimeout = Duration.ofSeconds(5);
 
+    @Mixin
+    BmcOptions bmc = new BmcOptions();
+
+    @Option(names = "--bmc-interval", paramLabel = "DURATION", defaultValue = "5m",
+            converter = DurationConverter.Positive.class,
+            description = "With --bmc/--bmc-inventory: read the BMCs no more often than this; each pass judges the "
+                    + "last readings (default: ${DEFAULT-VALUE}). Credentials: --bmc-credentials DIR of a mounted "
+                    + "basic-auth Secret.")
+    Duration bmcInterval;
+
     @Override
     public Integer call() throws Exception {
         List<Detector> detectors = detectors();
+        bmc.targets(); // a bad --bmc, inventory or credentials file is a usage error before anything starts
         InetSocketAddress address = once ? null : listenAddress(listen);
         if (!once && (interval.isZero() || interval.isNegative())) {
             throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
@@ -192,9 +204,20 @@ public final class WatchCommand implements Callable<Integer> {
             }
         };
         WatchService service = new WatchService(settings, connection, env.clock(), once ? line -> { } : log);
+        BmcPoller bmcs = bmcPoller(once ? line -> { } : log);
         try {
+            if (bmcs != null) {
+                service.engine().feed(bmcs::feed);
+                service.metrics().also(bmcs::metrics);
+            }
             if (once) {
+                if (bmcs != null) {
+                    bmcs.poll();
+                }
                 return once(service);
+            }
+            if (bmcs != null) {
+                bmcs.start();
             }
             if (policyReports) {
                 service.keepPolicyReports();
@@ -207,6 +230,9 @@ public final class WatchCommand implements Callable<Integer> {
                     + "; leader Lease " + settings.namespace() + "/" + WatchService.LEASE_NAME + " as " + me);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (bmcs != null) {
+                    bmcs.close();
+                }
                 service.close();
                 connection.close();
                 stopped.countDown();
@@ -215,10 +241,27 @@ public final class WatchCommand implements Callable<Integer> {
             return ExitCode.OK;
         } finally {
             if (once) {
+                if (bmcs != null) {
+                    bmcs.close();
+                }
                 service.close();
                 connection.close();
             }
         }
+    }
+
+    /** The BMC poller the watch owns (--bmc/--bmc-inventory), or null without BMCs. */
+    private BmcPoller bmcPoller(java.util.function.Consumer<String> log) {
+        if (!bmc.given()) {
+            return null;
+        }
+        if (bmc.insecure) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(io.nodegate.source.bmc.BmcTls.INSECURE_WARNING);
+            err.flush();
+        }
+        return new BmcPoller(bmc::targets, new io.nodegate.source.bmc.BmcSource(bmc.settings(), env.clock(), log),
+                bmcInterval, log);
     }
 
     private int once(WatchService service) throws InterruptedException {
@@ -255,9 +298,10 @@ public final class WatchCommand implements Callable<Integer> {
         return ReportExit.of(report.findings());
     }
 
-    /** Every registered detector minus --skip ({@link DetectorSelection}). */
+    /** Every registered detector minus --skip ({@link DetectorSelection}), and minus NG304/NG305 without --bmc. */
     private List<Detector> detectors() {
-        return DetectorSelection.detectors(spec.commandLine(), skip);
+        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip);
+        return bmc.given() ? selected : io.nodegate.detect.bmc.BmcDetectors.without(selected);
     }
 
     private Set<String> skipped() {

@@ -48,6 +48,8 @@ public final class WatchEngine {
     private final WatchMetrics metrics;
 
     private Map<String, Finding> announced = new LinkedHashMap<>();
+    /** What is added to the informers' state before it is judged (the BMC readings, {@link BmcPoller#feed}). */
+    private volatile java.util.function.UnaryOperator<ClusterState> feed = java.util.function.UnaryOperator.identity();
     private volatile Pass lastGood;
     private volatile Pass last;
 
@@ -84,7 +86,7 @@ public final class WatchEngine {
         ClusterState state;
         AuditReport report;
         try {
-            state = cache.state(now, source, context, server);
+            state = feed.apply(cache.state(now, source, context, server));
             report = Audit.run(state, settings, detectors);
         } catch (RuntimeException e) {
             Pass failed = new Pass(now, false, "evaluation failed: " + e, null, null,
@@ -116,6 +118,11 @@ public final class WatchEngine {
         last = ok;
         metrics.passSucceeded(ok);
         return ok;
+    }
+
+    /** Every later pass judges {@code feed} applied to the informers' state (e.g. with the BMC readings in it). */
+    public void feed(java.util.function.UnaryOperator<ClusterState> newFeed) {
+        this.feed = newFeed;
     }
 
     /** The last pass that ran on usable data, or null before the first. */

@@ -33,6 +33,8 @@ public final class WatchMetrics {
     private long evaluations;
     private long errors;
     private WatchEngine.Pass lastGood;
+    /** More series from outside the pass (the BMC poller's), given the last good pass's state; none by default. */
+    private volatile java.util.function.Function<ClusterState, String> more = state -> "";
 
     public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth, BooleanSupplier leader) {
         this.version = version;
@@ -93,7 +95,13 @@ public final class WatchMetrics {
         out.append("nodegate_evaluation_errors_total ").append(errors).append('\n');
         header(out, "nodegate_build_info", "gauge", "1, labelled with the nodegate version");
         sample(out, "nodegate_build_info", labels("version", version), 1);
+        out.append(more.apply(lastGood == null ? null : lastGood.state()));
         return out.toString();
+    }
+
+    /** Appends {@code series} (text format) to every exposition, given the last good pass's state (null before one). */
+    public void also(java.util.function.Function<ClusterState, String> series) {
+        this.more = series;
     }
 
     private void findings(StringBuilder out) {
