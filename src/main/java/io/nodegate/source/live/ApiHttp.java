@@ -138,8 +138,44 @@ public final class ApiHttp {
         return send(what, "GET", pathAndQuery, null, null, accept, deadline, reader);
     }
 
+    /**
+     * As {@link #stream(String, String, String, Duration, Reader)}, and the status line and headers must arrive
+     * within {@code headersWithin}: a server that accepts the request and never answers (an apiserver host that
+     * lost power, its TCP half-open) fails the call then, not at the end of the whole stream's deadline.
+     * kube-apiserver sends a watch's headers as soon as the watch is registered.
+     */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin, Duration deadline,
+                        Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, null, reader);
+    }
+
+    /**
+     * As {@link #stream(String, String, String, Duration, Duration, Reader)}, and a body that sends nothing for
+     * {@code silentWithin} fails with {@link Silent}. This is the one way to end a read blocked on a half-open
+     * connection at a chosen time: on JDK 17 a disconnect from another thread waits for the blocked chunked read
+     * (they share a lock) until the server's next bytes, which never come, while the socket's read timeout ends the
+     * read itself.
+     */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin,
+                        Duration silentWithin, Duration deadline, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, silentWithin, reader);
+    }
+
+    /** A stream sent nothing for longer than it was allowed to be silent (see {@link #stream}). */
+    public static final class Silent extends CollectionException {
+        Silent(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                        String accept, Duration within, Reader<T> reader) {
+        return send(what, method, pathAndQuery, contentType, body, accept, within, null, null, reader);
+    }
+
+    private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
+                       String accept, Duration within, Duration headersWithin, Duration silentWithin,
+                       Reader<T> reader) {
         String url = target.server() + pathAndQuery;
         long timeoutMillis = within.toMillis();
         Deadline deadline = new Deadline();
@@ -151,9 +187,16 @@ public final class ApiHttp {
                 deadline.expired = true;
                 disconnectWithoutWaiting(c);
             }, timeoutMillis, TimeUnit.MILLISECONDS);
+            if (headersWithin != null && headersWithin.compareTo(within) < 0) {
+                deadline.headersTask = WATCHDOG.schedule(() -> {
+                    deadline.headersExpired = true;
+                    disconnectWithoutWaiting(c);
+                }, headersWithin.toMillis(), TimeUnit.MILLISECONDS);
+            }
             conn.setRequestMethod(method);
             conn.setConnectTimeout((int) Math.min(CONNECT_TIMEOUT_MILLIS, timeoutMillis));
-            conn.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+            long readTimeout = silentWithin == null ? timeoutMillis : Math.min(timeoutMillis, silentWithin.toMillis());
+            conn.setReadTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, readTimeout)));
             conn.setInstanceFollowRedirects(false);
             conn.setUseCaches(false);
             conn.setRequestProperty("Accept", accept);
@@ -171,6 +214,13 @@ public final class ApiHttp {
                 }
             }
             int status = conn.getResponseCode();
+            if (deadline.headersTask != null) {
+                deadline.headersTask.cancel(false);
+            }
+            if (deadline.headersExpired) {
+                throw new SocketTimeoutException("no status line and headers in time");
+            }
+            deadline.answered = true;
             InputStream raw = status >= 400 ? conn.getErrorStream() : conn.getInputStream();
             InputStream guarded = new Guarded(raw == null ? InputStream.nullInputStream() : raw, deadline);
             HttpURLConnection answered = conn;
@@ -206,6 +256,15 @@ public final class ApiHttp {
             Throwable e = thrown instanceof java.io.UncheckedIOException u && u.getCause() != null ? u.getCause() : thrown;
             boolean connectTimeout = e instanceof SocketTimeoutException && String.valueOf(e.getMessage())
                     .toLowerCase(java.util.Locale.ROOT).contains("connect");
+            if (deadline.headersExpired && !deadline.expired) {
+                throw new CollectionException(what + ": no answer from API server " + target.server() + " within "
+                        + Durations.format(headersWithin) + " (the request was sent; no status line or headers came "
+                        + "back)", e);
+            }
+            if (!deadline.expired && deadline.answered && silentWithin != null && e instanceof SocketTimeoutException) {
+                throw new Silent(what + ": nothing from API server " + target.server() + " for "
+                        + Durations.format(silentWithin) + " (the stream is silent: closed)", e);
+            }
             if (deadline.expired || e instanceof SocketTimeoutException && !connectTimeout) {
                 throw timeout(what, within, e);
             }
@@ -216,6 +275,9 @@ public final class ApiHttp {
         } finally {
             if (deadline.task != null) {
                 deadline.task.cancel(false);
+            }
+            if (deadline.headersTask != null) {
+                deadline.headersTask.cancel(false);
             }
         }
     }
@@ -306,6 +368,9 @@ public final class ApiHttp {
     private static final class Deadline {
         volatile boolean expired;
         volatile ScheduledFuture<?> task;
+        volatile boolean headersExpired;
+        volatile boolean answered;
+        volatile ScheduledFuture<?> headersTask;
     }
 
     /** The body, failing once the deadline has passed (the watchdog's disconnect ends a blocked read). */
