@@ -51,8 +51,8 @@ import java.util.function.Predicate;
  * client that leaves while no event flows, a watch stream owns its connection (the answer says
  * {@code Connection: close}); all other answers keep the connection alive.
  *
- * <p>WebSocket upgrade requests (fabric8 clients' watches) are tunnelled to the mock unchanged, so they keep
- * working exactly as before.
+ * <p>A WebSocket upgrade (a fabric8 client's watch) is refused with 400: nothing nodegate runs watches that way, and
+ * a test that starts one by mistake should fail rather than pass on a path users never take.
  *
  * <p>Faults of a dead or broken apiserver, which only a front that owns the connections can play:
  * <ul>
@@ -218,7 +218,10 @@ final class ApiFrontServer implements AutoCloseable {
                     return;
                 }
                 if (request.hasToken("upgrade", "websocket")) {
-                    tunnel(request, in, out, client);
+                    // no client of nodegate's watches over WebSocket (fabric8's informers did, once): a test that
+                    // starts one by mistake fails here, loudly
+                    writePlain(out, 400, status(400, "BadRequest", "the test API server serves watches over HTTP "
+                            + "streaming only, as nodegate's own client watches"));
                     return;
                 }
                 if ("GET".equals(request.method()) && request.isWatch()) {
@@ -350,38 +353,6 @@ final class ApiFrontServer implements AutoCloseable {
             }
         }
         throw new EOFException("connection closed in the middle of a line");
-    }
-
-    /** A WebSocket upgrade: from here on the connection belongs to the mock, both ways, until one side closes. */
-    private void tunnel(Head request, InputStream in, OutputStream out, Socket client) throws IOException {
-        try (Socket mock = new Socket(upstreamHost, upstreamPort)) {
-            mock.setTcpNoDelay(true);
-            OutputStream toMock = mock.getOutputStream();
-            toMock.write(request.raw());
-            toMock.flush();
-            threads.execute(() -> {
-                try {
-                    in.transferTo(toMock);
-                } catch (IOException ignored) {
-                    // either side closed
-                } finally {
-                    closeQuietly(mock);
-                }
-            });
-            try {
-                InputStream fromMock = mock.getInputStream();
-                byte[] buffer = new byte[16 * 1024];
-                int n;
-                while ((n = fromMock.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException ignored) {
-                // either side closed
-            } finally {
-                closeQuietly(client);
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------------- HTTP watches

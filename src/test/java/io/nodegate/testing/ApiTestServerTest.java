@@ -8,9 +8,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,8 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -484,26 +479,6 @@ class ApiTestServerTest {
             assertThat(watch.next().path("object").path("metadata").path("name").asString()).isEqualTo("edge-1");
             assertThat(watch.next().path("object").path("metadata").path("name").asString()).isEqualTo("edge-2");
         }
-    }
-
-    @Test
-    void fabric8WebSocketWatchesStillWorkThroughTheFront() throws Exception {
-        BlockingQueue<String> seen = new LinkedBlockingQueue<>();
-        try (Watch w = client.nodes().watch(new Watcher<Node>() {
-            @Override
-            public void eventReceived(Action action, Node resource) {
-                seen.add(action + " " + resource.getMetadata().getName());
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        })) {
-            await("the watch to open", () -> api.openWatches() == 1);
-            api.create(node("ws-1"));
-            assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("ADDED ws-1");
-        }
-        await("the watch to be gone", () -> api.openWatches() == 0);
     }
 
     /** A raw HTTP/1.1 request whose answer is read with a short timeout: what arrives, or that nothing did. */
