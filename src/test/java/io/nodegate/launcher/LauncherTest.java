@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * bin/nodegate's choice of JVM and start-up cache, run as a shell script in a copy of the checkout with stand-in
  * JDKs (a script per JDK that logs its arguments and writes the cache file the real JVM would), so it takes no
- * build and no real training run. What must hold: a JDK 25 gets an ahead-of-time cache and 17-24 the class-data
+ * build and no real training run (TrainingRunTest runs the real one). What must hold: a JDK 25 gets an ahead-of-time cache and 17-24 the class-data
  * archive; the cache is trained once and rebuilt whenever the jar is not the one it was written from, even when
  * the new jar is not newer by its time (JDK 25.0.3 would otherwise run the cached old classes, JDK-8377932); a
  * failed training leaves no cache and the command still runs.
@@ -58,11 +58,15 @@ class LauncherTest {
         Map<String, String> env = Map.of("JAVA_HOME", jdk25.toString());
         assertThat(launch(env, "audit", "-f", "x")).isEqualTo("ran audit -f x\n");
         List<String> calls = calls(jdk25);
-        assertThat(calls).hasSize(3);
-        assertThat(calls.get(0)).contains("-XX:AOTCacheOutput=" + checkout.resolve("target/nodegate.aot."))
-                .contains("io.nodegate.launcher.TrainingRun");
-        assertThat(calls.get(1)).contains("-XX:AOTMode=on").endsWith("--version");
-        assertThat(calls.get(2)).contains("-XX:AOTCache=" + checkout.resolve("target/nodegate.aot") + " ")
+        assertThat(calls).hasSize(4);
+        // one JVM serves examples/healthy, another records the cache from a real live audit against it
+        assertThat(calls.get(0)).contains("io.nodegate.launcher.TrainingRun --serve " + checkout.resolve("examples/healthy"))
+                .doesNotContain("AOTCacheOutput");
+        assertThat(calls.get(1)).contains("-XX:AOTCacheOutput=" + checkout.resolve("target/nodegate.aot."))
+                .contains("-jar " + jar() + " audit --kubeconfig " + checkout.resolve("target/nodegate.aot."))
+                .endsWith("-o json");
+        assertThat(calls.get(2)).contains("-XX:AOTMode=on").endsWith("--version");
+        assertThat(calls.get(3)).contains("-XX:AOTCache=" + checkout.resolve("target/nodegate.aot") + " ")
                 .contains("-Xlog:aot*=off").endsWith("-jar " + jar() + " audit -f x");
         // Java 25 refuses -Xshare next to -XX:AOTCacheOutput, and the archive flags mean nothing here
         assertThat(String.join("\n", calls)).doesNotContain("-Xshare").doesNotContain("SharedArchiveFile");
@@ -73,21 +77,21 @@ class LauncherTest {
         }
 
         assertThat(launch(env, "audit")).isEqualTo("ran audit\n");
-        assertThat(calls(jdk25)).hasSize(4); // current cache: no second training
+        assertThat(calls(jdk25)).hasSize(5); // current cache: no second training
     }
 
     @Test
     void aJarThatIsNotTheOneTheCacheWasWrittenFromRetrainsEvenWhenItIsNotNewer() throws Exception {
         Map<String, String> env = Map.of("JAVA_HOME", jdk25.toString());
         launch(env, "audit");
-        assertThat(calls(jdk25)).hasSize(3);
+        assertThat(calls(jdk25)).hasSize(4);
         // another build copied in with its old time kept (cp -p, an unpacked release): older than the cache
         Files.writeString(jar(), "jar, a different build");
         Files.setLastModifiedTime(jar(), FileTime.from(Instant.now().minusSeconds(60)));
         launch(env, "audit");
         List<String> calls = calls(jdk25);
-        assertThat(calls).hasSize(6);
-        assertThat(calls.get(3)).contains("-XX:AOTCacheOutput=");
+        assertThat(calls).hasSize(8);
+        assertThat(calls.get(5)).contains("-XX:AOTCacheOutput=");
     }
 
     @Test
@@ -95,7 +99,7 @@ class LauncherTest {
         launch(Map.of("JAVA_HOME", jdk25.toString()), "audit");
         Path otherJdk25 = standInJdk("jdk25-other", "25.0.4");
         launch(Map.of("JAVA_HOME", otherJdk25.toString()), "audit");
-        assertThat(calls(otherJdk25)).hasSize(3).first().asString().contains("-XX:AOTCacheOutput=");
+        assertThat(calls(otherJdk25)).hasSize(4).element(1).asString().contains("-XX:AOTCacheOutput=");
     }
 
     @Test
@@ -119,6 +123,7 @@ class LauncherTest {
         try (var files = Files.list(checkout.resolve("target"))) {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("nodegate.aot"));
         }
+        assertThat(String.join("\n", calls)).contains("--serve"); // it did try
     }
 
     @Test
@@ -162,8 +167,11 @@ class LauncherTest {
         Files.writeString(java, String.join("\n",
                 "#!/usr/bin/env bash",
                 "echo \"$*\" >> \"" + home.resolve("calls.log") + "\"",
-                "for a in \"$@\"; do",
+                "args=(\"$@\")",
+                "for i in \"${!args[@]}\"; do",
+                "  a=${args[$i]}",
                 "  case \"$a\" in",
+                "    --serve) echo 'kind: Config' > \"${args[$((i + 2))]}\"; exit 0 ;;",
                 "    -XX:AOTCacheOutput=*|-XX:ArchiveClassesAtExit=*)",
                 "      [[ -n \"${STAND_IN_TRAINING_FAILS:-}\" ]] && exit 1",
                 "      echo cache > \"${a#*=}\"; exit 0 ;;",
