@@ -86,8 +86,7 @@ class WatchMetricsTest {
         WatchMetrics m = new WatchMetrics("1.2.3", Map::of, () -> true);
         m.checking(List.of("NG101", "NG302"));
         java.time.Instant now = java.time.Instant.parse("2026-01-01T00:00:00Z");
-        io.nodegate.model.ClusterState state = new io.nodegate.model.ClusterState(now, "test", null, null, null,
-                List.of(), List.of(), List.of(), null, null, List.of(), null, null, null, null, null);
+        io.nodegate.model.ClusterState state = io.nodegate.model.ClusterState.builder(now, "test").build();
         Finding returned = new Finding("NG302", "removed-host-returned", Severity.CRITICAL, List.of("w1"), "m",
                 Map.of(), "h");
         m.passSucceeded(new WatchEngine.Pass(now, true, null, new io.nodegate.audit.AuditReport(now, "test",
