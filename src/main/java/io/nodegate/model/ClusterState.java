@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 /**
  * One immutable snapshot of what nodegate read about a cluster, whatever the source (live API, kubectl
  * dumps, etcd). Detectors read only this. Lists are sorted by name so that equal inputs give equal output.
+ * Build one by name with {@link #builder}, or change a copy with {@link #toBuilder} / the {@code with...} methods.
  *
  * @param now           the clock ages are computed against (collection time, or --now offline)
  * @param source        human description of where this came from

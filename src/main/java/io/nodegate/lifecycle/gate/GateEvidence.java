@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * What the cluster says now, gathered by {@link GateEvidenceCollector}. Nullable object fields mean the API
- * answered NotFound. When {@code collectionError} is set, a call failed and the rest must not be trusted.
+ * answered NotFound. When {@code collectionError} is set, a call failed and the rest must not be trusted. Built by
+ * name with {@link #builder}.
  *
  * @param metallbAnnouncers null when the MetalLB API is not served
  * @param etcd              per-endpoint answers; empty when no etcd source was given
