@@ -28,7 +28,7 @@ public final class BaselineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: nodegate baseline save --help");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     @Command(name = "save", mixinStandardHelpOptions = true,

@@ -77,8 +77,7 @@ public final class HandoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: open, step, status, close "
-                + "or report (nodegate handover --help)");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");

@@ -41,7 +41,7 @@ public final class HostCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand. See 'nodegate host --help'.");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     @Command(name = "inspect",

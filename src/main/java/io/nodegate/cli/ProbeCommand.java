@@ -40,8 +40,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing subcommand. See 'nodegate probe --help'.");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     /**

@@ -78,7 +78,7 @@ public final class WatchCommand implements Callable<Integer> {
             description = "Where HTTP listens (default: ${DEFAULT-VALUE}, all addresses). Port 0 picks a free one.")
     String listen;
 
-    @Option(names = "--namespace", paramLabel = "NS",
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
             description = "Namespace of the leader Lease 'nodegate-watch' (default: $POD_NAMESPACE, else the "
                     + "service account's namespace, else nodegate-system).")
     String namespace;
