@@ -270,6 +270,7 @@ public final class Nodegate implements Callable<Integer> {
             cl.addSubcommand(new CommandLine.HelpCommand());
         }
         helpEverywhere(cl);
+        OutputOptions.describeEverywhere(cl);
         // help is coloured by the same rule as tables: never into a pipe or a file, never under NO_COLOR
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(Terminal.colour()
                 ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
