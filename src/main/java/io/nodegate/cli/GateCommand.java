@@ -4,8 +4,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
@@ -66,7 +65,7 @@ public final class GateCommand implements Callable<Integer> {
     @Mixin
     LiveOptions source = new LiveOptions();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.GateOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE", description = "The node to gate.")
     String node;
@@ -146,30 +145,7 @@ public final class GateCommand implements Callable<Integer> {
         GateService.Run run = new GateService(session.api(), session.store(), env.clock())
                 .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
-        PrintWriter w = spec.commandLine().getOut();
-        if (output.isTable()) {
-            w.println(LifecycleCommands.verdictLine("gate " + node, run.result().verdict(), run.result().checks()));
-            for (Check c : run.result().checks()) {
-                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", LifecycleCommands.outcome(c), c.title());
-                for (String r : c.reasons()) {
-                    w.printf("      - %s%n", r);
-                }
-                // a check that was not run has no evidence to show
-                if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || "host".equals(c.id()) || "kubelet".equals(c.id())) {
-                    for (Map.Entry<String, String> e : c.evidence().entrySet()) {
-                        w.printf("        %s: %s%n", e.getKey(), e.getValue());
-                    }
-                }
-            }
-            w.printf("record: %s (sha256 %s)%n", run.recordFile(), run.sha256());
-            if (run.annotation() != null) {
-                w.println(run.annotation());
-            }
-        } else {
-            w.print(Json.write(run.record()));
-        }
-        w.flush();
+        output.print(spec.commandLine().getOut(), new LifecycleRenderer.GateOutput(node, run));
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
         }

@@ -9,7 +9,7 @@ import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,7 +54,7 @@ public final class RemoveCommand implements Callable<Integer> {
     @Mixin
     LiveOptions source = new LiveOptions();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.RemoveOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
@@ -94,18 +94,19 @@ public final class RemoveCommand implements Callable<Integer> {
         var opts = new NodeRemover.Options(maxGateAge, override, timeout, env.pollInterval(), handedTo);
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         PrintWriter w = spec.commandLine().getOut();
+        // the cascade is followed for minutes: its progress goes with the table to stdout, and to stderr when stdout
+        // carries JSON or YAML, so that what a pipe reads parses
+        PrintWriter progress = output.isTable() ? w : spec.commandLine().getErr();
         NodeRemover.Record r;
         try {
-            r = new NodeRemover(session.api(), session.store(), env.clock(), w, env.sleeper(),
+            r = new NodeRemover(session.api(), session.store(), env.clock(), progress, env.sleeper(),
                     new TombstoneLedger(session.api(), namespace))
                     .remove(baseline, baselineOptions.file, node, opts);
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
         }
-        if (!output.isTable()) {
-            w.print(Json.write(r));
-        }
-        w.flush();
+        progress.flush();
+        output.print(w, new LifecycleRenderer.RemoveOutput(node, r, session.store().dir()));
         if (r.tombstoneError() != null) {
             throw new NodegateException(ExitCode.COLLECTION, "Node " + node + " was deleted, but its tombstone was not"
                     + " recorded (" + r.tombstoneError() + "): record it by hand with the commands printed above");
@@ -117,10 +118,6 @@ public final class RemoveCommand implements Callable<Integer> {
         if (!r.cascadeComplete()) {
             throw new NodegateException(ExitCode.HOLD, "Node " + node + " deleted; after " + Durations.format(timeout)
                     + " still left: " + String.join("; ", r.left()));
-        }
-        if (output.isTable()) {
-            w.printf("removed %s: cascade complete; evidence in %s%n", node, session.store().dir());
-            w.flush();
         }
         return ExitCode.OK;
     }

@@ -6,7 +6,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.verify.GoneVerifier;
 import io.nodegate.InputException;
@@ -57,7 +57,7 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     @Mixin
     FleetFlags fleet = new FleetFlags();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.VerifyGoneOutput.class);
 
     @Mixin
     BaselineFileOptions baselineOptions = new BaselineFileOptions();
@@ -99,16 +99,7 @@ public final class VerifyGoneCommand implements Callable<Integer> {
         GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock())
                 .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
-        PrintWriter w = spec.commandLine().getOut();
-        if (output.isTable()) {
-            w.println(LifecycleCommands.verdictLine("verify-gone (baseline " + baseline.baselineTs() + ")",
-                    run.result().verdict(), run.result().checks()));
-            LifecycleCommands.printChecks(w, run.result().checks());
-            w.printf("record: %s%n", run.recordFile());
-        } else {
-            w.print(Json.write(run.result()));
-        }
-        w.flush();
+        output.print(spec.commandLine().getOut(), new LifecycleRenderer.VerifyGoneOutput(baseline.baselineTs(), run));
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "verify-gone: " + run.result().verdict());
         }
