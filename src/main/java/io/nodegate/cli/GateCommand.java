@@ -8,6 +8,7 @@ import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
+import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.lifecycle.gate.Verdict;
 import picocli.CommandLine;
@@ -30,7 +31,11 @@ import java.util.TreeSet;
         header = "Decide, on evidence, whether a node may be deleted: PASS, HOLD, FAIL or INVALID.",
         description = "Decide, on evidence, whether a node may be deleted: PASS (exit 0), HOLD (4: a human must "
                 + "decide, reasons listed), FAIL (5: must not be deleted), INVALID (3: evidence cannot be "
-                + "trusted). Checks: (a) a target and a worker, not an etcd member; (b) the host owner's removal "
+                + "trusted). Checks: (a) a target, and a worker or (with --etcd-endpoint) a server; (etcd) a server "
+                + "or etcd node is no member on any given endpoint (remove the member first), else 'not checked'; "
+                + "(redundancy) what removing a server leaves per role (last of a role, or no etcd leader: FAIL); "
+                + "(machine) with --machine-context, the Node's Rancher Machine (INVALID when it is bound to another "
+                + "Node object or missing for a Rancher-provisioned Node), else 'not checked'; (b) the host owner's removal "
                 + "time; (c) not Ready, and the Lease stopped within --match-window of that time; (d) the cluster "
                 + "equals the baseline minus removed targets (etcd members, other nodes' Ready/cordon, DaemonSet "
                 + "desired, GPU totals, MetalLB announcers); (e) not re-registered (bootID, node-args, role "
@@ -45,7 +50,11 @@ import java.util.TreeSet;
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
                 "  nodegate gate gpu-a11 --baseline base.json --host-report gpu-a11-host-report.json --probe-kubelet",
-                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b"})
+                "  nodegate gate gpu-a07 --baseline base.json --removed-at 2026-10-22T14:23+09:00 --fleet-context cluster-b",
+                "  nodegate gate gpu-b04 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul \\",
+                "      --machine-context rancher --machine-cluster prod-gpu --annotate",
+                "  nodegate gate ctl-3 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul \\",
+                "      --etcd-endpoint https://10.0.0.1:2379 --etcd-endpoint https://10.0.0.2:2379 --etcd-cacert ca.crt ..."})
 public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -107,7 +116,12 @@ public final class GateCommand implements Callable<Integer> {
     @Mixin
     FleetFlags fleet = new FleetFlags();
 
-    @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of the record) on the Node.")
+    @Mixin
+    MachineFlags machines = new MachineFlags();
+
+    @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of "
+            + "the record) on the Node; with --machine-context on its Machine too, bound to the Machine's uid and the "
+            + "Node it points at.")
     boolean annotate;
 
     @Option(names = "--host-report", paramLabel = "FILE",
@@ -142,9 +156,16 @@ public final class GateCommand implements Callable<Integer> {
         HostInputs host = hostInputs();
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
-        GateService.Run run = new GateService(session.api(), session.store(), env.clock())
-                .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
-                        fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
+        MachineSource management = machines.open(source);
+        GateService.Run run;
+        try {
+            run = new GateService(session.api(), session.store(), env.clock())
+                    .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
+                            fleetViews == null ? null : fleetViews.views(),
+                            fleetViews == null ? null : fleetViews.error(), management);
+        } finally {
+            MachineFlags.close(management);
+        }
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.GateOutput(node, run));
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());

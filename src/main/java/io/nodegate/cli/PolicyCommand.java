@@ -2,6 +2,7 @@ package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.policy.MachinePolicySettings;
 import io.nodegate.policy.PolicyApplier;
 import io.nodegate.policy.PolicyBundle;
 import io.nodegate.policy.PolicySettings;
@@ -31,6 +32,9 @@ import java.util.concurrent.Callable;
                 "    through nodes/status) is denied unless the requester is an operator;",
                 "  * with --quarantine: registering a Node whose name, systemUUID or",
                 "    machineID is tombstoned by 'nodegate remove' is denied.",
+                "With --machines, the policy for Rancher's management cluster instead: DELETE of",
+                "a Rancher custom node's Machine is denied unless it carries a PASS bound to",
+                "that Machine and the Node it points at (gate --machine-context --annotate).",
                 "Prints YAML (nothing changes) unless --apply is given. See docs/policy.md."},
         footer = {"",
                 "Examples:",
@@ -39,7 +43,9 @@ import java.util.concurrent.Callable;
                 "  nodegate policy --node-password-secret worker-7.node-password.rke2",
                 "  # also refuse removed hosts at registration (tombstones in nodegate-system):",
                 "  nodegate policy --quarantine | kubectl apply -f -",
-                "  nodegate policy --apply --kubeconfig ~/.kube/prod.yaml"})
+                "  nodegate policy --apply --kubeconfig ~/.kube/prod.yaml",
+                "  # on Rancher's management cluster: gate the Machine delete of Rancher custom nodes",
+                "  nodegate policy --machines --apply --context rancher"})
 public final class PolicyCommand implements Callable<Integer> {
 
     public enum Format { yaml, json }
@@ -76,6 +82,28 @@ public final class PolicyCommand implements Callable<Integer> {
                     + "operators record and release tombstones (default: ${DEFAULT-VALUE}).")
     String namespace;
 
+    @Option(names = "--machines",
+            description = "Emit the Machine policy for Rancher's management (local) cluster instead: a Rancher custom "
+                    + "node's Cluster API Machine may be deleted only with a PASS from 'nodegate gate --machine-context "
+                    + "--annotate' bound to that Machine and the Node it points at; plus the operators' Role in "
+                    + "--machine-namespace. Apply it there (--apply --context RANCHER).")
+    boolean machines;
+
+    @Option(names = "--exempt-user", paramLabel = "USER",
+            description = "With --machines: a user whose Machine deletes are not gated, printed in the policy "
+                    + "(repeatable). For deleting a whole cluster deliberately: see docs/policy.md.")
+    List<String> exemptUsers = new ArrayList<>();
+
+    @Option(names = "--exempt-group", paramLabel = "GROUP",
+            description = "With --machines: a group whose Machine deletes are not gated (repeatable).")
+    List<String> exemptGroups = new ArrayList<>();
+
+    @Option(names = "--machine-namespace", paramLabel = "NAMESPACE",
+            defaultValue = io.nodegate.source.rancher.RancherMachines.DEFAULT_NAMESPACE,
+            description = "With --machines: the Fleet workspace namespace of the Machines, where the operators' Role "
+                    + "goes (default: ${DEFAULT-VALUE}).")
+    String machineNamespace;
+
     @Option(names = "--apply",
             description = "Server-side apply the objects (field manager 'nodegate') instead of printing them. "
                     + "Needs rights to create admission policies and RBAC (cluster-admin).")
@@ -90,8 +118,7 @@ public final class PolicyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PolicyBundle bundle = PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher,
-                nodePasswordSecrets, quarantine, namespace));
+        PolicyBundle bundle = machines ? machineBundle() : downstreamBundle();
         PrintWriter out = spec.commandLine().getOut();
         if (!apply) {
             out.print(format == Format.json ? bundle.toJson() : bundle.toYaml());
@@ -106,5 +133,26 @@ public final class PolicyCommand implements Callable<Integer> {
         result.skipped().forEach(what -> out.println("skipped " + what));
         out.flush();
         return ExitCode.OK;
+    }
+
+    private PolicyBundle downstreamBundle() {
+        for (String machineOnly : List.of("--exempt-user", "--exempt-group", "--machine-namespace")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(machineOnly)) {
+                throw new io.nodegate.InputException(machineOnly + " belongs to the Machine policy: add --machines");
+            }
+        }
+        return PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher, nodePasswordSecrets,
+                quarantine, namespace));
+    }
+
+    private PolicyBundle machineBundle() {
+        for (String downstreamOnly : List.of("--no-rancher", "--node-password-secret", "--quarantine", "--namespace")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(downstreamOnly)) {
+                throw new io.nodegate.InputException(downstreamOnly + " belongs to the downstream cluster's Node policy,"
+                        + " not to --machines (Rancher's management cluster)");
+            }
+        }
+        return PolicyBundle.ofMachines(new MachinePolicySettings(operatorsGroup, breakGlassGroup, exemptUsers,
+                exemptGroups, machineNamespace));
     }
 }

@@ -10,6 +10,7 @@ import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
+import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,11 +34,15 @@ import java.util.concurrent.Callable;
                 + "return is reported (NG302) and, with 'nodegate policy --quarantine', refused; that the tombstone "
                 + "fits and the API server accepts its write is checked (dry run) before the delete. Exit 0 done, 4 "
                 + "cascade incomplete at --timeout, 5 refused / already gone / the tombstone cannot be recorded "
-                + "(nothing deleted), 3 an API call failed (also: the tombstone write failed after the delete).",
+                + "(nothing deleted), 3 an API call failed (also: the tombstone write failed after the delete). With "
+                + "--machine-context (a Rancher custom cluster) the Node's Cluster API Machine is deleted instead, with "
+                + "the uid and resourceVersion the gate saw as preconditions, after the Machine's JSON is saved too; "
+                + "Cluster API then drains and deletes the Node, and remove follows it (give --timeout 10m).",
         footer = {"", "Examples:",
                 "  nodegate remove gpu-a11 --baseline base.json",
                 "  nodegate remove gpu-a10 --baseline base.json --override 'kim: Lease frozen D+15, same reply source as gpu-a11'",
-                "  nodegate remove gpu-a07 --baseline base.json --handed-to cluster-b   # the host now serves cluster-b"})
+                "  nodegate remove gpu-a07 --baseline base.json --handed-to cluster-b   # the host now serves cluster-b",
+                "  nodegate remove gpu-b04 --baseline base.json --machine-context rancher --machine-cluster prod-gpu --timeout 10m"})
 public final class RemoveCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -76,6 +81,9 @@ public final class RemoveCommand implements Callable<Integer> {
                     + TombstoneBook.CONFIGMAP + "* (default: ${DEFAULT-VALUE}).")
     String namespace;
 
+    @Mixin
+    MachineFlags machines = new MachineFlags();
+
     @Option(names = "--handed-to", paramLabel = "CLUSTER",
             description = "The cluster the host was handed to, as 'nodegate fleet' names it (its context, or the Rancher "
                     + "display name). Written into the tombstone: the host's Node there is the expected arrival "
@@ -98,25 +106,30 @@ public final class RemoveCommand implements Callable<Integer> {
         // carries JSON or YAML, so that what a pipe reads parses
         PrintWriter progress = output.isTable() ? w : spec.commandLine().getErr();
         NodeRemover.Record r;
+        MachineSource management = machines.open(source);
         try {
             r = new NodeRemover(session.api(), session.store(), env.clock(), progress, env.sleeper(),
                     new TombstoneLedger(session.api(), namespace))
-                    .remove(baseline, baselineOptions.file, node, opts);
+                    .remove(baseline, baselineOptions.file, node, opts, management);
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
+        } finally {
+            MachineFlags.close(management);
         }
+        String deleted = r.machine() == null ? "Node " + node
+                : "Machine " + r.machine().namespace() + "/" + r.machine().name() + " (Node " + node + ")";
         progress.flush();
         output.print(w, new LifecycleRenderer.RemoveOutput(node, r, session.store().dir()));
         if (r.tombstoneError() != null) {
-            throw new NodegateException(ExitCode.COLLECTION, "Node " + node + " was deleted, but its tombstone was not"
+            throw new NodegateException(ExitCode.COLLECTION, deleted + " was deleted, but its tombstone was not"
                     + " recorded (" + r.tombstoneError() + "): record it by hand with the commands printed above");
         }
         if (r.error() != null) {
-            throw new NodegateException(ExitCode.COLLECTION, "Node " + node + " was deleted, but following the cascade failed: "
+            throw new NodegateException(ExitCode.COLLECTION, deleted + " was deleted, but following the cascade failed: "
                     + r.error());
         }
         if (!r.cascadeComplete()) {
-            throw new NodegateException(ExitCode.HOLD, "Node " + node + " deleted; after " + Durations.format(timeout)
+            throw new NodegateException(ExitCode.HOLD, deleted + " deleted; after " + Durations.format(timeout)
                     + " still left: " + String.join("; ", r.left()));
         }
         return ExitCode.OK;

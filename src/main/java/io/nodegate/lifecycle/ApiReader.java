@@ -226,6 +226,14 @@ public final class ApiReader {
         }
     }
 
+    /**
+     * The kube-apiserver addresses the default/kubernetes EndpointSlice advertises: the apiservers the cluster has,
+     * and what the k3s/RKE2 agents' load balancers follow (the gate's redundancy view of a server node).
+     */
+    public io.nodegate.model.ApiEndpoints apiEndpoints() {
+        return assemble(Map.of(Kinds.API_ENDPOINT_SLICES, list(Kinds.API_ENDPOINT_SLICES))).apiEndpoints();
+    }
+
     public List<DaemonSetInfo> daemonSets() {
         return assemble(Map.of(Kinds.DAEMONSETS, list(Kinds.DAEMONSETS))).daemonSets();
     }

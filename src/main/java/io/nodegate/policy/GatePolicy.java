@@ -51,7 +51,6 @@ public final class GatePolicy {
     public static ValidatingAdmissionPolicy policy(PolicySettings settings) {
         String operators = CelLiteral.quote(settings.operatorsGroup());
         String breakGlass = CelLiteral.quote(settings.breakGlassGroup());
-        String prefix = CelLiteral.quote(ANNOTATION_PREFIX);
         String verdictKey = CelLiteral.quote(VERDICT_ANNOTATION);
         String atKey = CelLiteral.quote(GATE_AT_ANNOTATION);
         String uidKey = CelLiteral.quote(GATE_UID_ANNOTATION);
@@ -139,19 +138,9 @@ public final class GatePolicy {
                                         + " (Ready lastHeartbeatTime is newer than " + GATE_AT_ANNOTATION + " ' +"
                                         + " variables.gateAt + '): the host is back; run nodegate gate again.'"
                                         + " : ''"),
-                        variable("oldGateKeys",
-                                "request.operation != 'CREATE' && has(oldObject.metadata.annotations)"
-                                        + " ? oldObject.metadata.annotations.filter(k, k.startsWith(" + prefix + "))"
-                                        + " : []"),
-                        variable("newGateKeys",
-                                "request.operation != 'DELETE' && has(object.metadata.annotations)"
-                                        + " ? object.metadata.annotations.filter(k, k.startsWith(" + prefix + "))"
-                                        + " : []"),
-                        // A key in both lists guarantees both annotation maps exist, so the index is safe.
-                        variable("changedGateKeys",
-                                "variables.newGateKeys.filter(k, !(k in variables.oldGateKeys)"
-                                        + " || oldObject.metadata.annotations[k] != object.metadata.annotations[k])"
-                                        + " + variables.oldGateKeys.filter(k, !(k in variables.newGateKeys))"))
+                        variable("oldGateKeys", gateKeysOf("oldObject", "CREATE")),
+                        variable("newGateKeys", gateKeysOf("object", "DELETE")),
+                        variable("changedGateKeys", CHANGED_GATE_KEYS))
                 .withValidations(
                         new ValidationBuilder()
                                 .withExpression("variables.deleteDenial == ''")
@@ -165,19 +154,46 @@ public final class GatePolicy {
                                         + " + ' In an emergency a member of ' + " + breakGlass + " + ' can delete it.'")
                                 .withReason("Forbidden")
                                 .build(),
-                        new ValidationBuilder()
-                                .withExpression("request.operation == 'DELETE' || variables.isOperator"
-                                        + " || size(variables.changedGateKeys) == 0")
-                                .withMessage("nodegate: only members of " + settings.operatorsGroup()
-                                        + " may add, change or remove " + ANNOTATION_PREFIX
-                                        + "* annotations on a Node")
-                                .withMessageExpression("'nodegate: only members of ' + " + operators
-                                        + " + ' may add, change or remove " + ANNOTATION_PREFIX
-                                        + "* annotations; this request changes ' + variables.changedGateKeys.join(', ')"
-                                        + " + ' on node ' + object.metadata.name")
-                                .withReason("Forbidden")
-                                .build())
+                        onlyOperatorsWriteVerdicts(settings.operatorsGroup(), "a Node",
+                                "' on node ' + object.metadata.name"))
                 .endSpec()
+                .build();
+    }
+
+    /**
+     * The nodegate.io/* keys of {@code object} ("object", "oldObject"), or [] when the request has none ({@code absentOn}
+     * is the operation on which that side is null).
+     */
+    static String gateKeysOf(String object, String absentOn) {
+        return "request.operation != '" + absentOn + "' && has(" + object + ".metadata.annotations)"
+                + " ? " + object + ".metadata.annotations.filter(k, k.startsWith(" + CelLiteral.quote(ANNOTATION_PREFIX)
+                + ")) : []";
+    }
+
+    /** The gate keys added, changed or removed; a key in both lists guarantees both maps exist, so the index is safe. */
+    static final String CHANGED_GATE_KEYS = "variables.newGateKeys.filter(k, !(k in variables.oldGateKeys)"
+            + " || oldObject.metadata.annotations[k] != object.metadata.annotations[k])"
+            + " + variables.oldGateKeys.filter(k, !(k in variables.newGateKeys))";
+
+    /**
+     * Rule 2, for any kind that carries a verdict: outside the operators group, no request may add, change or remove
+     * nodegate.io/* annotations (needs the variables isOperator, oldGateKeys, newGateKeys, changedGateKeys).
+     *
+     * @param aKind           the kind in the static message ("a Node")
+     * @param onWhatExpression CEL naming the object in the message ("' on node ' + object.metadata.name")
+     */
+    static io.fabric8.kubernetes.api.model.admissionregistration.v1.Validation onlyOperatorsWriteVerdicts(
+            String operatorsGroup, String aKind, String onWhatExpression) {
+        return new ValidationBuilder()
+                .withExpression("request.operation == 'DELETE' || variables.isOperator"
+                        + " || size(variables.changedGateKeys) == 0")
+                .withMessage("nodegate: only members of " + operatorsGroup + " may add, change or remove "
+                        + ANNOTATION_PREFIX + "* annotations on " + aKind)
+                .withMessageExpression("'nodegate: only members of ' + " + CelLiteral.quote(operatorsGroup)
+                        + " + ' may add, change or remove " + ANNOTATION_PREFIX
+                        + "* annotations; this request changes ' + variables.changedGateKeys.join(', ') + "
+                        + onWhatExpression)
+                .withReason("Forbidden")
                 .build();
     }
 

@@ -30,6 +30,15 @@ public final class PolicyBundle {
         return new PolicyBundle(objects);
     }
 
+    /** For Rancher's management cluster: the Machine policy, its binding and the operators' Role there. */
+    public static PolicyBundle ofMachines(MachinePolicySettings settings) {
+        List<HasMetadata> objects = new ArrayList<>();
+        objects.add(MachinePolicy.policy(settings));
+        objects.add(MachinePolicy.binding());
+        objects.addAll(MachineRbac.objects(settings));
+        return new PolicyBundle(objects);
+    }
+
     public List<HasMetadata> objects() {
         return objects;
     }

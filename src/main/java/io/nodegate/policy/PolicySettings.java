@@ -53,13 +53,13 @@ public record PolicySettings(String operatorsGroup, String breakGlassGroup, bool
         return new PolicySettings(DEFAULT_OPERATORS_GROUP, DEFAULT_BREAK_GLASS_GROUP, true, List.of());
     }
 
-    private static String requireGroup(String flag, String group) {
+    static String requireGroup(String flag, String group) {
         if (group == null || group.isBlank()) {
-            throw new InputException(flag + " must name a group, got an empty value");
+            throw new InputException(flag + " must not be empty");
         }
         if (!group.equals(group.strip())) {
             throw new InputException(flag + " '" + group + "' has leading or trailing spaces;"
-                    + " group names are matched exactly");
+                    + " names are matched exactly");
         }
         for (int i = 0; i < group.length(); i++) {
             if (Character.isISOControl(group.charAt(i))) {

@@ -93,10 +93,12 @@ public final class LifecycleRenderer {
                 for (String r : c.reasons()) {
                     w.append(String.format("      - %s%n", r));
                 }
-                // a check that passed shows its evidence with -o wide (the times of [c] and the host's always);
+                // a check that passed shows its evidence with -o wide ([c]'s times, the redundancy counts and the
+                // host's always);
                 // a check that was not run has none to show
                 boolean show = c.outcome() != Verdict.NOT_CHECKED && (wide || c.outcome() != Verdict.PASS
-                        || "c".equals(c.id()) || "host".equals(c.id()) || "kubelet".equals(c.id()));
+                        || "c".equals(c.id()) || "redundancy".equals(c.id()) || "host".equals(c.id())
+                        || "kubelet".equals(c.id()));
                 if (show) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.append(String.format("        %s: %s%n", e.getKey(), e.getValue()));

@@ -114,7 +114,8 @@ class GateDecisionTest {
         GateResult r = GateDecision.decide(BASE, GOOD, REQ);
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         // without --host-report/--probe-kubelet the run says that step (b) rests on the reply's text alone; without
-        // --fleet-context the fleet check says "not checked", never a pass
+        // --fleet-context the fleet check says "not checked", never a pass; a worker gets no etcd or redundancy
+        // check, and a Node Rancher did not register as a Machine no machine check
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e",
                 "host", "fleet");
         // neither is ever a PASS: both are NOT_CHECKED, named by the run, and give no reason for the verdict
@@ -194,15 +195,22 @@ class GateDecisionTest {
         assertThat(check(GateDecision.decide(BASE, with(GOOD, annotated, GOOD.targetLease()), REQ), "a").outcome())
                 .isEqualTo(Verdict.FAIL);
 
-        // a worker that joined etcd with a server token: member by peer address, then by name
+        // a worker that joined etcd with a server token: member by peer address, then by name. With the member
+        // lists read now, check [etcd] judges membership (and names the member to remove)
         EtcdMember byPeer = new EtcdMember(0xdefL, "something-else", List.of("https://192.0.2.11:2380"), List.of(), false);
         Baseline withEtcd = baseline(List.of(CTL_MEMBER, byPeer), null);
         GateResult r = GateDecision.decide(withEtcd, etcdNow(GOOD, List.of(CTL_MEMBER, byPeer)), REQ);
-        assertThat(check(r, "a").reasons()).anySatisfy(s -> assertThat(s).contains("peer address https://192.0.2.11:2380"));
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(check(r, "etcd").reasons()).anySatisfy(s -> assertThat(s)
+                .contains("peer address https://192.0.2.11:2380", "etcdctl member remove def"));
         EtcdMember byName = new EtcdMember(0xdefL, "gpu-a11-99ff", List.of("https://10.9.9.9:2380"), List.of(), false);
         GateResult r2 = GateDecision.decide(baseline(List.of(CTL_MEMBER, byName), null),
                 etcdNow(GOOD, List.of(CTL_MEMBER, byName)), REQ);
-        assertThat(check(r2, "a").reasons()).anySatisfy(s -> assertThat(s).contains("by name gpu-a11-99ff"));
+        assertThat(check(r2, "etcd").reasons()).anySatisfy(s -> assertThat(s).contains("by name gpu-a11-99ff"));
+        // without an etcd source now, the baseline's membership keeps (a) failing
+        GateResult r4 = GateDecision.decide(withEtcd, GOOD, REQ);
+        assertThat(check(r4, "a").reasons()).anySatisfy(s -> assertThat(s).contains("was etcd member def at the baseline",
+                "peer address https://192.0.2.11:2380"));
         // near miss: a member whose name only shares a prefix
         EtcdMember other = new EtcdMember(0xdefL, "gpu-a111-99ff", List.of("https://192.0.2.111:2380"), List.of(), false);
         GateResult r3 = GateDecision.decide(baseline(List.of(CTL_MEMBER, other), null),

@@ -34,8 +34,15 @@ import java.util.Map;
  */
 public final class AdmissionSimulator {
 
+    /** @param group the resource's API group ("" for the core group: Nodes) */
     public record Request(String operation, String resource, String subResource, String username, List<String> groups,
-                   Map<String, Object> object, Map<String, Object> oldObject) {
+                   Map<String, Object> object, Map<String, Object> oldObject, String group) {
+
+        /** A request on a core-group resource (Nodes). */
+        public Request(String operation, String resource, String subResource, String username, List<String> groups,
+                       Map<String, Object> object, Map<String, Object> oldObject) {
+            this(operation, resource, subResource, username, groups, object, oldObject, "");
+        }
     }
 
     public record Decision(boolean allowed, String message) {
@@ -60,11 +67,17 @@ public final class AdmissionSimulator {
             .build();
 
     private final ValidatingAdmissionPolicy policy;
+    private final List<Compiled> matchConditions = new ArrayList<>();
     private final List<Compiled> variables = new ArrayList<>();
     private final List<Check> checks = new ArrayList<>();
 
     public AdmissionSimulator(ValidatingAdmissionPolicy policy) {
         this.policy = policy;
+        if (policy.getSpec().getMatchConditions() != null) {
+            for (var c : policy.getSpec().getMatchConditions()) {
+                matchConditions.add(compile("matchCondition " + c.getName(), c.getExpression()));
+            }
+        }
         for (Variable v : policy.getSpec().getVariables()) {
             variables.add(compile("variable " + v.getName(), v.getExpression()));
         }
@@ -92,7 +105,7 @@ public final class AdmissionSimulator {
         String resource = request.subResource() == null ? request.resource()
                 : request.resource() + "/" + request.subResource();
         for (NamedRuleWithOperations rule : policy.getSpec().getMatchConstraints().getResourceRules()) {
-            if (rule.getApiGroups().contains("") && rule.getOperations().contains(request.operation())
+            if (rule.getApiGroups().contains(request.group()) && rule.getOperations().contains(request.operation())
                     && rule.getResources().contains(resource)) {
                 return true;
             }
@@ -100,7 +113,7 @@ public final class AdmissionSimulator {
         return false;
     }
 
-    Decision review(Request request) {
+    public Decision review(Request request) {
         return evaluate(request, null);
     }
 
@@ -185,6 +198,16 @@ public final class AdmissionSimulator {
         if (params != null) {
             activation.put("params", params);
         }
+        // matchConditions decide whether the policy applies at all; one that errors denies (failurePolicy Fail)
+        for (Compiled condition : matchConditions) {
+            try {
+                if (!Boolean.TRUE.equals(condition.program().eval(activation))) {
+                    return new Decision(true, "not matched by " + condition.name());
+                }
+            } catch (CelEvaluationException e) {
+                return new Decision(false, "error in " + condition.name() + ": " + e.getMessage());
+            }
+        }
         Map<String, Object> computed = new LinkedHashMap<>();
         activation.put("variables", computed);
         for (Compiled variable : variables) {
@@ -233,13 +256,21 @@ public final class AdmissionSimulator {
         }
         Map<String, Object> req = new LinkedHashMap<>();
         req.put("uid", "705ab4f5-6393-11e8-b7cc-42010a800002");
-        req.put("kind", Map.of("group", "", "version", "v1", "kind", "Node"));
-        req.put("resource", Map.of("group", "", "version", "v1", "resource", "nodes"));
+        boolean core = request.group().isEmpty();
+        req.put("kind", Map.of("group", request.group(), "version", core ? "v1" : "v1beta1", "kind",
+                core ? "Node" : "Machine"));
+        req.put("resource", Map.of("group", request.group(), "version", core ? "v1" : "v1beta1", "resource",
+                request.resource()));
         if (request.subResource() != null) {
             req.put("subResource", request.subResource());
         }
         String name = name(request.object() != null ? request.object() : request.oldObject());
         req.put("name", name);
+        Object ns = ((Map<?, ?>) (request.object() != null ? request.object() : request.oldObject()).get("metadata"))
+                .get("namespace");
+        if (ns != null) {
+            req.put("namespace", ns);
+        }
         req.put("operation", request.operation());
         req.put("userInfo", userInfo);
         req.put("dryRun", false);
@@ -254,7 +285,7 @@ public final class AdmissionSimulator {
     }
 
     @SuppressWarnings("unchecked")
-    private static String name(Map<String, Object> node) {
-        return (String) ((Map<String, Object>) node.get("metadata")).get("name");
+    private static String name(Map<String, Object> object) {
+        return (String) ((Map<String, Object>) object.get("metadata")).get("name");
     }
 }

@@ -99,6 +99,9 @@ import java.util.function.Predicate;
  *       {@link #url()} is a small front ({@link ApiFrontServer}) that relays a WebSocket watch to the mock as such
  *       a stream and passes every other request through byte for byte (WebSocket watches of fabric8 clients are
  *       tunnelled unchanged and keep working).</li>
+ *   <li><b>DELETE preconditions</b>: DeleteOptions {@code preconditions.uid} / {@code resourceVersion} that the stored
+ *       object does not meet answer 409 Conflict "Precondition failed" (the mock alone ignores them);
+ *       {@link #beforeServing} lets a test change the object just before such a DELETE arrives.</li>
  *   <li><b>Dry runs</b>: a POST or PUT with {@code dryRun=All} is checked as the real write would be (the
  *       validation below, AlreadyExists for a POST, NotFound and the resourceVersion precondition for a PUT) and
  *       answered with the object, but nothing is stored (the mock alone would store it).</li>
@@ -173,6 +176,11 @@ public final class ApiTestServer implements AutoCloseable {
 
     private record Failure(String method, String path, int code, int succeedFirst, AtomicInteger seen) {
     }
+
+    private record Racer(String method, String path, String mergePatch) {
+    }
+
+    private final List<Racer> racers = new CopyOnWriteArrayList<>();
 
     private ApiTestServer() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
@@ -265,6 +273,16 @@ public final class ApiTestServer implements AutoCloseable {
      */
     public ApiTestServer unserve(String resourcePath) {
         unserved.add(resourcePath);
+        return this;
+    }
+
+    /**
+     * Applies the JSON merge patch {@code mergePatch} to the object at {@code path} just before the next
+     * {@code method} request to exactly that path is served: another writer getting in between a client's last read
+     * and its write (the object's resourceVersion moves on, as on a real server).
+     */
+    public ApiTestServer beforeServing(String method, String path, String mergePatch) {
+        racers.add(new Racer(method, path, mergePatch));
         return this;
     }
 
@@ -784,6 +802,15 @@ public final class ApiTestServer implements AutoCloseable {
                     && !("Bearer " + requiredToken).equals(request.getHeader("Authorization"))) {
                 return status(401, "Unauthorized", "Unauthorized");
             }
+            for (Racer r : racers) {
+                if (!setup && r.method().equals(method) && r.path().equals(path) && racers.remove(r)) {
+                    // straight into the store: an HTTP call from here would wait for this very dispatch
+                    crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                            io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, path, io.fabric8.mockwebserver.http.Headers
+                            .builder().add("Content-Type", "application/merge-patch+json").build(),
+                            new io.fabric8.mockwebserver.http.Buffer(r.mergePatch().getBytes(StandardCharsets.UTF_8))));
+                }
+            }
             for (Failure f : failures) {
                 if (!setup && f.method().equals(method) && f.path().equals(path)
                         && f.seen().getAndIncrement() >= f.succeedFirst()) {
@@ -807,6 +834,12 @@ public final class ApiTestServer implements AutoCloseable {
             }
             if ("GET".equals(method) && isWatch(query)) {
                 return watch(request, path, query, setup);
+            }
+            if ("DELETE".equals(method)) {
+                MockResponse refused = preconditionFailed(request, path);
+                if (refused != null) {
+                    return refused;
+                }
             }
             if ("POST".equals(method) || "PUT".equals(method)) {
                 byte[] body = request.getBody() == null ? new byte[0] : request.getBody().readByteArray();
@@ -837,6 +870,43 @@ public final class ApiTestServer implements AutoCloseable {
                         ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOfObject(path))));
             }
             return answer;
+        }
+
+        /**
+         * A DELETE whose DeleteOptions carry preconditions (uid, resourceVersion) that the stored object does not meet
+         * answers 409 Conflict, as kube-apiserver does (apiserver pkg/storage/interfaces.go, Preconditions.Check); the
+         * mock alone deletes whatever has that name.
+         */
+        private MockResponse preconditionFailed(RecordedRequest request, String path) {
+            byte[] body = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+            if (body.length == 0) {
+                return null;
+            }
+            JsonNode preconditions;
+            try {
+                preconditions = JSON.readTree(body).path("preconditions");
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (!preconditions.isObject()) {
+                return null;
+            }
+            MockResponse stored = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                    io.fabric8.mockwebserver.dsl.HttpMethod.GET, path, request.getHeaders(),
+                    new io.fabric8.mockwebserver.http.Buffer()));
+            if (stored.code() != 200 || stored.getBody() == null) {
+                return null; // NotFound: the DELETE itself answers it
+            }
+            JsonNode meta = JSON.readTree(stored.getBody().getBytes()).path("metadata");
+            for (String[] field : new String[][]{{"uid", "UID"}, {"resourceVersion", "ResourceVersion"}}) {
+                JsonNode wanted = preconditions.path(field[0]);
+                if (wanted.isString() && !wanted.asString().equals(meta.path(field[0]).asString())) {
+                    return status(409, "Conflict", "Operation cannot be fulfilled on " + resourceOfObject(path) + " \""
+                            + meta.path("name").asString() + "\": Precondition failed: " + field[1] + " in precondition: "
+                            + wanted.asString() + ", " + field[1] + " in object meta: " + meta.path(field[0]).asString());
+                }
+            }
+            return null;
         }
 
         /** 422 for what kube-apiserver's validation refuses and nodegate depends on: a ConfigMap over 1 MiB. */

@@ -33,7 +33,11 @@ final class BaselineComparisons {
         }
     }
 
-    /** etcd membership: the same member ids as at baseline time (a worker's removal never changes etcd). */
+    /**
+     * etcd membership: the same member ids as at baseline time. A worker's removal never changes etcd; a server's
+     * member is removed first ("etcd first"), so the members of the gated node and of targets already removed may be
+     * gone, and only they.
+     */
     static final class EtcdMembers implements BaselineComparison {
         @Override
         public void compare(GateInput in, Now now, List<String> changes, Map<String, String> evid) {
@@ -49,6 +53,14 @@ final class BaselineComparisons {
                 TreeSet<String> before = ids(baseline.etcdMembers());
                 TreeSet<String> after = ids(etcdNow);
                 evid.put("etcd", after.toString());
+                TreeSet<String> expectedGone = new TreeSet<>();
+                for (Baseline.EtcdMemberRef m : baseline.etcdMembers()) {
+                    if (!after.contains(m.id()) && ownMember(in, now, m) != null) {
+                        expectedGone.add(m.id());
+                        evid.put("etcd member " + m.id() + " gone", ownMember(in, now, m));
+                    }
+                }
+                after.addAll(expectedGone);
                 if (!before.equals(after)) {
                     TreeSet<String> gone = new TreeSet<>(before);
                     gone.removeAll(after);
@@ -57,6 +69,25 @@ final class BaselineComparisons {
                     changes.add("etcd members changed: gone " + gone + ", new " + added);
                 }
             }
+        }
+
+        /** Whose member this was, when it was the gated node's or a removed target's; else null. */
+        private static String ownMember(GateInput in, Now now, Baseline.EtcdMemberRef m) {
+            NodeInfo gated = in.evidence().target();
+            if (gated != null) {
+                String how = EtcdMembership.howExactly(EtcdMembership.Identity.of(gated, in.baselineTarget()),
+                        m.name(), m.peerUrls());
+                if (how != null) {
+                    return "the gated node " + gated.name() + "'s own (by " + how + "), removed first as required";
+                }
+            }
+            for (Baseline.Target t : now.removedTargets()) {
+                String how = EtcdMembership.howExactly(EtcdMembership.Identity.of(t), m.name(), m.peerUrls());
+                if (how != null) {
+                    return "removed target " + t.name() + "'s (by " + how + ")";
+                }
+            }
+            return null;
         }
 
         private static TreeSet<String> ids(List<Baseline.EtcdMemberRef> members) {

@@ -4,7 +4,6 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineCollector;
 import io.nodegate.model.EtcdEndpointReport;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,8 @@ public final class GateDecision {
     static final List<GateCheck> CHECKS = List.of(
             new ControlNodeCheck(),
             new TargetAndWorkerCheck(),
+            new EtcdMemberGoneCheck(),
+            new ServerRedundancyCheck(),
             new ReplyCheck(),
             new TimeMatchCheck(),
             new ClusterUnchangedCheck(),
@@ -29,7 +30,8 @@ public final class GateDecision {
             new HostReportCheck(),
             new KubeletPortCheck(),
             new NoHostEvidenceCheck(),
-            new FleetCheck());
+            new FleetCheck(),
+            new MachineCheck());
 
     private GateDecision() {
     }
@@ -79,14 +81,6 @@ public final class GateDecision {
             }
         }
         return BaselineCollector.etcdMembers(reports);
-    }
-
-    static String host(String url) {
-        try {
-            return URI.create(url).getHost();
-        } catch (IllegalArgumentException e) {
-            return url;
-        }
     }
 
 }

@@ -2,6 +2,7 @@ package io.nodegate.lifecycle.gate;
 
 import io.nodegate.detect.controlplane.NamedView;
 
+import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.LeaseInfo;
@@ -34,14 +35,16 @@ public record GateEvidence(
         SecretMeta controlNodePassword,
         String collectionError,
         List<LeaseInfo> nodeLeases,
-        List<NamedView> fleet) {
+        List<NamedView> fleet,
+        ApiEndpoints apiEndpoints,
+        MachineEvidence machine) {
 
     /** Evidence without the other node Leases: the batch check does not apply (tests of the other checks). */
     public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
                         List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
                         NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError) {
         this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
-                controlNodePassword, collectionError, null, null);
+                controlNodePassword, collectionError, null, null, null, null);
     }
 
     /** Evidence without a fleet: the fleet check says "not checked". */
@@ -50,14 +53,30 @@ public record GateEvidence(
                         NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError,
                         List<LeaseInfo> nodeLeases) {
         this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
-                controlNodePassword, collectionError, nodeLeases, null);
+                controlNodePassword, collectionError, nodeLeases, null, null, null);
+    }
+
+    /** Evidence with the apiserver endpoints read for a server target (nothing of a fleet or a Machine yet). */
+    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
+                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
+                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError,
+                        List<LeaseInfo> nodeLeases, ApiEndpoints apiEndpoints) {
+        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
+                controlNodePassword, collectionError, nodeLeases, null, apiEndpoints, null);
     }
 
     /** This evidence with the other clusters' Nodes (or, when reading one failed, that failure). */
     public GateEvidence withFleet(List<NamedView> views, String error) {
         return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
                 controlPods, controlNodePassword, collectionError != null ? collectionError : error, nodeLeases,
-                views == null ? null : List.copyOf(views));
+                views == null ? null : List.copyOf(views), apiEndpoints, machine);
+    }
+
+    /** This evidence with what the management cluster said about the target's Machine (or why reading it failed). */
+    public GateEvidence withMachine(MachineEvidence found, String error) {
+        return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
+                controlPods, controlNodePassword, collectionError != null ? collectionError : error, nodeLeases, fleet,
+                apiEndpoints, found);
     }
 
     public GateEvidence {

@@ -44,8 +44,11 @@ public final class GateEvidenceCollector {
             // the batch check compares the target's Lease with every other: a Lease LIST without it compares nothing
             requireListed("LIST leases in " + ApiReader.NODE_LEASE_NS, nodeLeases.stream().map(l -> l.name()).toList(),
                     lease == null ? null : node, "Lease");
+            // what removing a server leaves (its apiserver among them) is judged only for servers
+            var apiEndpoints = target != null && ServerRedundancyCheck.isServer(target, baseline.target(node))
+                    ? api.apiEndpoints() : null;
             return new GateEvidence(clock.instant(), target, lease, nodes, ds, metallb.present() ? metallb.items() : null,
-                    etcd, control, controlPods, controlSecret, null, nodeLeases);
+                    etcd, control, controlPods, controlSecret, null, nodeLeases, apiEndpoints);
         } catch (CollectionException e) {
             return GateEvidence.failed(clock.instant(), e.getMessage());
         }

@@ -24,6 +24,9 @@ public final class GateService {
     public static final String ANN_UID = "nodegate.io/gate-uid";
     /** The bootID the gate judged; a host that booted since (and reported it) is no longer what was judged. */
     public static final String ANN_BOOT_ID = "nodegate.io/gate-boot-id";
+    /** On a Machine: the Node (name and uid) the verdict judged; its status.nodeRef must still name it. */
+    public static final String ANN_NODE_NAME = "nodegate.io/gate-node-name";
+    public static final String ANN_NODE_UID = "nodegate.io/gate-node-uid";
     /**
      * The checks the run did not make because their input was not given ("host,fleet"), next to the verdict, so
      * that a PASS read off the Node says what it does not cover. Absent when every check ran.
@@ -66,10 +69,24 @@ public final class GateService {
     public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
                    boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
                    String fleetError) {
+        return run(baseline, baselineFile, request, etcd, annotate, host, fleet, fleetError, null);
+    }
+
+    /**
+     * @param machines Rancher's management cluster (--machine-context), where the Node's Machine is checked and, with
+     *                 annotate, annotated too; null when none was given (the machine check says "not checked")
+     */
+    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
+                   boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
+                   String fleetError, MachineSource machines) {
         store.ensureWritable();
         GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
         if (fleet != null || fleetError != null) {
             evidence = evidence.withFleet(fleet, fleetError == null ? null : "fleet cluster " + fleetError);
+        }
+        if (machines != null && evidence.target() != null && evidence.collectionError() == null) {
+            MachineEvidence.Outcome found = MachineEvidence.collect(machines, evidence.target());
+            evidence = evidence.withMachine(found.evidence(), found.error());
         }
         HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, host, evidence);
         evidence = hostStep.evidence();
@@ -80,7 +97,7 @@ public final class GateService {
                 evidence.target() == null ? null : evidence.target().resourceVersion(),
                 baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baselineFile == null ? null : EvidenceStore.sha256(baselineFile),
-                baseline.baselineTs(), api.server(), request, null);
+                baseline.baselineTs(), api.server(), request, null, machineRef(machines, evidence));
         String name = "gate-" + request.node() + "-" + EvidenceStore.stamp(evidence.observedAt());
         for (int n = 2; java.nio.file.Files.exists(store.dir().resolve(name + ".json")); n++) {
             name = "gate-" + request.node() + "-" + EvidenceStore.stamp(evidence.observedAt()) + "-" + n;
@@ -90,106 +107,97 @@ public final class GateService {
         String sha = EvidenceStore.sha256(file);
         String annotation = null;
         if (annotate) {
-            annotation = annotate(record, name, sha,
-                    evidence.target() == null ? null : evidence.target().systemInfo().bootId());
+            String bootId = evidence.target() == null ? null : evidence.target().systemInfo().bootId();
+            annotation = annotate(record, name, sha, bootId);
+            if (record.machine() != null && record.verdict() != Verdict.INVALID) {
+                annotation += "\n" + annotateMachine(machines.api(), record, name, sha, bootId);
+            }
         }
         return new Run(result, record, file, sha, annotation);
+    }
+
+    /** The one Machine of the gated cluster that names the Node, as the record keeps it; else null. */
+    private static GateRecord.MachineRef machineRef(MachineSource machines, GateEvidence evidence) {
+        if (evidence.machine() == null || evidence.machine().ofCluster().size() != 1) {
+            return null;
+        }
+        var m = evidence.machine().ofCluster().get(0);
+        return new GateRecord.MachineRef(machines.api().server(), m.namespace(), m.name(), m.uid(),
+                m.resourceVersion(), evidence.machine().cluster(), m.nodeRefName(), m.nodeRefUid(), m.bootId(),
+                m.phase());
+    }
+
+    /**
+     * Writes the verdict onto the Node's Machine as on the Node: the same fields, bound to the Machine's uid, with the
+     * Node it judged ({@value #ANN_NODE_NAME}, {@value #ANN_NODE_UID}) and the Node's bootID, conditional on the
+     * Machine's resourceVersion and confirmed the same way. The Machine admission policy (`policy --machines`)
+     * honours a PASS only for that Machine while it still points at that Node object and boot.
+     */
+    private String annotateMachine(ApiReader management, GateRecord record, String name, String sha, String bootId) {
+        GateRecord.MachineRef m = record.machine();
+        String what = "Machine " + m.namespace() + "/" + m.name();
+        Map<String, String> annotations = verdictAnnotations(record, sha, m.uid(), bootId);
+        annotations.put(ANN_NODE_NAME, record.node());
+        annotations.put(ANN_NODE_UID, record.nodeUid());
+        ConfirmedPatch.Landed landed;
+        try {
+            landed = new ConfirmedPatch(management, "Machine", what,
+                    io.nodegate.source.rancher.RancherMachines.machinePath(m.namespace(), m.name()), m.name(), m.uid(),
+                    m.resourceVersion(), "kubectl get machines.cluster.x-k8s.io -n " + m.namespace() + " " + m.name())
+                    .apply(annotations, record.verdict().name(), sha);
+        } catch (CollectionException e) {
+            throw new CollectionException("Node " + record.node() + " carries " + ANN_VERDICT + "=" + record.verdict()
+                    + ", but " + e.getMessage(), e);
+        }
+        try {
+            store.writeJson(name + ".machine.annotation.json", new GateRecord.MachineAnnotation(
+                    GateRecord.MachineAnnotation.KIND, record.node(), name + ".json", sha, m.namespace(), m.name(),
+                    m.uid(), landed.resourceVersion(), clock.instant()));
+        } catch (RuntimeException e) {
+            throw new CollectionException(what + " NOW CARRIES " + ANN_VERDICT + "=" + record.verdict()
+                    + " (resourceVersion " + landed.resourceVersion() + "), but writing " + name
+                    + ".machine.annotation.json failed: " + e.getMessage() + ". 'nodegate remove --machine-context'"
+                    + " will refuse this Machine until the gate runs again", e);
+        }
+        return "annotated " + what + " " + ANN_VERDICT + "=" + record.verdict() + (landed.unclear() == null ? ""
+                : " (" + landed.unclear() + "; re-reading the Machine shows the annotation landed)");
     }
 
     /**
      * Writes the verdict onto the Node, conditional on the resourceVersion the gate saw (a merge patch carrying
      * metadata.resourceVersion is rejected with 409 if the Node changed), together with the uid and bootID it
      * judged and the time: the admission policy honours a PASS only for that object, that boot, and while no
-     * heartbeat newer than gate-at arrived. Not done for INVALID: nothing the run saw can be trusted.
-     *
-     * <p>A PATCH whose answer is not a clean confirmation (a timeout, a 5xx, an empty or foreign 200) may still
-     * have landed, and a PASS on the Node is what the admission policy honours. So the Node is read again and
-     * what is really there is reported; if even that fails, the outcome is reported as unknown.
+     * heartbeat newer than gate-at arrived. Not done for INVALID: nothing the run saw can be trusted. A PATCH
+     * without a clean answer is confirmed by reading the Node again ({@link ConfirmedPatch}).
      */
     private String annotate(GateRecord record, String name, String sha, String bootId) {
         if (record.verdict() == Verdict.INVALID || record.nodeUid() == null) {
             return "not annotated: verdict " + record.verdict() + (record.nodeUid() == null ? " (Node not seen)" : "");
         }
+        ConfirmedPatch.Landed landed = new ConfirmedPatch(api, "Node", "Node " + record.node(),
+                "/api/v1/nodes/" + record.node(), record.node(), record.nodeUid(), record.nodeResourceVersion(),
+                "kubectl get node " + record.node()).apply(verdictAnnotations(record, sha, record.nodeUid(), bootId),
+                record.verdict().name(), sha);
+        return recordAnnotation(record, name, sha, landed.resourceVersion(), "annotated " + ANN_VERDICT + "="
+                + record.verdict() + (landed.unclear() == null ? ""
+                : " (" + landed.unclear() + "; re-reading the Node shows the annotation landed)"));
+    }
+
+    /**
+     * The annotations a verdict is written as: verdict, time, the record's hash, the uid of the object it is written
+     * on, and the bootID judged (null removes one left by an earlier run: a Node that reports none is bound by uid
+     * alone).
+     */
+    static Map<String, String> verdictAnnotations(GateRecord record, String sha, String objectUid, String bootId) {
         Map<String, String> annotations = new java.util.LinkedHashMap<>();
         annotations.put(ANN_VERDICT, record.verdict().name());
         annotations.put(ANN_AT, record.gatedAt().toString());
         annotations.put(ANN_EVIDENCE, "sha256:" + sha);
-        annotations.put(ANN_UID, record.nodeUid());
-        // null removes a bootID annotation left by an earlier run: a Node that reports none is bound by uid alone
+        annotations.put(ANN_UID, objectUid);
         annotations.put(ANN_BOOT_ID, bootId == null || bootId.isBlank() ? null : bootId);
         // null removes an earlier run's list when this run checked everything
         annotations.put(ANN_NOT_CHECKED, record.notChecked().isEmpty() ? null : String.join(",", record.notChecked()));
-        Map<String, Object> patch = Map.of("metadata", Map.of(
-                "uid", record.nodeUid(),
-                "resourceVersion", record.nodeResourceVersion(),
-                "annotations", annotations));
-        String path = "/api/v1/nodes/" + record.node();
-        String unclear;
-        try {
-            var response = api.send(api.mergePatchRequest(path, patch));
-            int code = response.code();
-            if (code == 200) {
-                var confirmed = carriesVerdict(parse(response.body()), record, sha);
-                if (confirmed != null) {
-                    return recordAnnotation(record, name, sha, confirmed, "annotated " + ANN_VERDICT + "="
-                            + record.verdict());
-                }
-                unclear = "the PATCH answered HTTP 200 without the annotated Node";
-            } else if (code >= 400 && code < 500 && code != 408) {
-                throw new CollectionException("annotating Node " + record.node() + " failed (HTTP " + code
-                        + (code == 409 ? ": the Node changed since the gate read it" : "") + "); the gate record "
-                        + "is kept but the Node carries no new verdict");
-            } else {
-                unclear = "the PATCH answered HTTP " + code;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            unclear = "the PATCH was interrupted";
-        } catch (CollectionException e) {
-            throw e;
-        } catch (Exception e) {
-            unclear = "the PATCH failed (" + api.describe(e) + ")";
-        }
-        tools.jackson.databind.JsonNode now;
-        try {
-            now = api.reread("Node " + record.node(), path).orElse(null);
-        } catch (CollectionException e) {
-            throw new CollectionException("annotating Node " + record.node() + ": " + unclear + ", and " + e.getMessage()
-                    + ". UNKNOWN whether the Node now carries " + ANN_VERDICT + "=" + record.verdict()
-                    + ": check before anyone deletes it (kubectl get node " + record.node()
-                    + " -o jsonpath='{.metadata.annotations}'; this run's evidence is sha256:" + sha + ")", e);
-        }
-        var confirmed = carriesVerdict(now, record, sha);
-        if (confirmed != null) {
-            return recordAnnotation(record, name, sha, confirmed, "annotated " + ANN_VERDICT + "=" + record.verdict()
-                    + " (" + unclear + "; re-reading the Node shows the annotation landed)");
-        }
-        throw new CollectionException("annotating Node " + record.node() + " failed (" + unclear + "); re-reading the "
-                + "Node shows " + (now == null ? "it is gone (NotFound)" : "it does not carry this run's verdict")
-                + ": the gate record is kept but the Node carries no new verdict");
-    }
-
-    private static tools.jackson.databind.JsonNode parse(String body) {
-        try {
-            return Json.MAPPER.readTree(body);
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** The Node's resourceVersion when it is our Node and carries this run's verdict and evidence; else null. */
-    private static String carriesVerdict(tools.jackson.databind.JsonNode obj, GateRecord record, String sha) {
-        if (obj == null || !obj.isObject() || !"Node".equals(obj.path("kind").asString())) {
-            return null;
-        }
-        var meta = obj.path("metadata");
-        var ann = meta.path("annotations");
-        boolean ours = record.node().equals(meta.path("name").asString())
-                && record.nodeUid().equals(meta.path("uid").asString())
-                && record.verdict().name().equals(ann.path(ANN_VERDICT).asString())
-                && ("sha256:" + sha).equals(ann.path(ANN_EVIDENCE).asString());
-        String rv = meta.path("resourceVersion").asString();
-        return ours && rv != null && !rv.isEmpty() ? rv : null;
+        return annotations;
     }
 
     private String recordAnnotation(GateRecord record, String name, String sha, String resourceVersion, String said) {
@@ -205,8 +213,12 @@ public final class GateService {
         return said;
     }
 
-    /** The newest gate record for a node, with the resourceVersion its annotation left (if any). */
-    public record Latest(GateRecord record, Path file, String annotatedResourceVersion) {
+    /**
+     * The newest gate record for a node, with the resourceVersions its annotations left on the Node and on its
+     * Machine (null where none was written, or its file does not match the record's hash).
+     */
+    public record Latest(GateRecord record, Path file, String annotatedResourceVersion,
+                         String annotatedMachineResourceVersion) {
     }
 
     public static Optional<Latest> latest(EvidenceStore store, String node) {
@@ -228,7 +240,17 @@ public final class GateService {
                         rv = a.nodeResourceVersion();
                     }
                 }
-                best = new Latest(r, p, rv);
+                Path machineAnn = p.resolveSibling(p.getFileName().toString()
+                        .replaceAll("\\.json$", ".machine.annotation.json"));
+                String machineRv = null;
+                if (java.nio.file.Files.exists(machineAnn)) {
+                    GateRecord.MachineAnnotation a = EvidenceStore.readJson(machineAnn,
+                            GateRecord.MachineAnnotation.class);
+                    if (a.sha256().equals(EvidenceStore.sha256(p))) {
+                        machineRv = a.machineResourceVersion();
+                    }
+                }
+                best = new Latest(r, p, rv, machineRv);
             }
         }
         return Optional.ofNullable(best);

@@ -1,19 +1,22 @@
 package io.nodegate.lifecycle.gate;
 
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.model.Condition;
 import io.nodegate.model.NodeInfo;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** (a) The node is one of the baseline's targets and a worker: no server role, not an etcd member. */
+/**
+ * (a) The node is one of the baseline's targets, and either a worker or a server that may be judged. Seed 000's
+ * procedure: "server nodes: removing the etcd member comes first". Deleting the Node of a live etcd member makes
+ * k3s's member controller remove that member (pkg/etcd/member_controller.go, onRemove), so a server passes only
+ * on evidence that its member is already gone: the etcd member lists, read with --etcd-endpoint, which
+ * {@link EtcdMemberGoneCheck} judges (and {@link ServerRedundancyCheck} what removing it leaves). Without an etcd
+ * source this check keeps the old rule: a server role, an etcd annotation or a baseline membership is FAIL.
+ */
 final class TargetAndWorkerCheck implements GateCheck {
 
     @Override
@@ -23,7 +26,7 @@ final class TargetAndWorkerCheck implements GateCheck {
 
     @Override
     public String title() {
-        return "target and worker";
+        return "target and role";
     }
 
     @Override
@@ -55,39 +58,38 @@ final class TargetAndWorkerCheck implements GateCheck {
             target.roleLabels().keySet().stream().map(k -> k.substring(NodeInfo.ROLE_PREFIX.length()))
                     .filter(NodeInfo.SERVER_ROLES::contains).forEach(serverRoles::add);
         }
-        if (!serverRoles.isEmpty()) {
-            reasons.add("has server role(s) " + serverRoles + ": the gate is for workers only; remove the etcd member first");
+        if (!ev.etcd().isEmpty()) {
+            // the member lists were read: [etcd] judges membership now (a member removed since the baseline is the
+            // point of "etcd first"), and [redundancy] what removing a server leaves
+            evid.put("etcdMembersChecked", "by [etcd] (" + ev.etcd().size() + " endpoint(s))");
+            if (!serverRoles.isEmpty()) {
+                evid.put("server", serverRoles + ": judged by [etcd] and [redundancy]");
+            }
+            return result(Verdict.FAIL, reasons, evid);
         }
-        for (String key : List.of("etcd.k3s.cattle.io/node-name", "etcd.k3s.cattle.io/node-address")) {
+        if (!serverRoles.isEmpty()) {
+            reasons.add("has server role(s) " + serverRoles + ": a server node passes only once its etcd member is"
+                    + " gone. Remove the member first (etcdctl member remove <id>), then gate again with"
+                    + " --etcd-endpoint of every remaining server");
+        }
+        for (String key : EtcdMembership.MEMBER_NAME_ANNOTATIONS) {
             if (node.annotation(key) != null) {
-                reasons.add("annotation " + key + "=" + node.annotation(key) + " marks an etcd member");
+                reasons.add("annotation " + key + "=" + node.annotation(key) + " marks an etcd member; give"
+                        + " --etcd-endpoint to show the member is gone");
             }
         }
-        TreeSet<String> ips = new TreeSet<>(node.internalIps());
-        if (target != null) {
-            ips.addAll(target.internalIps());
-        }
-        List<Baseline.EtcdMemberRef> members = new ArrayList<>();
         if (baseline.etcdMembers() != null) {
-            members.addAll(baseline.etcdMembers());
-        }
-        List<Baseline.EtcdMemberRef> now = GateDecision.currentEtcd(ev.etcd());
-        if (now != null) {
-            members.addAll(now);
-        }
-        for (Baseline.EtcdMemberRef m : members) {
-            boolean byName = m.name() != null && (m.name().equals(node.name()) || m.name().startsWith(node.name() + "-"));
-            String byPeer = m.peerUrls().stream().filter(u -> ips.contains(GateDecision.host(u))).findFirst().orElse(null);
-            if (byName || byPeer != null) {
-                String why = byName ? "name " + m.name() : "peer address " + byPeer;
-                String line = "is etcd member " + m.id() + " (by " + why + ")";
-                if (!reasons.contains(line)) {
-                    reasons.add(line);
+            EtcdMembership.Identity who = EtcdMembership.Identity.of(node, target);
+            for (Baseline.EtcdMemberRef m : baseline.etcdMembers()) {
+                String how = EtcdMembership.how(who, m.name(), m.peerUrls());
+                if (how != null) {
+                    reasons.add("was etcd member " + m.id() + " at the baseline (by " + how + "); give --etcd-endpoint"
+                            + " to show it is gone");
                 }
             }
         }
-        evid.put("etcdMembersChecked", baseline.etcdMembers() == null && now == null ? "no (no etcd source)"
-                : String.valueOf(members.stream().map(Baseline.EtcdMemberRef::id).distinct().count()));
+        evid.put("etcdMembersChecked", baseline.etcdMembers() == null ? "no (no etcd source)"
+                : "at the baseline only (" + baseline.etcdMembers().size() + "); no etcd source now");
         return result(Verdict.FAIL, reasons, evid);
     }
 }

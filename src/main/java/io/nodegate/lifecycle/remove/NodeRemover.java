@@ -16,7 +16,9 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.source.json.Plain;
 import io.nodegate.source.live.ApiCalls;
+import io.nodegate.lifecycle.gate.GateRecord;
 import io.nodegate.lifecycle.gate.GateService;
+import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
@@ -72,12 +74,13 @@ public final class NodeRemover {
      *
      * @param state   {@link #PENDING}, {@link #NOT_DELETED}, {@link #DELETED}, {@link #COMPLETE} or {@link #UNKNOWN}
      * @param deleted true once the DELETE is known to have taken effect
+     * @param machine the Rancher Machine deleted instead of the Node (--machine-context); null when the Node was
      */
     public record Record(String kind, String node, String state, Instant startedAt, String decision,
                          String gateRecord, String override, String nodeUid, String nodeResourceVersion,
                          Map<String, String> backups, boolean deleted, Instant deletedAt, List<String> left,
                          boolean cascadeComplete, Instant finishedAt, String error, Tombstone tombstone,
-                         String tombstoneError) {
+                         String tombstoneError, GateRecord.MachineRef machine) {
         public static final String KIND = "nodegate.io/removal-record";
         /** Written before the DELETE is sent; the outcome is not known yet. */
         public static final String PENDING = "pending";
@@ -91,8 +94,8 @@ public final class NodeRemover {
         public static final String UNKNOWN = "unknown";
     }
 
-    /** How the DELETE ended, decided by its answer or, when that was unclear, by re-reading the Node. */
-    private record DeleteOutcome(String state, String detail, int exitCode, Instant serverTime) {
+    /** How the DELETE ended, decided by its answer or, when that was unclear, by re-reading the object. */
+    record DeleteOutcome(String state, String detail, int exitCode, Instant serverTime) {
         DeleteOutcome(String state, String detail, int exitCode) {
             this(state, detail, exitCode, null);
         }
@@ -136,6 +139,15 @@ public final class NodeRemover {
 
     /** @param baselineFile when given, the gate record must have been made against this very file (same sha256) */
     public Record remove(Baseline baseline, Path baselineFile, String node, Options opt) {
+        return remove(baseline, baselineFile, node, opt, null);
+    }
+
+    /**
+     * @param machines Rancher's management cluster (--machine-context): the Node's Machine is deleted there instead
+     *                 of the Node, after both are saved, and the cascade is followed from the Machine down; null to
+     *                 delete the Node itself
+     */
+    public Record remove(Baseline baseline, Path baselineFile, String node, Options opt, MachineSource machines) {
         Instant started = clock.instant();
         Baseline.Target target = baseline.target(node);
         if (target == null) {
@@ -143,6 +155,7 @@ public final class NodeRemover {
         }
         String decision;
         String gateFile = null;
+        GateService.Latest gate = null;
         String expectedUid;
         List<String> acceptableRv = new ArrayList<>();
         if (opt.override() != null) {
@@ -150,6 +163,7 @@ public final class NodeRemover {
                 throw new InputException("--override needs a reason (who decided, and why)");
             }
             var latest = GateService.latest(store, node);
+            gate = latest.orElse(null);
             decision = "override of " + latest.map(l -> "gate " + l.record().verdict() + " (" + l.file().getFileName() + ")")
                     .orElse("no gate record");
             gateFile = latest.map(l -> l.file().toString()).orElse(null);
@@ -160,6 +174,7 @@ public final class NodeRemover {
                     "no gate record for " + node + " in " + store.dir() + ": run 'nodegate gate " + node
                             + "' first (or --override REASON for a human decision)"));
             var rec = latest.record();
+            gate = latest;
             gateFile = latest.file().toString();
             if (rec.verdict() != Verdict.PASS) {
                 throw new RefusedException("the newest gate record for " + node + " (" + latest.file().getFileName() + ") is "
@@ -199,6 +214,13 @@ public final class NodeRemover {
             throw new RefusedException("Node " + node + " changed since the gate (resourceVersion " + rv + ", gate saw "
                     + acceptableRv + "): run the gate again. Not deleted.");
         }
+
+        MachineDeletion machine = machines == null ? null : new MachineDeletion(machines);
+        if (machine != null) {
+            Map<String, String> labels = Plain.stringMap(nodeMeta, "labels");
+            machine.check(node, uid, labels == null ? Map.of() : labels, gate, opt.override() != null);
+        }
+
         Tombstone planned;
         try {
             planned = tombstoneOf(nodeObj, started, gateFile, opt.handedTo()); // well-formed before anything
@@ -227,31 +249,46 @@ public final class NodeRemover {
         backups.put("csinode", backup(dirName + "/csinode.json", api.rawCsiNode(node).orElse(null)));
         Secret secret = api.nodePasswordSecret(node).map(NodeRemover::metadataOnly).orElse(null);
         backups.put("nodePasswordSecret", backup(dirName + "/node-password-secret.json", secret));
+        GateRecord.MachineRef machineRef = machine == null ? null : machine.ref();
+        if (machine != null) {
+            backups.put("machine", machine.saveEvidence(store, dirName));
+        }
         String removalRecord = dirName + "/removal.json";
         Record pending = new Record(Record.KIND, node, Record.PENDING, started, decision, gateFile, opt.override(),
-                uid, rv, backups, false, null, List.of(), false, null, null, null, null);
+                uid, rv, backups, false, null, List.of(), false, null, null, null, null, machineRef);
         store.writeJson(removalRecord, pending);
-        progress.println("saved Node, Lease, CSINode and node-password Secret metadata to " + store.dir().resolve(dirName));
+        progress.println("saved Node, Lease, CSINode and node-password Secret metadata"
+                + (machine == null ? "" : " and " + machine.what()) + " to " + store.dir().resolve(dirName));
 
-        // From here on the DELETE may have been sent: every message and exit code says whether the Node was
-        // deleted, or that it is unknown and what to check. Nothing below may end as "nothing was deleted".
-        DeleteOutcome outcome = deleteWithPreconditions(api, node, uid, rv);
+        // From here on the DELETE may have been sent: every message and exit code says whether the Node (or its
+        // Machine) was deleted, or that it is unknown and what to check. Nothing below may end as "nothing deleted".
+        DeleteOutcome outcome = machine == null ? deleteWithPreconditions(api, Deletable.node(node, uid), rv)
+                : machine.delete();
+        String deletedWhat = machine == null ? "Node " + node : machine.what();
+        String deletedUid = machine == null ? uid : machine.machine().uid();
         Instant deletedAt = clock.instant();
         if (!Record.DELETED.equals(outcome.state())) {
             Record after = new Record(Record.KIND, node, outcome.state(), started, decision, gateFile, opt.override(),
-                    uid, rv, backups, false, null, List.of(), false, clock.instant(), outcome.detail(), null, null);
+                    uid, rv, backups, false, null, List.of(), false, clock.instant(), outcome.detail(), null, null,
+                    machineRef);
             String recorded = tryWrite(removalRecord, after);
             if (Record.NOT_DELETED.equals(outcome.state())) {
                 throw new io.nodegate.NodegateException(outcome.exitCode(),
                         outcome.detail() + (recorded == null ? "" : " (" + recorded + ")"));
             }
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "whether Node " + node + " was deleted is UNKNOWN: " + outcome.detail()
-                    + ". Check 'kubectl get node " + node + " -o jsonpath={.metadata.uid}' (deleted if NotFound or"
-                    + " the uid is not " + uid + "); the removal record " + store.dir().resolve(removalRecord)
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "whether " + deletedWhat
+                    + " was deleted is UNKNOWN: " + outcome.detail() + ". Check '"
+                    + (machine == null ? "kubectl get node " + node + " -o jsonpath={.metadata.uid}" : machine.checkByHand())
+                    + "' (deleted if NotFound or the uid is not " + deletedUid + "); the removal record "
+                    + store.dir().resolve(removalRecord)
                     + (recorded == null ? " says unknown" : " still says pending: " + recorded));
         }
-        progress.println("deleted Node " + node + " (uid " + uid + ")" + (outcome.detail() == null ? ""
+        progress.println("deleted " + deletedWhat + " (uid " + deletedUid + ")" + (outcome.detail() == null ? ""
                 : " [" + outcome.detail() + "]"));
+        if (machine != null) {
+            progress.println("Cluster API now drains Node " + node + ", waits for the Machine's deletion hooks,"
+                    + " deletes its CustomMachine and RKEBootstrap, then the Node; nothing uninstalls RKE2 on the host");
+        }
         // the removal's time on the API server's clock when it said so (creationTimestamps come from that clock)
         Instant removedAt = outcome.serverTime() != null ? outcome.serverTime() : deletedAt;
         Tombstone tombstone = withShared(tombstoneOf(nodeObj, removedAt, gateFile, opt.handedTo()), shared);
@@ -268,7 +305,7 @@ public final class NodeRemover {
         List<String> left;
         String error = null;
         try {
-            left = follow(api, node, deletedAt, opt);
+            left = follow(api, node, deletedAt, opt, machine);
         } catch (RuntimeException e) {
             // any failure here (a failed read, an unexpected answer) leaves the deletion itself certain
             String why = e instanceof CollectionException ? e.getMessage() : api.describe(e);
@@ -277,10 +314,10 @@ public final class NodeRemover {
         }
         Record done = new Record(Record.KIND, node, left.isEmpty() ? Record.COMPLETE : Record.DELETED, started,
                 decision, gateFile, opt.override(), uid, rv, backups, true, deletedAt, left, left.isEmpty(),
-                clock.instant(), error, tombstone, tombstoneError);
+                clock.instant(), error, tombstone, tombstoneError, machineRef);
         String notRecorded = tryWrite(removalRecord, done);
         if (notRecorded != null) {
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "Node " + node + " WAS DELETED at " + deletedAt + " (uid " + uid + "), but the removal "
+            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, deletedWhat + " WAS DELETED at " + deletedAt + " (uid " + deletedUid + "), but the removal "
                     + "record " + store.dir().resolve(removalRecord) + " could not be completed and still says pending: "
                     + notRecorded + ". Backups were saved before the delete in " + store.dir().resolve(dirName)
                     + (left.isEmpty() ? "; the cascade was complete." : "; still left: " + String.join("; ", left)));
@@ -376,16 +413,25 @@ public final class NodeRemover {
         }
     }
 
-    private List<String> follow(ApiReader api, String node, Instant deletedAt, Options opt) {
+    private List<String> follow(ApiReader api, String node, Instant deletedAt, Options opt, MachineDeletion machine) {
         Instant deadline = deletedAt.plus(opt.timeout());
         List<String> shown = null;
         Instant shownAt = null;
         while (true) {
-            List<String> left = leftovers(api, node);
+            List<String> left = new ArrayList<>();
+            if (machine != null) {
+                // the Machine goes first (Cluster API deletes the Node last): while it is there, so is the cascade
+                String machineLeft = machine.leftover();
+                if (machineLeft != null) {
+                    left.add(machineLeft);
+                }
+            }
+            left.addAll(leftovers(api, node));
             Instant now = clock.instant();
             long elapsed = Duration.between(deletedAt, now).toSeconds();
             if (left.isEmpty()) {
-                progress.printf("+%ds: Lease, CSINode, node-password Secret NotFound; no pod bound to %s%n", elapsed, node);
+                progress.printf("+%ds: %sLease, CSINode, node-password Secret NotFound; no pod bound to %s%n", elapsed,
+                        machine == null ? "" : machine.what() + " and Node " + node + " NotFound; ", node);
                 progress.flush();
                 return left;
             }
@@ -454,38 +500,46 @@ public final class NodeRemover {
         return s;
     }
 
+    /** The object a DELETE is about: its kind, how messages name it, its API path, name and uid. */
+    record Deletable(String kind, String what, String path, String name, String uid, String recreatedMeans) {
+        static Deletable node(String node, String uid) {
+            return new Deletable("Node", "Node " + node, "/api/v1/nodes/" + node, node, uid,
+                    "ours was deleted and the host registered again");
+        }
+    }
+
     /**
      * DELETE with uid and resourceVersion preconditions: the API server refuses (409) if the object is another.
-     * A clean answer decides at once: 200/202 with the deleted Node or a Success Status is DELETED, 404 and 409
+     * A clean answer decides at once: 200/202 with the deleted object or a Success Status is DELETED, 404 and 409
      * are NOT_DELETED. Anything else (a timeout, a 5xx, an empty or foreign 200) may or may not have landed, so
-     * the Node is read again: NotFound, another uid, or a deletionTimestamp means it was deleted; the same
+     * the object is read again: NotFound, another uid, or a deletionTimestamp means it was deleted; the same
      * object untouched means it was not; a failed re-read leaves the outcome UNKNOWN.
      */
-    private static DeleteOutcome deleteWithPreconditions(ApiReader api, String node, String uid, String rv) {
-        HttpRequest.Builder request = api.deleteRequest("/api/v1/nodes/" + node, Map.of("kind", "DeleteOptions",
-                "apiVersion", "v1", "preconditions", Map.of("uid", uid, "resourceVersion", rv)));
+    static DeleteOutcome deleteWithPreconditions(ApiReader api, Deletable target, String rv) {
+        HttpRequest.Builder request = api.deleteRequest(target.path(), Map.of("kind", "DeleteOptions",
+                "apiVersion", "v1", "preconditions", Map.of("uid", target.uid(), "resourceVersion", rv)));
         String unclear;
         try {
             HttpResponse<String> response = api.send(request);
             int code = response.code();
             if (code == 404) {
-                return new DeleteOutcome(Record.NOT_DELETED, "Node " + node
+                return new DeleteOutcome(Record.NOT_DELETED, target.what()
                         + " is already gone (NotFound at delete): another operator removed it", 5);
             }
             if (code == 409) {
-                return new DeleteOutcome(Record.NOT_DELETED, "Node " + node + " was not deleted: the API server "
-                        + "refused the uid/resourceVersion precondition (the Node changed or was recreated since it"
-                        + " was checked)", 5);
+                return new DeleteOutcome(Record.NOT_DELETED, target.what() + " was not deleted: the API server "
+                        + "refused the uid/resourceVersion precondition (the " + target.kind() + " changed or was"
+                        + " recreated since it was checked)", 5);
             }
             if (code >= 400 && code < 500 && code != 408) {
-                return new DeleteOutcome(Record.NOT_DELETED, "Node " + node + " was not deleted: the API server "
+                return new DeleteOutcome(Record.NOT_DELETED, target.what() + " was not deleted: the API server "
                         + "refused the DELETE with HTTP " + code + firstLine(response.body()), 3);
             }
-            if ((code == 200 || code == 202) && confirmsDelete(response.body(), node, uid)) {
+            if ((code == 200 || code == 202) && confirmsDelete(response.body(), target)) {
                 return new DeleteOutcome(Record.DELETED, null, 0, dateOf(response));
             }
             unclear = "the DELETE answered HTTP " + code + (code >= 200 && code < 300
-                    ? " without the deleted Node or a Success status" : "");
+                    ? " without the deleted " + target.kind() + " or a Success status" : "");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             unclear = "the DELETE was interrupted";
@@ -493,21 +547,22 @@ public final class NodeRemover {
             unclear = "the DELETE failed (" + api.describe(e) + ")";
         }
         try {
-            var now = api.reread("Node " + node, "/api/v1/nodes/" + node);
+            var now = api.reread(target.what(), target.path());
             if (now.isEmpty()) {
                 return new DeleteOutcome(Record.DELETED, unclear + "; re-read: NotFound, so it was deleted", 0);
             }
             var meta = now.get().path("metadata");
-            if (!uid.equals(meta.path("uid").asString())) {
-                return new DeleteOutcome(Record.DELETED, unclear + "; re-read: a Node of that name with another uid ("
-                        + meta.path("uid").asString() + "): ours was deleted and the host registered again", 0);
+            if (!target.uid().equals(meta.path("uid").asString())) {
+                return new DeleteOutcome(Record.DELETED, unclear + "; re-read: a " + target.kind() + " of that name"
+                        + " with another uid (" + meta.path("uid").asString() + "): " + target.recreatedMeans(), 0);
             }
             if (meta.hasNonNull("deletionTimestamp")) {
                 return new DeleteOutcome(Record.DELETED, unclear + "; re-read: deletionTimestamp "
                         + meta.path("deletionTimestamp").asString() + " is set (finalizers are running)", 0);
             }
-            return new DeleteOutcome(Record.NOT_DELETED, "Node " + node + " was not deleted: " + unclear
-                    + "; re-read: the same Node (uid " + uid + ") is still there and not being deleted", 3);
+            return new DeleteOutcome(Record.NOT_DELETED, target.what() + " was not deleted: " + unclear
+                    + "; re-read: the same " + target.kind() + " (uid " + target.uid() + ") is still there and not"
+                    + " being deleted", 3);
         } catch (CollectionException e) {
             return new DeleteOutcome(Record.UNKNOWN, unclear + "; " + e.getMessage(), 3);
         }
@@ -529,7 +584,7 @@ public final class NodeRemover {
     }
 
     /** A 200/202 to a DELETE is the deleted object (our uid) or a Status with status Success. */
-    private static boolean confirmsDelete(String body, String node, String uid) {
+    private static boolean confirmsDelete(String body, Deletable target) {
         try {
             var answer = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
             if (answer == null || !answer.isObject()) {
@@ -538,9 +593,9 @@ public final class NodeRemover {
             if ("Status".equals(answer.path("kind").asString())) {
                 return "Success".equals(answer.path("status").asString());
             }
-            return "Node".equals(answer.path("kind").asString())
-                    && node.equals(answer.path("metadata").path("name").asString())
-                    && uid.equals(answer.path("metadata").path("uid").asString());
+            return target.kind().equals(answer.path("kind").asString())
+                    && target.name().equals(answer.path("metadata").path("name").asString())
+                    && target.uid().equals(answer.path("metadata").path("uid").asString());
         } catch (RuntimeException e) {
             return false;
         }

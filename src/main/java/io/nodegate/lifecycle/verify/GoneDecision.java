@@ -156,7 +156,7 @@ public final class GoneDecision {
         }
 
         // 6. etcd membership (a comparison without an etcd source did not run: say so, never PASS)
-        checks.add(etcd(baseline, ev.etcd()));
+        checks.add(etcd(baseline, ev.etcd(), ev.nodes()));
 
         // 7. Targets not yet removed: still silent, same boot, same Lease
         List<String> moved = new ArrayList<>();
@@ -207,7 +207,11 @@ public final class GoneDecision {
         return new Check(id, title, found.isEmpty() ? Verdict.PASS : Verdict.FAIL, found, evid);
     }
 
-    private static Check etcd(Baseline baseline, List<EtcdEndpointReport> reports) {
+    /**
+     * The members now equal the baseline's, except that a removed target's own member may be gone: a server target
+     * is removed from etcd first ("etcd first"), so its member's absence is the procedure, not a change.
+     */
+    private static Check etcd(Baseline baseline, List<EtcdEndpointReport> reports, List<NodeInfo> nodes) {
         if (baseline.etcdMembers() == null && reports.isEmpty()) {
             return Check.notChecked("etcd", "etcd members unchanged", "no etcd source at the baseline or now (give "
                     + "--etcd-endpoint to both): the members were not compared");
@@ -221,9 +225,26 @@ public final class GoneDecision {
         baseline.etcdMembers().forEach(m -> before.add(m.id()));
         TreeSet<String> after = new TreeSet<>();
         io.nodegate.lifecycle.baseline.BaselineCollector.etcdMembers(reports).forEach(m -> after.add(m.id()));
+        Map<String, String> evid = new LinkedHashMap<>();
+        evid.put("members", after.toString());
+        for (Baseline.EtcdMemberRef m : baseline.etcdMembers()) {
+            if (after.contains(m.id())) {
+                continue;
+            }
+            for (Baseline.Target t : baseline.targets()) {
+                String how = nodes.stream().anyMatch(n -> n.name().equals(t.name())) ? null
+                        : io.nodegate.lifecycle.gate.EtcdMembership.howExactly(
+                        io.nodegate.lifecycle.gate.EtcdMembership.Identity.of(t), m.name(), m.peerUrls());
+                if (how != null) {
+                    before.remove(m.id());
+                    evid.put("member " + m.id() + " gone", "removed target " + t.name() + "'s own (by " + how + ")");
+                    break;
+                }
+            }
+        }
         return new Check("etcd", "etcd members unchanged", before.equals(after) ? Verdict.PASS : Verdict.FAIL,
-                before.equals(after) ? List.of() : List.of("etcd members " + after + ", baseline " + before),
-                Map.of("members", after.toString()));
+                before.equals(after) ? List.of() : List.of("etcd members " + after + ", baseline " + before
+                        + (evid.size() > 1 ? " without the removed targets' own" : "")), evid);
     }
 
     /** A self-test's answer, short: at 32 nodes the whole list is about 1,000 characters on one line. */
