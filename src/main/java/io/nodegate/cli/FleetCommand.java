@@ -9,7 +9,6 @@ import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.render.FleetRenderer;
-import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import picocli.CommandLine;
@@ -94,7 +93,7 @@ public final class FleetCommand implements Callable<Integer> {
     java.time.Duration requestTimeout = java.time.Duration.ofSeconds(10);
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(FleetRenderer.Output.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -130,9 +129,7 @@ public final class FleetCommand implements Callable<Integer> {
             }
         }
         FleetReport report = report(loaded, unread);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> FleetRenderer.table(report, style)));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new FleetRenderer.Output(report));
         List<String> missing = report.clusters().stream().filter(c -> c.unreadable() != null)
                 .map(c -> c.name() + (c.read() ? " (its tombstones)" : "") + ": " + c.unreadable()).toList();
         if (!missing.isEmpty()) {

@@ -7,9 +7,7 @@ import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.probe.KubeletProbe;
-import io.nodegate.render.FindingsSection;
 import io.nodegate.render.KubeletAnswersRenderer;
-import io.nodegate.render.Style;
 import io.nodegate.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -70,7 +68,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
     LiveOptions cluster = new LiveOptions();
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(KubeletAnswersRenderer.Output.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -101,12 +99,8 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
         KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
         List<KubeletAnswer> answers = kubelets.probe(targets, cas);
         List<Finding> findings = new KubeletAnswersForAnotherClusterDetector().detect(targets, answers);
-        PrintWriter w = spec.commandLine().getOut();
-        w.print(output.render(() -> KubeletAnswersRenderer.tree(answers, findings, cas.sources()),
-                style -> KubeletAnswersRenderer.table(targets, answers, style)
-                        + "\n" + FindingsSection.block(findings, List.of("this cluster's CA from: "
-                        + String.join(", ", cas.sources())), style)));
-        w.flush();
+        output.print(spec.commandLine().getOut(), new KubeletAnswersRenderer.Output(targets, answers, findings,
+                cas.sources()));
         return ReportExit.of(findings);
     }
 

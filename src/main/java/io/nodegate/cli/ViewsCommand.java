@@ -9,7 +9,6 @@ import io.nodegate.detect.controlplane.ViewsReport;
 import io.nodegate.detect.controlplane.ViewsTable;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.ViewsRenderer;
-import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import picocli.CommandLine;
@@ -82,7 +81,7 @@ public final class ViewsCommand implements Callable<Integer> {
     java.time.Duration requestTimeout = java.time.Duration.ofSeconds(10);
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(ViewsRenderer.Output.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -109,9 +108,7 @@ public final class ViewsCommand implements Callable<Integer> {
             views.add(new NamedView(s.name(), load(effective, s)));
         }
         ViewsReport report = compare(views);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style, output.wide())));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new ViewsRenderer.Output(report));
         return ReportExit.of(report.findings());
     }
 
