@@ -96,12 +96,12 @@ public final class HandoverCommand implements Callable<Integer> {
 
     /** Prints one hand-over in the chosen format. */
     static void print(PrintWriter w, OutputOptions output, NodeHandover h, List<String> notes) {
-        w.print(output.render(() -> HandoverApi.JSON.valueToTree(h),
-                style -> HandoverRenderer.render(h, style)));
-        if (output.isTable()) {
-            notes.forEach(n -> w.println("note: " + n));
-        }
-        w.flush();
+        output.print(w, new HandoverRenderer.Output(List.of(h), true, HandoverApi.JSON.valueToTree(h), notes));
+    }
+
+    /** -o for open, step, status and close: one hand-over in full, or (status) one line each. */
+    static OutputOptions output() {
+        return OutputOptions.of(HandoverRenderer.Output.class);
     }
 
     /** Exit 1 when the record holds violations or alerts a silence does not stop; 3 when a read failed. */
@@ -143,7 +143,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
 
         @Parameters(index = "0", paramLabel = "NAME", description = "The hand-over's name (an object name).")
         String name;
@@ -266,7 +266,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
 
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
@@ -521,7 +521,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
         @CommandLine.ArgGroup(exclusive = false, heading = "Offline (saved files):%n")
         HandoverSources.Offline offline = new HandoverSources.Offline();
 
@@ -569,12 +569,8 @@ public final class HandoverCommand implements Callable<Integer> {
                 all.add(now);
                 exit = Math.max(exit, h.closed() ? ExitCode.OK : exitOf(now));
             }
-            if (output.isTable()) {
-                w.print(all.isEmpty() ? "no hand-overs\n" : HandoverRenderer.list(all));
-            } else {
-                w.print(output.render(() -> HandoverApi.JSON.valueToTree(Map.of("items", all)), s -> ""));
-            }
-            w.flush();
+            output.print(w, new HandoverRenderer.Output(all, false, HandoverApi.JSON.valueToTree(Map.of("items", all)),
+                    List.of()));
             return exit;
         }
     }
@@ -600,7 +596,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
 
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
@@ -644,6 +640,8 @@ public final class HandoverCommand implements Callable<Integer> {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         LiveOptions live = new LiveOptions();
+        @Mixin
+        OutputOptions output = OutputOptions.of(HandoverRenderer.PageOutput.class);
 
         @Parameters(index = "0", arity = "0..1", paramLabel = "NAME")
         String name;
@@ -681,11 +679,9 @@ public final class HandoverCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new InputException("cannot write --html " + html + ": " + e.getMessage(), e);
             }
-            PrintWriter w = spec.commandLine().getOut();
-            w.printf("wrote %s (%d bytes): hand-over %s, %d node(s), %d violation(s)%n", html, page.getBytes(
-                    StandardCharsets.UTF_8).length, h.name(), h.spec().nodes().size(),
-                    h.status() == null ? 0 : h.status().violations().size());
-            w.flush();
+            output.print(spec.commandLine().getOut(), new HandoverRenderer.PageOutput(html.toString(),
+                    page.getBytes(StandardCharsets.UTF_8).length, h.name(), h.spec().nodes().size(),
+                    h.status() == null ? 0 : h.status().violations().size()));
             return ExitCode.OK;
         }
     }

@@ -3,7 +3,7 @@ package io.nodegate.cli;
 import io.nodegate.ExitCode;
 import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
-import io.nodegate.deploy.Manifests;
+import io.nodegate.deploy.ManifestOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,8 +46,6 @@ import java.util.concurrent.Callable;
                 "  # uninstall: the same flags, piped to delete; --without-crds keeps the hand-over records",
                 "  nodegate install --image REG/nodegate:0.1.0 --without-crds | kubectl delete -f -"})
 public final class InstallCommand implements Callable<Integer> {
-
-    public enum Format { yaml, json }
 
     @Spec
     CommandSpec spec;
@@ -101,9 +99,9 @@ public final class InstallCommand implements Callable<Integer> {
                     + "one (kube-prometheus-stack: release=RELEASE). Repeatable.")
     Map<String, String> monitoringLabels = new LinkedHashMap<>();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Format format = Format.yaml;
+    /** yaml by default, for `kubectl apply -f -`. */
+    @picocli.CommandLine.Mixin
+    OutputOptions output = OutputOptions.of(ManifestOutput.class, "yaml");
 
     @Option(names = "--crds-only",
             description = "Print only the CustomResourceDefinitions (NodeHandover), for `nodegate handover` without the"
@@ -126,18 +124,14 @@ public final class InstallCommand implements Callable<Integer> {
                         + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
                         + "--monitoring-label, --dashboard-namespace)");
             }
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(format == Format.json ? Manifests.json(InstallBundle.crds()) : Manifests.yaml(InstallBundle.crds()));
-            out.flush();
+            output.print(spec.commandLine().getOut(), ManifestOutput.of(InstallBundle.crds()));
             return ExitCode.OK;
         }
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
                 withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
                 VersionProvider.version(), dashboardNamespace);
         var objects = InstallBundle.objects(settings, !withoutCrds);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));
-        out.flush();
+        output.print(spec.commandLine().getOut(), ManifestOutput.of(objects));
         return ExitCode.OK;
     }
 }

@@ -47,9 +47,24 @@ public class OutputOptions {
                 : new OutputOptions(reportType, defaultFormat);
     }
 
+    /**
+     * What -o does with a value that is no output format at all, for a command whose -o meant something else before
+     * (collect's -o DIR): true when taken. Formats still win, so `-o json` is always JSON.
+     */
+    private java.util.function.Predicate<String> otherMeaning;
+
+    /** These options, with {@code otherMeaning} for a value that names no format (see the field). */
+    OutputOptions orElse(java.util.function.Predicate<String> otherMeaning) {
+        this.otherMeaning = otherMeaning;
+        return this;
+    }
+
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "Output format.")
     void format(String name) {
         OutputFormat format = OutputFormats.named(name).orElse(null);
+        if (format == null && otherMeaning != null && otherMeaning.test(name)) {
+            return;
+        }
         if (format == null || !format.accepts(reportType)) {
             String message = "-o " + name + ": " + (format == null ? "no such output format" : refusal(format))
                     + "; " + commandName() + " takes " + choices();
@@ -157,31 +172,6 @@ public class OutputOptions {
             }
         }
         cl.getSubcommands().values().stream().distinct().forEach(OutputOptions::describeEverywhere);
-    }
-
-    /** Transitional, while commands move to a declared report: table, wide, json and yaml of two renderers. */
-    OutputOptions() {
-        this(Transitional.class, "table");
-    }
-
-    /** Transitional (see the no-argument constructor). */
-    interface Transitional extends io.nodegate.render.output.TextReport, io.nodegate.render.output.TreeReport {
-    }
-
-    /** Transitional (see the no-argument constructor). */
-    String render(java.util.function.Supplier<tools.jackson.databind.JsonNode> tree,
-                  java.util.function.Function<Style, String> table) {
-        return render(new Transitional() {
-            @Override
-            public String text(Style style, boolean wide) {
-                return table.apply(style);
-            }
-
-            @Override
-            public tools.jackson.databind.JsonNode tree() {
-                return tree.get();
-            }
-        });
     }
 
     /** -o for a report that lists things: also -o name and --no-headers. */
