@@ -50,6 +50,7 @@ import java.util.stream.Collectors;
                 "  nodegate audit --skip NG111        # newcomers are expected today",
                 "  NO_COLOR=1 nodegate audit > audit.txt",
                 "  nodegate audit --probe-kubelets    # also ask Unknown Nodes' kubelet ports who they answer for",
+                "  nodegate audit --bmc-inventory bmcs.yaml   # also ask the hosts' BMCs (NG304, NG305)",
                 "  nodegate audit -o junit > nodegate-audit.xml      # for Jenkins / GitLab test reports",
                 "  nodegate audit -o policyreport | kubectl apply -f -   # for Policy Reporter",
                 "",
@@ -103,9 +104,13 @@ public final class AuditCommand implements Callable<Integer> {
     @CommandLine.Mixin
     KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
 
+    @CommandLine.Mixin
+    BmcOptions bmc = new BmcOptions();
+
     @Override
     public Integer call() {
         detectors(); // a bad --skip fails before the cluster is read
+        bmc.targets(); // so does a bad --bmc, inventory or credentials file
         if (probeKubelets) {
             if (source.offline()) {
                 throw new InputException("--probe-kubelets knocks on live Nodes' kubelet ports; it cannot be combined "
@@ -119,7 +124,17 @@ public final class AuditCommand implements Callable<Integer> {
         if (probeKubelets) {
             probeUnknownKubelets(state, extra, notes);
         }
-        return audit(state, spec.commandLine().getOut(), extra, notes);
+        List<String> bmcProblems = List.of();
+        if (bmc.given()) {
+            state = state.withBmc(bmc.read(java.time.Clock.systemUTC(), spec.commandLine().getErr()));
+            bmcProblems = BmcNotes.add(state, notes);
+        }
+        int code = audit(state, spec.commandLine().getOut(), extra, notes);
+        if (!bmcProblems.isEmpty()) {
+            // printed first, then failed: a BMC that could not be read is missing evidence, never "nothing found"
+            throw new io.nodegate.CollectionException(String.join("; ", bmcProblems));
+        }
+        return code;
     }
 
     /** NG303 for the Unknown Nodes whose kubelet port answers with another CA's certificate. */
@@ -179,9 +194,10 @@ public final class AuditCommand implements Callable<Integer> {
         return checks;
     }
 
-    /** Every registered detector minus --skip ({@link DetectorSelection}). */
+    /** Every registered detector minus --skip ({@link DetectorSelection}), and minus NG304/NG305 without --bmc. */
     List<Detector> detectors() {
-        return DetectorSelection.detectors(spec.commandLine(), skip);
+        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip);
+        return bmc.given() ? selected : io.nodegate.detect.bmc.BmcDetectors.without(selected);
     }
 
     private Set<String> skipped() {

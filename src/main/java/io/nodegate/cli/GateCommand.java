@@ -43,9 +43,11 @@ import java.util.TreeSet;
                 + "not a Node of another cluster: Ready there is FAIL, seen there HOLD, no fleet given 'not checked'; "
                 + "the control node, its pods and node-password Secret found. Host evidence: --host-report "
                 + "(a report from `nodegate host inspect` on the host) and --probe-kubelet (who answers on the Node's "
-                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. A "
-                + "check that was not run is never a PASS, and the verdict line names every such check. Every run is "
-                + "recorded in the evidence directory.",
+                + "kubelet port); without them [host] is \"not checked\": the cleanup rests on the reply's text. (bmc) "
+                + "with --bmc/--bmc-inventory, the host's own BMC over Redfish: Off passes (its logged power-off is "
+                + "compared with the Lease stop), On fails when the Lease is silent and holds otherwise, unreadable is "
+                + "INVALID. A check that was not run is never a PASS, and the verdict line names every such check. "
+                + "Every run is recorded in the evidence directory.",
         footer = {"", "Examples:",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at 2026-10-19T15:09+09:00 --reply-from infra-kim",
                 "  nodegate gate gpu-a11 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul --annotate",
@@ -54,7 +56,9 @@ import java.util.TreeSet;
                 "  nodegate gate gpu-b04 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul \\",
                 "      --machine-context rancher --machine-cluster prod-gpu --annotate",
                 "  nodegate gate ctl-3 --baseline base.json --removed-at '2026-10-19 15:09' --tz Asia/Seoul \\",
-                "      --etcd-endpoint https://10.0.0.1:2379 --etcd-endpoint https://10.0.0.2:2379 --etcd-cacert ca.crt ..."})
+                "      --etcd-endpoint https://10.0.0.1:2379 --etcd-endpoint https://10.0.0.2:2379 --etcd-cacert ca.crt ...",
+                "  nodegate gate gpu-a10 --baseline base.json --removed-at 2026-10-22T14:24+09:00 \\",
+                "      --bmc https://10.0.30.10 --bmc-credentials bmc-rack-a.yaml --bmc-ca bmc-ca.pem"})
 public final class GateCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -146,6 +150,8 @@ public final class GateCommand implements Callable<Integer> {
                     + "host report's server. The API server, server Nodes' addresses and names count already.")
     List<String> clusterAddresses = new ArrayList<>();
 
+    @Mixin
+    BmcOptions bmc = new BmcOptions();
 
     @Override
     public Integer call() {
@@ -154,12 +160,14 @@ public final class GateCommand implements Callable<Integer> {
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
         HostInputs host = hostInputs();
+        bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
+        var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
         MachineSource management = machines.open(source);
         GateService.Run run;
         try {
-            run = new GateService(session.api(), session.store(), env.clock())
+            run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
                     .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
                             fleetViews == null ? null : fleetViews.views(),
                             fleetViews == null ? null : fleetViews.error(), management);

@@ -239,6 +239,7 @@ public final class Nodegate implements Callable<Integer> {
             RedundancyCommand.class,
             ProbeCommand.class,
             HostCommand.class,
+            BmcCommand.class,
             WatchCommand.class,
             AlertsCommand.class,
             InstallCommand.class,

@@ -31,10 +31,13 @@ import java.util.regex.PatternSyntaxException;
                 + "and UUID, a time before the oldest node); a self-test that finds nothing makes the run INVALID. "
                 + "Run it twice: the next day, and after the receiving side admitted the hosts. With "
                 + "--fleet-context/--fleet-kubeconfig it also says where each removed host is now (by machineID/"
-                + "systemUUID in those clusters; informational). Exit 0 PASS, 5 FAIL (something came back), 3 INVALID.",
+                + "systemUUID in those clusters; informational). With --bmc/--bmc-inventory it shows each removed host's "
+                + "power state from its own BMC (bound by the baseline's systemUUID; informational, an unreadable BMC "
+                + "is INVALID). Exit 0 PASS, 5 FAIL (something came back), 3 INVALID.",
         footer = {"", "Example:",
                 "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22",
-                "  nodegate verify-gone --baseline base.json --fleet-context cluster-b   # where did the hosts go?"})
+                "  nodegate verify-gone --baseline base.json --fleet-context cluster-b   # where did the hosts go?",
+                "  nodegate verify-gone --baseline base.json --bmc-inventory bmcs.yaml  # are their machines off?"})
 public final class VerifyGoneCommand implements Callable<Integer> {
 
     private final Environment env;
@@ -77,6 +80,9 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     @CommandLine.Mixin
     KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
 
+    @Mixin
+    BmcOptions bmc = new BmcOptions();
+
 
     @Override
     public Integer call() {
@@ -94,9 +100,11 @@ public final class VerifyGoneCommand implements Callable<Integer> {
             kubeletProbe.check();
             probe = new HostInputs.Probe(kubeletProbe.port, kubeletProbe.timeout);
         }
+        bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
         BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
         FleetFlags.Views fleetViews = fleet.read(source, env.clock());
-        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock())
+        var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
+        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
                 .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.VerifyGoneOutput(baseline.baselineTs(), run));

@@ -7,6 +7,7 @@ import io.nodegate.detect.Detector;
 import io.nodegate.render.AuditRenderer;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
+import io.nodegate.watch.BmcPoller;
 import io.nodegate.watch.WatchEngine;
 import io.nodegate.watch.WatchService;
 import picocli.CommandLine.Command;
@@ -40,14 +41,16 @@ import java.util.concurrent.CountDownLatch;
                         + "--interval, and say the findings as Prometheus metrics, Node Events and JSON.",
                 "Serves /metrics, /healthz, /readyz and /findings on --listen. Replicas elect a leader on the Lease "
                         + "'nodegate-watch' in --namespace; only the leader posts Events (one per appearance of a "
-                        + "finding, one NodegateResolved when it goes). While any informer is unsynced or failing "
-                        + "nothing is reported or resolved and /readyz fails. Metrics: docs/metrics.md."},
+                        + "finding, one NodegateResolved when it goes). While any informer's copy is not proven "
+                        + "fresh (unsynced, failing, or its stream silent past its idle limit) nothing is reported "
+                        + "or resolved and /readyz fails; a silence finding (NG101-NG103) is reported only after "
+                        + "the Leases are re-read at quorum. Metrics: docs/metrics.md."},
         footer = {"",
                 "Examples:",
                 "  # in a Pod (service account), as `nodegate install` deploys it:",
-                "  nodegate watch --namespace nodegate-system",
-                "  # from a workstation, metrics on localhost only:",
-                "  nodegate watch --context prod-a --listen 127.0.0.1:9470 --interval 30s",
+                "  nodegate watch --namespace nodegate-system --listen=:9470",
+                "  # from a workstation (HTTP on 127.0.0.1:9470 unless --listen says otherwise):",
+                "  nodegate watch --context prod-a --interval 30s",
                 "  curl -s localhost:9470/metrics | grep '^nodegate_finding'",
                 "  # one synced pass, printed like `audit -o json` (CronJobs, scripts):",
                 "  nodegate watch --once | jq '.findings[].code'",
@@ -56,6 +59,9 @@ import java.util.concurrent.CountDownLatch;
                 "                     3 informers did not sync within --sync-timeout.",
                 "Without --once it runs until stopped (SIGTERM releases the leader Lease)."})
 public final class WatchCommand implements Callable<Integer> {
+
+    /** The shortest --lease-duration: its renew deadline and retry period must outlast an API round trip. */
+    static final Duration MIN_LEASE_DURATION = Duration.ofSeconds(1);
 
     private final Environment env;
 
@@ -73,8 +79,10 @@ public final class WatchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--listen", paramLabel = "ADDR:PORT", defaultValue = ":9470",
-            description = "Where HTTP listens (default: ${DEFAULT-VALUE}, all addresses). Port 0 picks a free one.")
+    @Option(names = "--listen", paramLabel = "ADDR:PORT", defaultValue = "127.0.0.1:9470",
+            description = "Where HTTP listens (default: ${DEFAULT-VALUE}: this machine only, since /findings "
+                    + "carries machine IDs and IPs; `nodegate install` runs it with --listen=:9470 behind its "
+                    + "Service). Port 0 picks a free one.")
     String listen;
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
@@ -162,9 +170,20 @@ public final class WatchCommand implements Callable<Integer> {
             description = "Timeout of each request to a hand-over's Alertmanager replicas (default: ${DEFAULT-VALUE}).")
     Duration alertmanagerTimeout = Duration.ofSeconds(5);
 
+    @Mixin
+    BmcOptions bmc = new BmcOptions();
+
+    @Option(names = "--bmc-interval", paramLabel = "DURATION", defaultValue = "5m",
+            converter = DurationConverter.Positive.class,
+            description = "With --bmc/--bmc-inventory: read the BMCs no more often than this; each pass judges the "
+                    + "last readings (default: ${DEFAULT-VALUE}). Credentials: --bmc-credentials DIR of a mounted "
+                    + "basic-auth Secret.")
+    Duration bmcInterval;
+
     @Override
     public Integer call() throws Exception {
         List<Detector> detectors = detectors();
+        bmc.targets(); // a bad --bmc, inventory or credentials file is a usage error before anything starts
         InetSocketAddress address = once ? null : listenAddress(listen);
         if (!once && (interval.isZero() || interval.isNegative())) {
             throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
@@ -178,8 +197,20 @@ public final class WatchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--policy-reports keeps reports current while the watch "
                     + "runs; --once prints one pass and exits (use `nodegate audit -o policyreport` for a snapshot)");
         }
-        if (eventRate <= 0 || eventBurst < 1) {
-            throw new ParameterException(spec.commandLine(), "--event-rate must be > 0 and --event-burst >= 1");
+        if (!Double.isFinite(eventRate) || eventRate <= 0) {
+            // NaN compares false with everything: "NaN <= 0" let it through, and the token bucket never refilled
+            throw new ParameterException(spec.commandLine(), "--event-rate must be a number of Events per second "
+                    + "above 0, got " + eventRate);
+        }
+        if (eventBurst < 1) {
+            throw new ParameterException(spec.commandLine(), "--event-burst must be at least 1, got " + eventBurst);
+        }
+        if (!once && leaseDuration.compareTo(MIN_LEASE_DURATION) < 0) {
+            // the renew deadline (2/3) and retry period (1/7) follow from it; below a second they are shorter than
+            // one API round trip, and the elector refused them with an unexpected failure
+            throw new ParameterException(spec.commandLine(), "--lease-duration must be at least "
+                    + io.nodegate.time.Durations.format(MIN_LEASE_DURATION) + " (the leader renews every 2/3 of it, "
+                    + "retrying every 1/7), got " + io.nodegate.time.Durations.format(leaseDuration));
         }
         io.nodegate.source.live.KubeConnection connection = env.connectForModel(live);
         String server = stripSlash(connection.server());
@@ -200,9 +231,20 @@ public final class WatchCommand implements Callable<Integer> {
             }
         };
         WatchService service = new WatchService(settings, connection, env.clock(), once ? line -> { } : log);
+        BmcPoller bmcs = bmcPoller(once ? line -> { } : log);
         try {
+            if (bmcs != null) {
+                service.engine().feed(bmcs::feed);
+                service.metrics().also(bmcs::metrics);
+            }
             if (once) {
+                if (bmcs != null) {
+                    bmcs.poll();
+                }
                 return once(service);
+            }
+            if (bmcs != null) {
+                bmcs.start();
             }
             if (policyReports) {
                 service.keepPolicyReports();
@@ -210,11 +252,20 @@ public final class WatchCommand implements Callable<Integer> {
             if (!noHandovers) {
                 service.keepHandovers(alertmanagerTimeout);
             }
-            service.start();
+            try {
+                service.start();
+            } catch (RuntimeException e) {
+                service.close();
+                connection.close();
+                throw e;
+            }
             log.accept("serving /metrics /healthz /readyz /findings on " + describe(address, service.httpPort())
                     + "; leader Lease " + settings.namespace() + "/" + WatchService.LEASE_NAME + " as " + me);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (bmcs != null) {
+                    bmcs.close();
+                }
                 service.close();
                 connection.close();
                 stopped.countDown();
@@ -223,10 +274,27 @@ public final class WatchCommand implements Callable<Integer> {
             return ExitCode.OK;
         } finally {
             if (once) {
+                if (bmcs != null) {
+                    bmcs.close();
+                }
                 service.close();
                 connection.close();
             }
         }
+    }
+
+    /** The BMC poller the watch owns (--bmc/--bmc-inventory), or null without BMCs. */
+    private BmcPoller bmcPoller(java.util.function.Consumer<String> log) {
+        if (!bmc.given()) {
+            return null;
+        }
+        if (bmc.insecure) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(io.nodegate.source.bmc.BmcTls.INSECURE_WARNING);
+            err.flush();
+        }
+        return new BmcPoller(bmc::targets, new io.nodegate.source.bmc.BmcSource(bmc.settings(), env.clock(), log),
+                bmcInterval, log);
     }
 
     private int once(WatchService service) throws InterruptedException {
@@ -261,9 +329,10 @@ public final class WatchCommand implements Callable<Integer> {
         return ReportExit.of(report.findings());
     }
 
-    /** Every registered detector minus --skip ({@link DetectorSelection}). */
+    /** Every registered detector minus --skip ({@link DetectorSelection}), and minus NG304/NG305 without --bmc. */
     private List<Detector> detectors() {
-        return DetectorSelection.detectors(spec.commandLine(), skip);
+        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip);
+        return bmc.given() ? selected : io.nodegate.detect.bmc.BmcDetectors.without(selected);
     }
 
     private Set<String> skipped() {

@@ -212,6 +212,8 @@ public final class InstallBundle {
     }
 
     static HasMetadata deployment(InstallSettings settings) {
+        // the watch listens on 127.0.0.1 unless told: in the Pod it must answer the kubelet's probes and the Service
+        // on the Pod's address; the Service is the only way in
         List<String> args = new ArrayList<>(List.of("watch", "--namespace", settings.namespace(),
                 "--listen", ":" + PORT));
         if (settings.withPolicyReports()) {

@@ -54,6 +54,8 @@ public final class Detectors {
         List<Detector> all = new ArrayList<>(nodeDetectors());
         // NG302 also runs on one cluster: its Nodes against its own tombstones (nodegate fleet: across clusters)
         all.add(new io.nodegate.detect.fleet.RemovedHostReturnedDetector());
+        // NG304, NG305: what the hosts' BMCs say; commands run them only with --bmc (BmcDetectors.without)
+        all.addAll(io.nodegate.detect.bmc.BmcDetectors.all());
         return List.copyOf(all);
     }
 }

@@ -1,5 +1,7 @@
 package io.nodegate.model;
 
+import io.nodegate.model.bmc.BmcReadings;
+
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.stream.Collectors;
  * @param notes         things the reader should know: optional APIs absent, objects skipped
  * @param tombstones    hosts `nodegate remove` deleted here (ConfigMap nodegate-system/nodegate-tombstones);
  *                      absent when not read (offline input without them)
+ * @param bmc           what the hosts' BMCs said over Redfish (--bmc); {@link BmcReadings#NOT_READ} when none was asked
  */
 public record ClusterState(
         Instant now,
@@ -38,7 +41,8 @@ public record ClusterState(
         Collected<PodInfo> pods,
         List<EtcdEndpointReport> etcd,
         List<String> notes,
-        Collected<Tombstone> tombstones) {
+        Collected<Tombstone> tombstones,
+        BmcReadings bmc) {
 
     /** A snapshot without tombstones read (etcd-only states, fixtures): NG302 then has nothing to compare. */
     public ClusterState(Instant now, String source, String context, String server, String serverVersion,
@@ -50,8 +54,20 @@ public record ClusterState(
                 apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods, etcd, notes, Collected.absent());
     }
 
+    /** A snapshot without BMC readings (no --bmc given). */
+    public ClusterState(Instant now, String source, String context, String server, String serverVersion,
+                        List<NodeInfo> nodes, List<LeaseInfo> nodeLeases, List<SecretMeta> nodePasswordSecrets,
+                        Collected<CsiNodeInfo> csiNodes, ApiEndpoints apiEndpoints, List<DaemonSetInfo> daemonSets,
+                        Collected<JobInfo> cattleJobs, List<LeaseInfo> controlPlaneLeases, Collected<PodInfo> pods,
+                        List<EtcdEndpointReport> etcd, List<String> notes, Collected<Tombstone> tombstones) {
+        this(now, source, context, server, serverVersion, nodes, nodeLeases, nodePasswordSecrets, csiNodes,
+                apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods, etcd, notes, tombstones,
+                BmcReadings.NOT_READ);
+    }
+
     public ClusterState {
         tombstones = tombstones == null ? Collected.absent() : tombstones;
+        bmc = bmc == null ? BmcReadings.NOT_READ : bmc;
         nodes = List.copyOf(nodes);
         nodeLeases = List.copyOf(nodeLeases);
         nodePasswordSecrets = List.copyOf(nodePasswordSecrets);
@@ -93,12 +109,19 @@ public record ClusterState(
     public ClusterState withEtcd(List<EtcdEndpointReport> reports) {
         return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
                 nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                reports, notes, tombstones);
+                reports, notes, tombstones, bmc);
     }
 
     public ClusterState withNow(Instant newNow) {
         return new ClusterState(newNow, source, context, server, serverVersion, nodes, nodeLeases,
                 nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                etcd, notes, tombstones);
+                etcd, notes, tombstones, bmc);
+    }
+
+    /** This snapshot with what the BMCs said (the BMCs are read apart from the API, by the source the command uses). */
+    public ClusterState withBmc(BmcReadings readings) {
+        return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
+                nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
+                etcd, notes, tombstones, readings);
     }
 }

@@ -94,11 +94,11 @@ public final class LifecycleRenderer {
                     w.append(String.format("      - %s%n", r));
                 }
                 // a check that passed shows its evidence with -o wide ([c]'s times, the redundancy counts and the
-                // host's always);
-                // a check that was not run has none to show
-                boolean show = c.outcome() != Verdict.NOT_CHECKED && (wide || c.outcome() != Verdict.PASS
-                        || "c".equals(c.id()) || "redundancy".equals(c.id()) || "host".equals(c.id())
-                        || "kubelet".equals(c.id()));
+                // host's always); a BMC that was not asked has none to show
+                boolean ran = c.outcome() != Verdict.NOT_CHECKED;
+                boolean show = (ran && (wide || c.outcome() != Verdict.PASS)) || "c".equals(c.id())
+                        || "redundancy".equals(c.id()) || "host".equals(c.id()) || "kubelet".equals(c.id())
+                        || ("bmc".equals(c.id()) && ran);
                 if (show) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
                         w.append(String.format("        %s: %s%n", e.getKey(), e.getValue()));

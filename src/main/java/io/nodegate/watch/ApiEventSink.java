@@ -24,6 +24,8 @@ import java.util.function.Consumer;
  * <p>Rate limit: a token bucket ({@code burst} Events, refilled at {@code perSecond}); an Event over the limit is
  * dropped and said in the log, never queued for later (a late Event about a state that moved on misleads). A
  * failed POST is logged and not retried: the finding is still on /metrics and /findings.
+ *
+ * <p>Before each POST the {@link LeaderGuard} reads the leader Lease: a replica that lost it posts nothing more.
  */
 public final class ApiEventSink implements EventSink {
 
@@ -31,6 +33,7 @@ public final class ApiEventSink implements EventSink {
     public static final String COMPONENT = "nodegate-watch";
 
     private final KubernetesClient client;
+    private final LeaderGuard guard;
     private final ApiCalls api;
     private final Clock clock;
     private final String instance;
@@ -43,6 +46,13 @@ public final class ApiEventSink implements EventSink {
 
     public ApiEventSink(KubernetesClient client, Clock clock, String instance, double perSecond, int burst,
                         Consumer<String> log) {
+        this(client, clock, instance, perSecond, burst, LeaderGuard.NONE, log);
+    }
+
+    /** @param guard asked before every POST: this replica must still hold the leader Lease */
+    public ApiEventSink(KubernetesClient client, Clock clock, String instance, double perSecond, int burst,
+                        LeaderGuard guard, Consumer<String> log) {
+        this.guard = guard;
         this.client = client;
         this.api = ApiCalls.of(client);
         this.clock = clock;
@@ -86,6 +96,7 @@ public final class ApiEventSink implements EventSink {
         return false;
     }
 
+    /** @throws EventSink.LeadershipLost when this replica no longer holds the leader Lease: nothing is posted */
     private void post(String node, String reason, String type, String message) {
         if (!take()) {
             log.accept("event rate limit: dropped " + reason + " on Node " + node);
@@ -114,8 +125,10 @@ public final class ApiEventSink implements EventSink {
         send(apiVersion, kind, name, uid, reason, type, message);
     }
 
+    /** @throws EventSink.LeadershipLost when this replica no longer holds the leader Lease: nothing is posted */
     private void send(String apiVersion, String kind, String name, String uid, String reason, String type,
                       String message) {
+        guard.require();
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Event event = new EventBuilder()
                 .withNewMetadata().withGenerateName(name + ".nodegate-").withNamespace(NAMESPACE).endMetadata()

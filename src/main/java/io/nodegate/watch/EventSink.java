@@ -10,4 +10,11 @@ public interface EventSink {
 
     /** A finding went away: one Normal NodegateResolved Event on each Node it named. */
     void resolved(Finding finding);
+
+    /** This replica may not write any more (it lost the leader Lease): the pass stops posting at once. */
+    final class LeadershipLost extends RuntimeException {
+        public LeadershipLost(String message) {
+            super(message);
+        }
+    }
 }

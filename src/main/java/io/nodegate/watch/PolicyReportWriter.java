@@ -79,7 +79,41 @@ public final class PolicyReportWriter {
 
     /** A writer over the API server, through the watch's fabric8 client. */
     public static PolicyReportWriter overApi(KubernetesClient client, Clock clock, Consumer<String> log) {
-        return new PolicyReportWriter(new ApiStore(client), clock, log);
+        return overApi(client, clock, LeaderGuard.NONE, log);
+    }
+
+    /**
+     * As {@link #overApi(KubernetesClient, Clock, Consumer)}, each create, update and delete preceded by
+     * {@code guard}: a replica that lost the leader Lease stops writing reports at once (the write fails as any
+     * failed write: logged, the reports listed again on the next pass).
+     */
+    public static PolicyReportWriter overApi(KubernetesClient client, Clock clock, LeaderGuard guard,
+                                             Consumer<String> log) {
+        Store api = new ApiStore(client);
+        return new PolicyReportWriter(new Store() {
+            @Override
+            public Map<String, String> list() {
+                return api.list();
+            }
+
+            @Override
+            public String create(ObjectNode report) {
+                guard.require();
+                return api.create(report);
+            }
+
+            @Override
+            public String update(ObjectNode report, String resourceVersion) {
+                guard.require();
+                return api.update(report, resourceVersion);
+            }
+
+            @Override
+            public void delete(String name, String resourceVersion) {
+                guard.require();
+                api.delete(name, resourceVersion);
+            }
+        }, clock, log);
     }
 
     /**

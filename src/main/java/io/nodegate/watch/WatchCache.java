@@ -7,6 +7,7 @@ import io.nodegate.source.ReadKind;
 import io.nodegate.source.StateAssembler;
 import io.nodegate.source.live.ApiCalls;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -25,9 +29,11 @@ import java.util.function.Consumer;
  * values {@code KubeJson} parses (managedFields, images and Secret values skipped while parsing), so nothing the
  * model never reads is held.
  *
- * <p>Health is per kind: a kind is usable only while its watch has listed <em>and</em> is watching. After a failed
- * re-list or a broken watch it is not, until a LIST or watch succeeds again; {@link #unhealthy()} names those kinds
- * and the watch neither reports nor resolves anything while any is listed.
+ * <p>Health is per kind: a kind is usable only while its copy is proven fresh ({@link Freshness}): listed, watching,
+ * an event or bookmark within its idle limit, not proved behind by a consistent read. After a failed re-list, a broken
+ * or silent watch, an unanswered watch request or a back-off it is not, until the watch shows progress again;
+ * {@link #unhealthy()} names those kinds and why, and the watch neither reports nor resolves anything while any is
+ * listed. A silence finding needs more: {@link #proveSilenceInputs}.
  *
  * <p>Optional kinds are probed when the cache starts: an API that answers 404 (CSINode) or a namespace that does
  * not exist (cattle-system) is proven absent and gets no watch, as {@code LiveSource} would note it. The
@@ -44,6 +50,15 @@ public final class WatchCache implements AutoCloseable {
     private final List<ReadKind<?, ?>> kinds;
     private final Runnable onChange;
     private final Consumer<String> log;
+    private final Freshness limits;
+    private final Clock clock;
+    private final FreshnessProof proof;
+    private final Map<ReadKind<?, ?>, String> checkFailed = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService monitor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "nodegate-watch-idle");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<ReadKind<?, ?>, KindWatch> watches = new ConcurrentHashMap<>();
     /** Absent kinds whose last re-probe failed: their absence is no longer known, so they are not usable. */
     private final Map<ReadKind<?, ?>, String> recheckFailed = new ConcurrentHashMap<>();
@@ -74,10 +89,22 @@ public final class WatchCache implements AutoCloseable {
      * @param log      where retries and failures are said, one line each
      */
     public WatchCache(ApiCalls api, List<ReadKind<?, ?>> kinds, Runnable onChange, Consumer<String> log) {
+        this(api, kinds, onChange, log, Freshness.DEFAULTS, Clock.systemUTC());
+    }
+
+    /**
+     * @param limits when a kind's copy counts as fresh ({@link Freshness})
+     * @param clock  the clock Lease renewTimes are compared with (the passes' clock)
+     */
+    public WatchCache(ApiCalls api, List<ReadKind<?, ?>> kinds, Runnable onChange, Consumer<String> log,
+                      Freshness limits, Clock clock) {
         this.api = api;
         this.kinds = List.copyOf(kinds);
         this.onChange = onChange;
         this.log = log;
+        this.limits = limits;
+        this.clock = clock;
+        this.proof = new FreshnessProof(api, limits);
     }
 
     /** The kinds this cache was asked to hold, in table order. */
@@ -108,7 +135,81 @@ public final class WatchCache implements AutoCloseable {
                 startWatch(kind);
             }
         }
+        long tick = limits.tick().toNanos();
+        monitor.scheduleWithFixedDelay(this::checkIdle, tick, tick, TimeUnit.NANOSECONDS);
         started = true;
+    }
+
+    /** Closes streams silent past their idle limit and ends catch-ups that did not come ({@link KindWatch#checkIdle}). */
+    private void checkIdle() {
+        long now = System.nanoTime();
+        for (KindWatch watch : watches.values()) {
+            try {
+                watch.checkIdle(now);
+            } catch (RuntimeException e) {
+                log.accept("informer " + watch.kind().id() + ": idle check failed: " + e);
+            }
+        }
+    }
+
+    /**
+     * The periodic progress check ({@link FreshnessProof#check}): each watched kind's copy against a consistent
+     * {@code limit=1} LIST. A read that fails is said once per cause and proves nothing either way.
+     */
+    public void checkProgress() {
+        if (!started || closed) {
+            return;
+        }
+        for (KindWatch watch : watches.values()) {
+            String failure = proof.check(watch);
+            ReadKind<?, ?> kind = watch.kind();
+            if (failure == null) {
+                if (checkFailed.remove(kind) != null) {
+                    log.accept("progress check of " + kind.id() + " answers again");
+                }
+            } else if (!failure.replaceAll("[0-9]+", "#").equals(
+                    String.valueOf(checkFailed.put(kind, failure)).replaceAll("[0-9]+", "#"))) {
+                log.accept("progress check of " + kind.id() + " failed: " + failure);
+            }
+        }
+    }
+
+    /**
+     * Proves at quorum that the copy a silence finding (NG101-NG103) rests on is fresh: the node Leases, all of them,
+     * and, when {@code nodes} is not empty, those Nodes ({@link FreshnessProof#prove}). A copy proved behind is
+     * listed again ({@link KindWatch#markStale}); the caller holds the finding either way until a proof succeeds.
+     */
+    public FreshnessProof.Result proveSilenceInputs(java.util.Set<String> nodes) {
+        FreshnessProof.Result leases = prove(Kinds.NODE_LEASES, null);
+        if (!leases.fresh() || nodes.isEmpty()) {
+            return leases;
+        }
+        FreshnessProof.Result named = prove(Kinds.NODES, nodes);
+        return named.fresh() ? FreshnessProof.Result.fresh(leases.why() + "; " + named.why()) : named;
+    }
+
+    private FreshnessProof.Result prove(ReadKind<?, ?> kind, java.util.Set<String> keys) {
+        KindWatch watch = watches.get(kind);
+        if (watch == null) {
+            return FreshnessProof.Result.failed(kind.id() + " is not watched");
+        }
+        FreshnessProof.Result result = proof.prove(watch, keys);
+        if (!result.fresh() && !result.error() && watch.freshnessProblem(System.nanoTime()) == null) {
+            watch.markStale(result.why());
+        }
+        return result;
+    }
+
+    /** Watch restarts since start: kind id -> reason -> count (nodegate_informer_restarts_total). */
+    public Map<String, Map<String, Long>> restarts() {
+        Map<String, Map<String, Long>> out = new LinkedHashMap<>();
+        kinds.forEach(k -> {
+            KindWatch w = watches.get(k);
+            if (w != null) {
+                out.put(k.id(), w.restarts());
+            }
+        });
+        return out;
     }
 
     public boolean started() {
@@ -165,12 +266,13 @@ public final class WatchCache implements AutoCloseable {
     }
 
     private void startWatch(ReadKind<?, ?> kind) {
-        KindWatch watch = new KindWatch(api, kind, WatchCache::map, listener, log);
+        KindWatch watch = new KindWatch(api, kind, WatchCache::map, listener, log, KindWatch.MIN_WATCH_SECONDS,
+                limits, clock);
         watches.put(kind, watch);
         watch.start();
     }
 
-    /** True when this kind can be read: proven absent, or listed and watching. */
+    /** True when this kind can be read: proven absent, or its copy fresh ({@link KindWatch#freshnessProblem}). */
     public boolean healthy(ReadKind<?, ?> kind) {
         if (absent.containsKey(kind)) {
             return !recheckFailed.containsKey(kind);
@@ -179,25 +281,32 @@ public final class WatchCache implements AutoCloseable {
         return watch != null && watch.healthy();
     }
 
-    /** Kind id -> usable (1 in nodegate_informer_synced), in table order. */
+    /** Kind id -> usable, its copy fresh (1 in nodegate_informer_synced), in table order. */
     public Map<String, Boolean> health() {
         Map<String, Boolean> out = new LinkedHashMap<>();
         kinds.forEach(k -> out.put(k.id(), started && healthy(k)));
         return out;
     }
 
-    /** The kinds not usable now, each with its last error when one was seen. */
+    /** The kinds not usable now, each with why: not started, absence unknown, or why its copy is not fresh. */
     public List<String> unhealthy() {
         List<String> out = new ArrayList<>();
+        long now = System.nanoTime();
         for (ReadKind<?, ?> kind : kinds) {
-            if (!started || !healthy(kind)) {
-                KindWatch watch = watches.get(kind);
-                String error = recheckFailed.containsKey(kind) ? recheckFailed.get(kind)
-                        : watch == null ? null : watch.lastError();
-                String state = !started ? "not started" : recheckFailed.containsKey(kind) ? "absence unknown"
-                        : watch == null ? "no watch"
-                        : !watch.synced() ? "not synced" : "not watching";
-                out.add(kind.id() + " (" + state + (error == null ? "" : ": " + error) + ")");
+            if (!started) {
+                out.add(kind.id() + " (not started)");
+                continue;
+            }
+            if (absent.containsKey(kind)) {
+                if (recheckFailed.containsKey(kind)) {
+                    out.add(kind.id() + " (absence unknown: " + recheckFailed.get(kind) + ")");
+                }
+                continue;
+            }
+            KindWatch watch = watches.get(kind);
+            String problem = watch == null ? "no watch" : watch.freshnessProblem(now);
+            if (problem != null) {
+                out.add(kind.id() + " (" + problem + ")");
             }
         }
         return out;
@@ -291,6 +400,7 @@ public final class WatchCache implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        monitor.shutdownNow();
         watches.values().forEach(KindWatch::close);
         watches.clear();
     }

@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -21,12 +23,17 @@ import java.util.function.Consumer;
  * ({@link io.nodegate.source.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
  * with the previous pass: a new key is an appearance, a key that is gone is a resolution.
  *
- * <p>The core rule: a pass runs only when every kind is usable ({@link WatchCache#unhealthy()} empty). Otherwise
- * it is a failed pass: nothing is reported as new, nothing is resolved, the last good findings stay on /metrics
- * and /findings, and /readyz fails. An error never becomes "0 found".
+ * <p>The core rule: a pass runs only when every kind's copy is proven fresh ({@link WatchCache#unhealthy()}
+ * empty). Otherwise it is a failed pass: nothing is reported as new, nothing is resolved, no Event, the last good
+ * findings and metrics stay on /metrics and /findings, and /readyz fails. An error, and a copy that may be stale,
+ * never becomes "0 found" nor "resolved". When freshness returns, the next pass decides.
  *
- * <p>Only the leader posts Events. A replica that is not leading still follows the findings, so when it takes
- * over it announces only what changes from then on (the old leader already announced the rest).
+ * <p>A silence finding (NG101-NG103, {@link #SILENCE_CODES}) becomes active only from a copy proven fresh at quorum
+ * ({@link WatchCache#proveSilenceInputs}), judged at the moment of that read; otherwise the pass is held.
+ *
+ * <p>Only the leader posts Events, and it asks again before each one. A replica that is not leading still follows
+ * the findings, so when it takes over it announces only what changes from then on (the old leader already announced
+ * the rest).
  */
 public final class WatchEngine {
 
@@ -48,6 +55,8 @@ public final class WatchEngine {
     private final WatchMetrics metrics;
 
     private Map<String, Finding> announced = new LinkedHashMap<>();
+    /** What is added to the informers' state before it is judged (the BMC readings, {@link BmcPoller#feed}). */
+    private volatile java.util.function.UnaryOperator<ClusterState> feed = java.util.function.UnaryOperator.identity();
     private volatile Pass lastGood;
     private volatile Pass last;
 
@@ -67,55 +76,154 @@ public final class WatchEngine {
         this.log = log;
     }
 
+    /**
+     * The silence findings: what they say rests on Lease renewTimes and Ready conditions, so a frozen copy makes
+     * them up (every Lease "stopped" at the moment the stream froze). None becomes active unless the copy it rests on
+     * is proven fresh at quorum ({@link WatchCache#proveSilenceInputs}). NG304 (the BMC says On while the Lease is
+     * silent) rests on the same Lease silence.
+     */
+    static final Set<String> SILENCE_CODES = Set.of("NG101", "NG102", "NG103", "NG304");
+    /** The silence findings whose nodes' Node objects are re-read as well (their Ready condition). */
+    private static final Set<String> READY_CODES = Set.of("NG101", "NG102");
+
     /** Runs one pass now (passes never overlap). */
     public synchronized Pass evaluate() {
         long started = System.nanoTime();
         Instant now = clock.instant();
         List<String> unusable = cache.unhealthy();
         if (!unusable.isEmpty()) {
-            String error = "not evaluated: informer(s) not synced or failing: " + String.join("; ", unusable)
-                    + ". Nothing is reported or resolved until they recover.";
-            Pass failed = new Pass(now, false, error, null, null, Duration.ofNanos(System.nanoTime() - started));
-            last = failed;
-            metrics.passFailed(failed.took());
-            log.accept(error);
-            return failed;
+            return failed(now, started, "not evaluated: the copy of " + String.join("; ", unusable)
+                    + " is not proven fresh. Nothing is reported or resolved until it is.");
         }
-        ClusterState state;
-        AuditReport report;
+        Evaluated result;
         try {
-            state = cache.state(now, source, context, server);
-            report = Audit.run(state, settings, detectors);
+            result = evaluateAt(now);
         } catch (RuntimeException e) {
-            Pass failed = new Pass(now, false, "evaluation failed: " + e, null, null,
-                    Duration.ofNanos(System.nanoTime() - started));
-            last = failed;
-            metrics.passFailed(failed.took());
-            log.accept(failed.error());
-            return failed;
+            return failed(now, started, "evaluation failed: " + e);
         }
-        Map<String, Finding> current = new LinkedHashMap<>();
-        report.findings().forEach(f -> current.putIfAbsent(f.key(), f));
-        if (leader.getAsBoolean()) {
-            for (var e : current.entrySet()) {
-                if (!announced.containsKey(e.getKey())) {
-                    log.accept("new finding " + e.getValue().code() + " on " + String.join(", ", e.getValue().nodes()));
-                    events.appeared(e.getValue());
-                }
+        Set<String> nodesToProve = new TreeSet<>();
+        boolean newSilence = newSilence(result.findings(), nodesToProve);
+        if (newSilence) {
+            // never report silence from a copy that is not proven fresh: re-read at quorum first, and judge the
+            // ages at the moment of that read
+            Instant provenAt = clock.instant();
+            FreshnessProof.Result proof = cache.proveSilenceInputs(nodesToProve);
+            if (!proof.fresh()) {
+                return failed(now, started, "held: a new silence finding (" + silenceSummary(result.findings())
+                        + ") is not reported from a copy that is not proven fresh: " + proof.why()
+                        + ". The next pass decides.");
             }
-            for (var e : announced.entrySet()) {
-                if (!current.containsKey(e.getKey())) {
-                    log.accept("resolved " + e.getValue().code() + " on " + String.join(", ", e.getValue().nodes()));
-                    events.resolved(e.getValue());
-                }
+            try {
+                result = evaluateAt(provenAt);
+            } catch (RuntimeException e) {
+                return failed(now, started, "evaluation failed: " + e);
             }
+            Set<String> nowNamed = new TreeSet<>();
+            newSilence(result.findings(), nowNamed);
+            if (!nodesToProve.containsAll(nowNamed)) {
+                return failed(now, started, "held: the silence findings changed while their copy was proven fresh ("
+                        + silenceSummary(result.findings()) + "). The next pass decides.");
+            }
+            now = provenAt;
         }
-        announced = current;
-        Pass ok = new Pass(now, true, null, report, state, Duration.ofNanos(System.nanoTime() - started));
+        Map<String, Finding> current = result.findings();
+        // a follower follows everything; a leader's pass stopped by a lost Lease keeps what it did not post for the
+        // next pass (if it still leads then; if not, its next pass follows everything again)
+        announced = leader.getAsBoolean() ? announce(current) : current;
+        Pass ok = new Pass(now, true, null, result.report(), result.state(),
+                Duration.ofNanos(System.nanoTime() - started));
         lastGood = ok;
         last = ok;
         metrics.passSucceeded(ok);
         return ok;
+    }
+
+    /** Every later pass judges {@code feed} applied to the informers' state (e.g. with the BMC readings in it). */
+    public void feed(java.util.function.UnaryOperator<ClusterState> newFeed) {
+        this.feed = newFeed;
+    }
+
+    /** One state and report from the copy, judged at {@code at}. */
+    private record Evaluated(ClusterState state, AuditReport report, Map<String, Finding> findings) {
+    }
+
+    private Evaluated evaluateAt(Instant at) {
+        ClusterState state = feed.apply(cache.state(at, source, context, server));
+        AuditReport report = Audit.run(state, settings, detectors);
+        Map<String, Finding> findings = new LinkedHashMap<>();
+        report.findings().forEach(f -> findings.putIfAbsent(f.key(), f));
+        return new Evaluated(state, report, findings);
+    }
+
+    /** True when a silence finding is not active yet; adds the nodes whose Ready condition it rests on. */
+    private boolean newSilence(Map<String, Finding> current, Set<String> readyNodes) {
+        boolean any = false;
+        for (var e : current.entrySet()) {
+            Finding f = e.getValue();
+            if (SILENCE_CODES.contains(f.code()) && !announced.containsKey(e.getKey())) {
+                any = true;
+                if (READY_CODES.contains(f.code())) {
+                    readyNodes.addAll(f.nodes());
+                }
+            }
+        }
+        return any;
+    }
+
+    private String silenceSummary(Map<String, Finding> current) {
+        List<String> parts = new java.util.ArrayList<>();
+        for (var e : current.entrySet()) {
+            Finding f = e.getValue();
+            if (SILENCE_CODES.contains(f.code()) && !announced.containsKey(e.getKey())) {
+                parts.add(f.code() + " on " + f.nodes().size() + " node(s)");
+            }
+        }
+        return String.join(", ", parts);
+    }
+
+    /**
+     * Posts what appeared and what went away. Leadership is asked again before every write (and the sink checks the
+     * Lease itself, {@link LeaderGuard}): a replica that lost it stops posting at once, in the middle of a pass.
+     */
+    private Map<String, Finding> announce(Map<String, Finding> current) {
+        Map<String, Finding> done = new LinkedHashMap<>(announced);
+        try {
+            for (var e : current.entrySet()) {
+                if (!announced.containsKey(e.getKey())) {
+                    requireLeader();
+                    log.accept("new finding " + e.getValue().code() + " on " + String.join(", ",
+                            e.getValue().nodes()));
+                    events.appeared(e.getValue());
+                    done.put(e.getKey(), e.getValue());
+                }
+            }
+            for (var e : announced.entrySet()) {
+                if (!current.containsKey(e.getKey())) {
+                    requireLeader();
+                    log.accept("resolved " + e.getValue().code() + " on " + String.join(", ", e.getValue().nodes()));
+                    events.resolved(e.getValue());
+                    done.remove(e.getKey());
+                }
+            }
+            return current;
+        } catch (EventSink.LeadershipLost lost) {
+            log.accept("stopped posting Events in this pass: " + lost.getMessage());
+            return done;
+        }
+    }
+
+    private void requireLeader() {
+        if (!leader.getAsBoolean()) {
+            throw new EventSink.LeadershipLost("this replica no longer leads");
+        }
+    }
+
+    private Pass failed(Instant at, long started, String error) {
+        Pass failed = new Pass(at, false, error, null, null, Duration.ofNanos(System.nanoTime() - started));
+        last = failed;
+        metrics.passFailed(failed.took());
+        log.accept(error);
+        return failed;
     }
 
     /** The last pass that ran on usable data, or null before the first. */

@@ -27,16 +27,26 @@ public final class WatchMetrics {
     private final String version;
     private final Supplier<Map<String, Boolean>> informerHealth;
     private final BooleanSupplier leader;
+    private final Supplier<Map<String, Map<String, Long>>> restarts;
     private final long[] bucketCounts = new long[BUCKETS.length];
     private double durationSum;
     private long durationCount;
     private long evaluations;
     private long errors;
     private WatchEngine.Pass lastGood;
+    /** More series from outside the pass (the BMC poller's), given the last good pass's state; none by default. */
+    private volatile java.util.function.Function<ClusterState, String> more = state -> "";
 
     public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth, BooleanSupplier leader) {
+        this(version, informerHealth, Map::of, leader);
+    }
+
+    /** @param restarts kind id -> reason -> watches started again for it (nodegate_informer_restarts_total) */
+    public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth,
+                        Supplier<Map<String, Map<String, Long>>> restarts, BooleanSupplier leader) {
         this.version = version;
         this.informerHealth = informerHealth;
+        this.restarts = restarts;
         this.leader = leader;
     }
 
@@ -73,9 +83,17 @@ public final class WatchMetrics {
             header(out, "nodegate_finding", "gauge", "1 for each active finding and each node it names");
             header(out, "nodegate_findings", "gauge", "Count of active findings by code and severity");
         }
-        header(out, "nodegate_informer_synced", "gauge", "1 when that informer is synced and watching");
+        header(out, "nodegate_informer_synced", "gauge",
+                "1 when that informer's copy is proven fresh: listed, watching, progress within its idle limit");
         informerHealth.get().forEach((kind, ok) -> sample(out, "nodegate_informer_synced",
                 labels("kind", kind), ok ? 1 : 0));
+        Map<String, Map<String, Long>> restarted = restarts.get();
+        if (!restarted.isEmpty()) {
+            header(out, "nodegate_informer_restarts_total", "counter",
+                    "Watches started again, by reason: idle, stale, short, gone, error");
+            restarted.forEach((kind, reasons) -> reasons.forEach((reason, n) -> sample(out,
+                    "nodegate_informer_restarts_total", labels("kind", kind, "reason", reason), n)));
+        }
         header(out, "nodegate_leader", "gauge", "1 on the replica that holds the nodegate-watch Lease");
         out.append("nodegate_leader ").append(leader.getAsBoolean() ? 1 : 0).append('\n');
         header(out, "nodegate_evaluation_duration_seconds", "histogram", "Time of one evaluation pass");
@@ -93,7 +111,13 @@ public final class WatchMetrics {
         out.append("nodegate_evaluation_errors_total ").append(errors).append('\n');
         header(out, "nodegate_build_info", "gauge", "1, labelled with the nodegate version");
         sample(out, "nodegate_build_info", labels("version", version), 1);
+        out.append(more.apply(lastGood == null ? null : lastGood.state()));
         return out.toString();
+    }
+
+    /** Appends {@code series} (text format) to every exposition, given the last good pass's state (null before one). */
+    public void also(java.util.function.Function<ClusterState, String> series) {
+        this.more = series;
     }
 
     private void findings(StringBuilder out) {

@@ -8,10 +8,10 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * (debounced) and every interval, HTTP ({@link WatchHttp}), and leader election on a coordination.k8s.io Lease
  * through fabric8's LeaderElector. Every replica evaluates and serves HTTP; only the leader posts Events.
  *
- * <p>An API server that cannot be reached at start is retried with back-off (1 s doubling to 30 s), each try
- * said in the log; the process stays up, /healthz answers and /readyz says why it is not ready.
+ * <p>An API server that cannot be reached at start is retried with client-go's jittered back-off ({@link Backoff}),
+ * each try said in the log; the process stays up, /healthz answers and /readyz says why it is not ready.
  */
 public final class WatchService implements AutoCloseable {
 
@@ -46,7 +46,25 @@ public final class WatchService implements AutoCloseable {
                            String identity, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
                            boolean releaseOnStop, double eventsPerSecond, int eventBurst, boolean postEvents,
                            AuditSettings audit, List<Detector> detectors, Duration requestTimeout, String source,
-                           String context, String server, String version) {
+                           String context, String server, String version, Freshness freshness) {
+
+        /** With the production freshness limits ({@link Freshness#DEFAULTS}). */
+        public Settings(Duration interval, Duration debounce, InetSocketAddress listen, String namespace,
+                        String identity, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
+                        boolean releaseOnStop, double eventsPerSecond, int eventBurst, boolean postEvents,
+                        AuditSettings audit, List<Detector> detectors, Duration requestTimeout, String source,
+                        String context, String server, String version) {
+            this(interval, debounce, listen, namespace, identity, leaseDuration, renewDeadline, retryPeriod,
+                    releaseOnStop, eventsPerSecond, eventBurst, postEvents, audit, detectors, requestTimeout, source,
+                    context, server, version, Freshness.DEFAULTS);
+        }
+
+        /** The same settings with other freshness limits (tests that play minutes in seconds). */
+        public Settings withFreshness(Freshness limits) {
+            return new Settings(interval, debounce, listen, namespace, identity, leaseDuration, renewDeadline,
+                    retryPeriod, releaseOnStop, eventsPerSecond, eventBurst, postEvents, audit, detectors,
+                    requestTimeout, source, context, server, version, limits);
+        }
     }
 
     private final Settings settings;
@@ -56,11 +74,15 @@ public final class WatchService implements AutoCloseable {
     private final AtomicBoolean leader = new AtomicBoolean();
     private final AtomicBoolean passPending = new AtomicBoolean();
     private final ScheduledExecutorService scheduler;
+    /** Periodic work besides the passes (the progress check, and sources added later): never delays a pass. */
+    private final ScheduledExecutorService background;
     private final WatchCache cache;
     private final WatchMetrics metrics;
     private final WatchEngine engine;
     private final ApiEventSink events;
     private volatile PolicyReportWriter policyReports;
+    /** Asked before every write (Events, reports, hand-over status): this replica must still hold the Lease. */
+    private final LeaderGuard guard;
     private volatile HandoverReconciler handovers;
     private volatile WatchHttp http;
     private volatile CompletableFuture<?> election;
@@ -80,10 +102,19 @@ public final class WatchService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.cache = new WatchCache(new ApiCalls(connection), Kinds.audited(), this::changed, log);
-        this.metrics = new WatchMetrics(settings.version(), cache::health, leader::get);
+        this.background = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "nodegate-watch-periodic");
+            t.setDaemon(true);
+            return t;
+        });
+        ApiCalls api = new ApiCalls(connection);
+        this.cache = new WatchCache(api, Kinds.audited(), this::changed, log, settings.freshness(), clock);
+        this.metrics = new WatchMetrics(settings.version(), cache::health, cache::restarts, leader::get);
+        this.guard = settings.namespace() == null ? LeaderGuard.NONE
+                : new LeaderGuard(api, settings.namespace(), LEASE_NAME, settings.identity(), leader::get,
+                Clock.systemUTC());
         this.events = settings.postEvents() ? new ApiEventSink(connection.client(), clock, settings.identity(),
-                settings.eventsPerSecond(), settings.eventBurst(), log) : null;
+                settings.eventsPerSecond(), settings.eventBurst(), guard, log) : null;
         EventSink sink = events != null ? events : new EventSink() {
             @Override
             public void appeared(io.nodegate.detect.Finding finding) {
@@ -99,28 +130,40 @@ public final class WatchService implements AutoCloseable {
 
     /** `--policy-reports`: from now on the leader writes each good pass's findings as ClusterPolicyReports. */
     public void keepPolicyReports() {
-        policyReports = PolicyReportWriter.overApi(connection.client(), clock, log);
+        policyReports = PolicyReportWriter.overApi(connection.client(), clock, guard, log);
     }
 
     /**
      * From now on the leader keeps every open NodeHandover current after good passes ({@link HandoverReconciler}):
-     * its status, the silence on each Alertmanager replica, Events on it.
+     * its status, the silence on each Alertmanager replica, Events on it. Its "still leading?" before each write
+     * reads the leader Lease ({@link LeaderGuard}), as every write of the watch does.
      */
     public void keepHandovers(Duration alertmanagerTimeout) {
         handovers = new HandoverReconciler(new io.nodegate.lifecycle.ApiReader(connection),
-                new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::leads,
+                new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
                 events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
                 settings.identity(), HandoverReconciler.EVERY, log);
     }
 
-    /** Starts HTTP, then the watches (retrying while the API cannot be reached), the election and the passes. */
+    /** This replica leads and the leader Lease, read now, says so ({@link LeaderGuard}). */
+    private boolean holdsTheLease() {
+        return leads() && guard.whyNot() == null;
+    }
+
+    /**
+     * Starts HTTP, then the watches (retrying while the API cannot be reached), the election, the passes and the
+     * periodic progress check.
+     *
+     * @throws InputException when --listen cannot be bound (in use, or not an address of this machine)
+     */
     public void start() {
         if (settings.listen() != null) {
             try {
                 http = new WatchHttp(settings.listen(), engine, metrics, clock,
                         settings.interval().multipliedBy(3).plusSeconds(30));
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot listen on " + settings.listen() + ": " + e.getMessage(), e);
+                throw new InputException("--listen " + describe(settings.listen()) + ": cannot listen there: "
+                        + e.getMessage() + " (another process uses the port, or the address is not this machine's)");
             }
         }
         Thread starter = new Thread(this::startCacheWithRetry, "nodegate-watch-start");
@@ -131,30 +174,55 @@ public final class WatchService implements AutoCloseable {
         }
         long every = settings.interval().toMillis();
         scheduler.scheduleWithFixedDelay(this::intervalPass, every, every, TimeUnit.MILLISECONDS);
+        every("progress check", settings.freshness().progressEvery(), cache::checkProgress);
+    }
+
+    /**
+     * Runs {@code task} every {@code period} on the watch's periodic thread (never the passes' thread, so a slow or
+     * hanging read cannot delay a pass); a task that throws is said in the log and runs again next period. The
+     * progress check runs this way; further periodic sources can be added the same way.
+     */
+    public void every(String what, Duration period, Runnable task) {
+        long millis = Math.max(1, period.toMillis());
+        background.scheduleWithFixedDelay(() -> {
+            try {
+                if (!closed) {
+                    task.run();
+                }
+            } catch (RuntimeException e) {
+                log.accept(what + " failed: " + e);
+            }
+        }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    private static String describe(InetSocketAddress address) {
+        String host = address.getAddress() == null || address.getAddress().isAnyLocalAddress() ? ""
+                : address.getAddress().getHostAddress();
+        return host + ":" + address.getPort();
     }
 
     private void startCacheWithRetry() {
-        Duration backoff = Duration.ofSeconds(1);
+        Backoff retries = new Backoff(settings.freshness().backoff(),
+                () -> java.util.concurrent.ThreadLocalRandom.current().nextDouble());
         while (!closed) {
+            Duration backoff = null;
             try {
                 cache.start();
                 log.accept("informers started against " + settings.server() + " (apiserver "
                         + cache.serverVersion() + ")");
                 return;
-            } catch (CollectionException e) {
-                log.accept("cannot start the informers: " + e.getMessage() + "; retrying in " + backoff.toSeconds()
-                        + " s");
             } catch (RuntimeException e) {
-                log.accept("cannot start the informers: " + e + "; retrying in " + backoff.toSeconds() + " s");
+                backoff = retries.next(System.nanoTime());
+                log.accept("cannot start the informers: " + (e instanceof CollectionException ? e.getMessage()
+                        : e.toString()) + "; retrying in " + io.nodegate.time.Durations.format(
+                        backoff.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)));
             }
             try {
-                Thread.sleep(backoff.toMillis());
+                Thread.sleep(Math.max(1, backoff.toMillis()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(30)) > 0 ? Duration.ofSeconds(30)
-                    : backoff.multipliedBy(2);
         }
     }
 
@@ -273,6 +341,7 @@ public final class WatchService implements AutoCloseable {
             election.cancel(true);
         }
         scheduler.shutdownNow();
+        background.shutdownNow();
         if (http != null) {
             http.close();
         }

@@ -189,7 +189,8 @@ class InstallCommandTest {
         Container c = pod.getContainers().get(0);
         assertThat(pod.getContainers()).hasSize(1);
         assertThat(c.getImage()).isEqualTo(IMAGE);
-        assertThat(c.getArgs()).containsExactly("watch", "--namespace", "ops-nodegate", "--listen", ":9470");
+        assertThat(c.getArgs()).as("the address set explicitly: the watch's default is loopback only")
+                .containsExactly("watch", "--namespace", "ops-nodegate", "--listen", ":9470");
         // Pod Security "restricted": what the namespace label enforces
         assertThat(c.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(c.getSecurityContext().getRunAsUser()).isPositive();

@@ -117,13 +117,14 @@ class GateDecisionTest {
         // --fleet-context the fleet check says "not checked", never a pass; a worker gets no etcd or redundancy
         // check, and a Node Rancher did not register as a Machine no machine check
         assertThat(r.checks()).extracting(Check::id).containsExactly("collection", "control", "a", "b", "c", "d", "e",
-                "host", "fleet");
-        // neither is ever a PASS: both are NOT_CHECKED, named by the run, and give no reason for the verdict
+                "host", "bmc", "fleet");
+        // none is ever a PASS: all are NOT_CHECKED, named by the run, and give no reason for the verdict
         assertThat(check(r, "host").outcome()).isEqualTo(Verdict.NOT_CHECKED);
         assertThat(check(r, "host").reasons()).containsExactly("no --host-report or --probe-kubelet given: the "
                 + "cleanup (b) rests on the reply's text alone");
         assertThat(check(r, "fleet").outcome()).isEqualTo(Verdict.NOT_CHECKED);
-        assertThat(r.notChecked()).containsExactly("host", "fleet");
+        assertThat(check(r, "bmc").outcome()).isEqualTo(Verdict.NOT_CHECKED);
+        assertThat(r.notChecked()).containsExactly("host", "bmc", "fleet");
         assertThat(r.reasons()).isEmpty();
         assertThat(check(r, "c").evidence()).containsEntry("leaseRenewTime", "2026-10-19T06:07:56Z")
                 .containsEntry("leaseStoppedBeforeRemovedAt", "1m4s");

@@ -56,7 +56,7 @@ class GateFleetScenarioTest extends SeededClusterTest {
         assertThat(g.exitCode()).as(g.all()).isZero();
         assertThat(g.out()).contains("[fleet]      not checked host not serving another cluster",
                 "no --fleet-context or --fleet-kubeconfig given")
-                .startsWith("gate gpu-a11: PASS (not checked: host, fleet)\n");
+                .startsWith("gate gpu-a11: PASS (not checked: host, bmc, fleet)\n");
     }
 
     @Test
@@ -64,18 +64,18 @@ class GateFleetScenarioTest extends SeededClusterTest {
         CliRun alone = gate("--annotate", "-o", "json");
         assertThat(alone.exitCode()).as(alone.all()).isZero();
         assertThat(new tools.jackson.databind.json.JsonMapper().readTree(alone.out()).path("notChecked").toString())
-                .isEqualTo("[\"host\",\"fleet\"]");
+                .isEqualTo("[\"host\",\"bmc\",\"fleet\"]");
         assertThat(api.client().nodes().withName("gpu-a11").get().getMetadata().getAnnotations())
-                .containsEntry("nodegate.io/gate-verdict", "PASS").containsEntry("nodegate.io/gate-not-checked", "host,fleet");
+                .containsEntry("nodegate.io/gate-verdict", "PASS").containsEntry("nodegate.io/gate-not-checked", "host,bmc,fleet");
 
-        // with a fleet that does not hold the host, only the host evidence is left unchecked
+        // with a fleet that does not hold the host, only the host evidence and the BMC are left unchecked
         clusterB.create(SeedCluster.node("b-other", "198.51.100.80", "True", false, Map.of(), "boot-b", "uuid-b", 0,
                 Instant.now(), null));
         CliRun withFleet = gate("--annotate", "--fleet-kubeconfig", kubeconfigB.toString());
         assertThat(withFleet.exitCode()).as(withFleet.all()).isZero();
-        assertThat(withFleet.out()).startsWith("gate gpu-a11: PASS (not checked: host)\n").contains("[fleet]      PASS");
+        assertThat(withFleet.out()).startsWith("gate gpu-a11: PASS (not checked: host, bmc)\n").contains("[fleet]      PASS");
         assertThat(api.client().nodes().withName("gpu-a11").get().getMetadata().getAnnotations())
-                .containsEntry("nodegate.io/gate-not-checked", "host");
+                .containsEntry("nodegate.io/gate-not-checked", "host,bmc");
     }
 
     @Test
@@ -156,6 +156,6 @@ class GateFleetScenarioTest extends SeededClusterTest {
         assertThat(without.exitCode()).isEqualTo(v.exitCode());
         CliRun json = cli("verify-gone", "--baseline", baseline.toString(), "-o", "json");
         assertThat(new tools.jackson.databind.json.JsonMapper().readTree(json.out()).path("notChecked").toString())
-                .isEqualTo("[\"etcd\",\"kubelet-ports\",\"fleet\"]");
+                .isEqualTo("[\"etcd\",\"kubelet-ports\",\"fleet\",\"bmc\"]");
     }
 }

@@ -62,7 +62,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
         CliRun replyOnly = gate("--removed-at", seed.a11Reply);
         assertThat(replyOnly.exitCode()).as(replyOnly.all()).isZero();
         // no line says PASS for host evidence that was not given
-        assertThat(replyOnly.out()).startsWith("gate gpu-a11: PASS (not checked: host, fleet)\n")
+        assertThat(replyOnly.out()).startsWith("gate gpu-a11: PASS (not checked: host, bmc, fleet)\n")
                 .contains("[host]       not checked host evidence (host report, kubelet port)",
                         "no --host-report or --probe-kubelet given: the cleanup (b) rests on the reply's text alone")
                 .doesNotContainPattern("\\[host\\]\\s+PASS");

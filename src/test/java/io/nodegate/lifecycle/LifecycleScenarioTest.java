@@ -115,7 +115,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
         assertThat(v.out()).contains("verify-gone", "PASS", "selfTest: IP query with the control node's [192.0.2.50] -> [keep-1]",
                 "gpu-a10: bootID boot-a10");
         // no etcd source: the member comparison did not run, and is never printed as PASS
-        assertThat(v.out()).startsWith("verify-gone (baseline ").contains("): PASS (not checked: etcd, kubelet-ports, fleet)\n")
+        assertThat(v.out()).startsWith("verify-gone (baseline ").contains("): PASS (not checked: etcd, kubelet-ports, fleet, bmc)\n")
                 .contains("not checked etcd members unchanged").doesNotContainPattern("PASS\\s+etcd members");
         assertNoSecretValue(v);
 

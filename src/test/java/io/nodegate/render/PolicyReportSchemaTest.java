@@ -115,7 +115,9 @@ class PolicyReportSchemaTest {
             assertThat(r.get("result").asString()).isEqualTo("pass");
             policies.add(r.get("policy").asString());
         });
-        assertThat(policies).hasSize(Detectors.all().size());
+        // NG304/NG305 judge BMC readings: without --bmc they do not run, so they are no passing check either
+        assertThat(policies).hasSize(io.nodegate.detect.bmc.BmcDetectors.without(Detectors.all()).size())
+                .doesNotContain("NG304", "NG305");
     }
 
     /**

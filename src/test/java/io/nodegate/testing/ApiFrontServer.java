@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * The front door of {@link ApiTestServer}: a small HTTP/1.1 server on loopback that passes every request to
@@ -50,14 +51,29 @@ import java.util.concurrent.TimeoutException;
  * client that leaves while no event flows, a watch stream owns its connection (the answer says
  * {@code Connection: close}); all other answers keep the connection alive.
  *
- * <p>WebSocket upgrade requests (fabric8 clients' watches) are tunnelled to the mock unchanged, so they keep
- * working exactly as before.
+ * <p>A WebSocket upgrade (a fabric8 client's watch) is refused with 400: nothing nodegate runs watches that way, and
+ * a test that starts one by mistake should fail rather than pass on a path users never take.
+ *
+ * <p>Faults of a dead or broken apiserver, which only a front that owns the connections can play:
+ * <ul>
+ *   <li>{@link #freezeOpenWatches()}: every open HTTP watch stream stops for good, its connection open, no byte and
+ *       no FIN (its timeoutSeconds no longer ends it): the half-open TCP of an apiserver host that lost power;</li>
+ *   <li>{@link #hold(Predicate)}: matching requests are read and never answered, their connections held open (they
+ *       stay so after {@link #hold(Predicate) hold(null)}: the host is gone, new connections go elsewhere);</li>
+ *   <li>{@link #endWatchesAtOnce(boolean)}: every new HTTP watch answers 200 and ends at once, with no event;</li>
+ *   <li>{@link #dropOpenWatches()}: every open HTTP watch ends now, cleanly, as at its timeoutSeconds;</li>
+ *   <li>{@link #delayAnswers(Predicate, java.time.Duration)}: matching requests reach the store at once, their
+ *       answers come back that much later (slow POSTs whose writes have landed).</li>
+ * </ul>
+ * Requests made by the test's own setup client ({@code isSetup}) are never held, frozen or delayed.
  */
 final class ApiFrontServer implements AutoCloseable {
 
     private static final int MAX_HEAD_BYTES = 64 * 1024;
     private static final int CRLF_CRLF = 0x0D0A0D0A;
     private static final Object END = new Object();
+    /** The client closed its side of an HTTP watch (a frozen stream ends only on this). */
+    private static final Object CLIENT_GONE = new Object();
     /** Headers a WebSocket handshake sets itself (the JDK refuses them) or that describe this hop only. */
     private static final Set<String> NOT_RELAYED = Set.of("host", "connection", "upgrade", "content-length",
             "transfer-encoding", "expect", "keep-alive", "te", "trailer", "accept-encoding", "proxy-connection",
@@ -76,6 +92,15 @@ final class ApiFrontServer implements AutoCloseable {
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private final java.util.function.Function<Head, java.util.function.UnaryOperator<String>> watchLines;
+    private final Predicate<Head> isSetup;
+    private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
+    private volatile Predicate<Head> held;
+    private volatile boolean endWatchesAtOnce;
+    /** When {@link #freezeOpenWatches()} / {@link #dropOpenWatches()} were last called (nanoTime); null: never. */
+    private volatile Long frozenBefore;
+    private volatile Long droppedBefore;
+    private volatile Predicate<Head> delayed;
+    private volatile long delayNanos;
 
     /**
      * @param watchLines for one HTTP watch request (its head), what each relayed event line becomes before it is
@@ -84,7 +109,15 @@ final class ApiFrontServer implements AutoCloseable {
      */
     ApiFrontServer(String bindHost, String upstreamHost, int upstreamPort,
                    java.util.function.Function<Head, java.util.function.UnaryOperator<String>> watchLines) {
+        this(bindHost, upstreamHost, upstreamPort, watchLines, head -> false);
+    }
+
+    /** @param isSetup requests of the test's own setup, which the faults below never touch */
+    ApiFrontServer(String bindHost, String upstreamHost, int upstreamPort,
+                   java.util.function.Function<Head, java.util.function.UnaryOperator<String>> watchLines,
+                   Predicate<Head> isSetup) {
         this.watchLines = watchLines;
+        this.isSetup = isSetup;
         this.upstreamHost = upstreamHost;
         this.upstreamPort = upstreamPort;
         this.webSockets = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(threads).build();
@@ -98,6 +131,57 @@ final class ApiFrontServer implements AutoCloseable {
 
     int port() {
         return server.getLocalPort();
+    }
+
+    /**
+     * Every HTTP watch stream open now goes silent for good: connection open, no byte, no FIN. So do the ones whose
+     * request was accepted before and that are still opening (else a watch opening at that instant would escape).
+     */
+    void freezeOpenWatches() {
+        frozenBefore = System.nanoTime();
+        streams.forEach(w -> w.frozen = true);
+    }
+
+    /** Every HTTP watch stream open now (or opening) ends cleanly (its last chunk sent), as at its timeoutSeconds. */
+    void dropOpenWatches() {
+        droppedBefore = System.nanoTime();
+        streams.forEach(w -> w.endNow = true);
+    }
+
+    /** From now on, requests that match are read and never answered (null: answer again; held ones stay held). */
+    void hold(Predicate<Head> which) {
+        this.held = which;
+    }
+
+    /** From now on every new HTTP watch answers 200 and ends at once, with no event (or not, with false). */
+    void endWatchesAtOnce(boolean atOnce) {
+        this.endWatchesAtOnce = atOnce;
+    }
+
+    /** Answers to matching requests are sent {@code by} later; the request itself reaches the store at once. */
+    void delayAnswers(Predicate<Head> which, java.time.Duration by) {
+        this.delayNanos = by.toNanos();
+        this.delayed = which;
+    }
+
+    /** HTTP watch streams open now (frozen ones included). */
+    int openStreams() {
+        return streams.size();
+    }
+
+    private boolean faultsApply(Head request, Predicate<Head> which) {
+        return which != null && !isSetup.test(request) && which.test(request);
+    }
+
+    /** A held request: read whatever else comes and never answer, until the client or the server closes. */
+    private static void holdForever(InputStream in) {
+        try {
+            while (in.read() >= 0) {
+                // nothing is answered
+            }
+        } catch (IOException closed) {
+            // the client gave up (or the server closed)
+        }
     }
 
     private void acceptLoop() {
@@ -125,15 +209,23 @@ final class ApiFrontServer implements AutoCloseable {
             OutputStream out = new BufferedOutputStream(client.getOutputStream(), 64 * 1024);
             while (!closed) {
                 Head request = Head.read(in);
+                long acceptedAt = System.nanoTime();
                 if (request == null) {
                     return;
                 }
+                if (faultsApply(request, held)) {
+                    holdForever(in);
+                    return;
+                }
                 if (request.hasToken("upgrade", "websocket")) {
-                    tunnel(request, in, out, client);
+                    // no client of nodegate's watches over WebSocket (fabric8's informers did, once): a test that
+                    // starts one by mistake fails here, loudly
+                    writePlain(out, 400, status(400, "BadRequest", "the test API server serves watches over HTTP "
+                            + "streaming only, as nodegate's own client watches"));
                     return;
                 }
                 if ("GET".equals(request.method()) && request.isWatch()) {
-                    if (!watch(request, in, out, client)) {
+                    if (!watch(request, acceptedAt, in, out, client)) {
                         return;
                     }
                     continue;
@@ -170,6 +262,14 @@ final class ApiFrontServer implements AutoCloseable {
         copyBody(request, in, whole);
         byte[] bytes = whole.toByteArray();
         Head answer = upstream.send(bytes);
+        if (faultsApply(request, delayed)) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(delayNanos);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while delaying an answer");
+            }
+        }
         while (answer.status() >= 100 && answer.status() < 200 && answer.status() != 101) {
             out.write(answer.raw());
             answer = Head.read(upstream.in());
@@ -255,45 +355,14 @@ final class ApiFrontServer implements AutoCloseable {
         throw new EOFException("connection closed in the middle of a line");
     }
 
-    /** A WebSocket upgrade: from here on the connection belongs to the mock, both ways, until one side closes. */
-    private void tunnel(Head request, InputStream in, OutputStream out, Socket client) throws IOException {
-        try (Socket mock = new Socket(upstreamHost, upstreamPort)) {
-            mock.setTcpNoDelay(true);
-            OutputStream toMock = mock.getOutputStream();
-            toMock.write(request.raw());
-            toMock.flush();
-            threads.execute(() -> {
-                try {
-                    in.transferTo(toMock);
-                } catch (IOException ignored) {
-                    // either side closed
-                } finally {
-                    closeQuietly(mock);
-                }
-            });
-            try {
-                InputStream fromMock = mock.getInputStream();
-                byte[] buffer = new byte[16 * 1024];
-                int n;
-                while ((n = fromMock.read(buffer)) >= 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException ignored) {
-                // either side closed
-            } finally {
-                closeQuietly(client);
-            }
-        }
-    }
-
     // ------------------------------------------------------------------------------------------- HTTP watches
 
     /**
      * Serves one HTTP streaming watch by relaying a WebSocket watch to the mock. Returns true when the connection
      * can serve another request (the watch was refused with a plain answer), false when the stream used it up.
      */
-    private boolean watch(Head request, InputStream in, OutputStream out, Socket client) throws IOException {
+    private boolean watch(Head request, long acceptedAt, InputStream in, OutputStream out, Socket client)
+            throws IOException {
         copyBody(request, in, OutputStream.nullOutputStream());
         Long timeoutSeconds = request.timeoutSeconds();
         if (timeoutSeconds != null && timeoutSeconds == Long.MIN_VALUE) {
@@ -338,6 +407,28 @@ final class ApiFrontServer implements AutoCloseable {
                 + "Date: " + now() + "\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
+        boolean setup = isSetup.test(request);
+        if (endWatchesAtOnce && !setup) {
+            // a server (or proxy) that ends every watch at once: 200, no event, the last chunk
+            try {
+                out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            } finally {
+                socket.sendClose(WebSocket.NORMAL_CLOSURE, "watch ended").orTimeout(2, TimeUnit.SECONDS)
+                        .whenComplete((ws, error) -> socket.abort());
+                closeQuietly(client);
+            }
+            return false;
+        }
+        WatchStream stream = new WatchStream();
+        if (!setup) {
+            streams.add(stream);
+            // a fault called while this stream was opening applies to it as well
+            Long frozen = frozenBefore;
+            Long dropped = droppedBefore;
+            stream.frozen = frozen != null && acceptedAt - frozen < 0;
+            stream.endNow = dropped != null && acceptedAt - dropped < 0;
+        }
         // the stream owns the connection now: a read that ends means the client went away
         threads.execute(() -> {
             try {
@@ -347,19 +438,34 @@ final class ApiFrontServer implements AutoCloseable {
             } catch (IOException ignored) {
                 // reset or closed by us
             }
-            relay.lines.add(END);
+            relay.lines.add(CLIENT_GONE);
         });
         long deadline = timeoutSeconds == null ? Long.MAX_VALUE
                 : System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(0, timeoutSeconds));
         try {
             while (!closed) {
-                long wait = deadline == Long.MAX_VALUE ? TimeUnit.SECONDS.toNanos(1) : deadline - System.nanoTime();
+                if (stream.frozen) {
+                    // a dead host: nothing more is sent, not even the end; only the client leaving ends it here
+                    Object line = relay.lines.poll(1, TimeUnit.SECONDS);
+                    if (line == CLIENT_GONE) {
+                        return false;
+                    }
+                    continue;
+                }
+                if (stream.endNow) {
+                    break;
+                }
+                long wait = Math.min(TimeUnit.MILLISECONDS.toNanos(100),
+                        deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime());
                 if (wait <= 0) {
                     break;
                 }
                 Object line = relay.lines.poll(wait, TimeUnit.NANOSECONDS);
-                if (line == END) {
+                if (line == END || line == CLIENT_GONE) {
                     break;
+                }
+                if (line != null && stream.frozen) {
+                    continue;
                 }
                 if (line != null) {
                     String text = lineSent == null ? (String) line : lineSent.apply((String) line);
@@ -377,12 +483,19 @@ final class ApiFrontServer implements AutoCloseable {
         } catch (IOException clientGone) {
             // nothing more to send to
         } finally {
+            streams.remove(stream);
             // ending the WebSocket ends the mock's watch session, so openWatches() drops back
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "watch ended").orTimeout(2, TimeUnit.SECONDS)
                     .whenComplete((ws, error) -> socket.abort());
             closeQuietly(client);
         }
         return false;
+    }
+
+    /** One HTTP watch stream being relayed, and the faults played on it. */
+    private static final class WatchStream {
+        volatile boolean frozen;
+        volatile boolean endNow;
     }
 
     /** Collects the mock's WebSocket frames; each complete text message is one watch event line. */

@@ -99,6 +99,14 @@ import java.util.function.Predicate;
  *       {@link #url()} is a small front ({@link ApiFrontServer}) that relays a WebSocket watch to the mock as such
  *       a stream and passes every other request through byte for byte (WebSocket watches of fabric8 clients are
  *       tunnelled unchanged and keep working).</li>
+ *   <li><b>A dead or broken apiserver</b> (played by the front, which owns the connections):
+ *       {@link #freezeOpenWatches()} (open watch streams go silent for good, connection open, no FIN),
+ *       {@link #holdRequests} (requests accepted and never answered), {@link #endWatchesAtOnce} (every WATCH answers
+ *       200 and ends with no event), {@link #dropOpenWatches()} (open watches end now), {@link #delayAnswers} (writes
+ *       land at once, answers come late); {@link #onRequest} sees each request as it reaches the store.</li>
+ *   <li><b>Consistent reads</b>: a LIST's {@code metadata.resourceVersion} is the store's current version (the
+ *       highest any write has produced, of any kind), as a real apiserver's LIST without a resourceVersion carries
+ *       etcd's current revision; so a {@code limit=1} LIST tells the current version.</li>
  *   <li><b>DELETE preconditions</b>: DeleteOptions {@code preconditions.uid} / {@code resourceVersion} that the stored
  *       object does not meet answer 409 Conflict "Precondition failed" (the mock alone ignores them);
  *       {@link #beforeServing} lets a test change the object just before such a DELETE arrives.</li>
@@ -164,6 +172,7 @@ public final class ApiTestServer implements AutoCloseable {
     private volatile long expiredBelow;
     private volatile java.time.Duration bookmarkEvery = java.time.Duration.ofSeconds(1);
     private volatile boolean representations = true;
+    private volatile java.util.function.BiConsumer<String, String> requestListener;
     private final Map<String, Admission> admissions = new ConcurrentHashMap<>();
     private final Map<String, Interleave> interleaves = new ConcurrentHashMap<>();
     private final Map<String, List<Map<String, Object>>> printerColumns = new ConcurrentHashMap<>();
@@ -188,7 +197,8 @@ public final class ApiTestServer implements AutoCloseable {
         mock = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new RealisticDispatcher(crud),
                 false);
         mock.init();
-        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort(), this::watchLines);
+        front = new ApiFrontServer(mock.getHostName(), mock.getHostName(), mock.getPort(), this::watchLines,
+                head -> head.header(SETUP_HEADER) != null);
         // setup goes through the front too: tests hand client() to the code under test, which records url()
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl(url())
@@ -316,6 +326,67 @@ public final class ApiTestServer implements AutoCloseable {
      */
     public ApiTestServer requireBearerToken(String token) {
         this.requiredToken = token;
+        return this;
+    }
+
+    /**
+     * The apiserver host the code's connections go through loses power: every HTTP watch stream open now stays open
+     * and silent for good (no byte, no FIN, its timeoutSeconds no longer ends it). Combine with
+     * {@link #holdRequests} for "new requests get no answer either". Setup calls are not affected.
+     */
+    public ApiTestServer freezeOpenWatches() {
+        front.freezeOpenWatches();
+        return this;
+    }
+
+    /** Every HTTP watch stream open now ends cleanly, as at its timeoutSeconds (the client watches again). */
+    public ApiTestServer dropOpenWatches() {
+        front.dropOpenWatches();
+        return this;
+    }
+
+    /**
+     * From now on, requests of the code under test for which {@code which} holds ("METHOD target", e.g.
+     * {@code "GET /api/v1/nodes?watch=true&..."}) are accepted and never answered: the connection stays open, no
+     * byte comes back. {@link #answerRequests()} ends it for new requests; the ones held stay held (the host is gone).
+     */
+    public ApiTestServer holdRequests(Predicate<String> which) {
+        front.hold(head -> which.test(head.method() + " " + head.target()));
+        return this;
+    }
+
+    /** New requests are answered again (see {@link #holdRequests}). */
+    public ApiTestServer answerRequests() {
+        front.hold(null);
+        return this;
+    }
+
+    /** From now on every HTTP watch of the code under test answers 200 and ends at once, with no event. */
+    public ApiTestServer endWatchesAtOnce(boolean atOnce) {
+        front.endWatchesAtOnce(atOnce);
+        return this;
+    }
+
+    /**
+     * Requests of the code under test for which {@code which} holds ("METHOD target") are applied at once and answered
+     * {@code by} later (a slow POST whose write has landed).
+     */
+    public ApiTestServer delayAnswers(Predicate<String> which, java.time.Duration by) {
+        front.delayAnswers(head -> which.test(head.method() + " " + head.target()), by);
+        return this;
+    }
+
+    /** HTTP watch streams of the code under test open at the front now, frozen ones included. */
+    public int openWatchStreams() {
+        return front.openStreams();
+    }
+
+    /**
+     * Called with every request of the code under test as it reaches the store ("METHOD path?query" and the body),
+     * before it is applied: when a write landed, e.g. which replica posted an Event while which one held a Lease.
+     */
+    public ApiTestServer onRequest(java.util.function.BiConsumer<String, String> listener) {
+        this.requestListener = listener;
         return this;
     }
 
@@ -613,17 +684,22 @@ public final class ApiTestServer implements AutoCloseable {
             inner.onClosing(ws, code, reason);
         }
 
+        /*
+         * The CRUD mock's listener waits (up to a minute) for its event sender to finish when a watch closes, and is
+         * called on the mock's event loop, which that sender needs: a watch closed while its first events are being
+         * sent stalled the whole server. Its close is handed to a thread of its own.
+         */
         @Override
         public void onClosed(io.fabric8.mockwebserver.http.WebSocket ws, int code, String reason) {
             gone();
-            inner.onClosed(ws, code, reason);
+            CLOSERS.execute(() -> inner.onClosed(ws, code, reason));
         }
 
         @Override
         public void onFailure(io.fabric8.mockwebserver.http.WebSocket ws, Throwable t,
                               io.fabric8.mockwebserver.http.Response r) {
             gone();
-            inner.onFailure(ws, t, r);
+            CLOSERS.execute(() -> inner.onFailure(ws, t, r));
         }
     }
 
@@ -680,6 +756,14 @@ public final class ApiTestServer implements AutoCloseable {
             return inner.close(code, reason);
         }
     }
+
+    /** Where the mock's watch listeners close (see WatchSession#onClosed). */
+    private static final java.util.concurrent.ExecutorService CLOSERS =
+            java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "api-test-server-watch-close");
+                t.setDaemon(true);
+                return t;
+            });
 
     /**
      * kube-apiserver's continue token: base64url (no padding) of {"v":"meta.k8s.io/v1","rv":REVISION,"start":KEY}, the
@@ -797,6 +881,11 @@ public final class ApiTestServer implements AutoCloseable {
                 counts.computeIfAbsent(method + " " + path, k -> new AtomicInteger()).incrementAndGet();
                 requestLog.add(method + " " + request.getPath());
                 requestAccepts.add(method + " " + request.getPath() + " Accept: " + request.getHeader("Accept"));
+                java.util.function.BiConsumer<String, String> listener = requestListener;
+                if (listener != null) {
+                    listener.accept(method + " " + request.getPath(), request.getBody() == null ? ""
+                            : new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+                }
             }
             if (!setup && requiredToken != null
                     && !("Bearer " + requiredToken).equals(request.getHeader("Authorization"))) {

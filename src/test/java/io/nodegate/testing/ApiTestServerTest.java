@@ -8,9 +8,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,8 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -244,12 +239,16 @@ class ApiTestServerTest {
         }
 
         HttpWatch(String url, String bearerToken, String accept) throws IOException {
+            this(url, bearerToken, accept, 15_000);
+        }
+
+        HttpWatch(String url, String bearerToken, String accept, int readTimeoutMillis) throws IOException {
             connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
             if (accept != null) {
                 connection.setRequestProperty("Accept", accept);
             }
             connection.setConnectTimeout(5_000);
-            connection.setReadTimeout(15_000);
+            connection.setReadTimeout(readTimeoutMillis);
             if (bearerToken != null) {
                 connection.setRequestProperty("Authorization", "Bearer " + bearerToken);
             }
@@ -482,23 +481,117 @@ class ApiTestServerTest {
         }
     }
 
-    @Test
-    void fabric8WebSocketWatchesStillWorkThroughTheFront() throws Exception {
-        BlockingQueue<String> seen = new LinkedBlockingQueue<>();
-        try (Watch w = client.nodes().watch(new Watcher<Node>() {
-            @Override
-            public void eventReceived(Action action, Node resource) {
-                seen.add(action + " " + resource.getMetadata().getName());
+    /** A raw HTTP/1.1 request whose answer is read with a short timeout: what arrives, or that nothing did. */
+    private String rawGet(String target, int readTimeoutMillis) throws IOException {
+        URI base = URI.create(api.url());
+        try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(readTimeoutMillis);
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            try {
+                int n;
+                while ((n = socket.getInputStream().read(buffer)) >= 0) {
+                    got.write(buffer, 0, n);
+                }
+                return got.toString(StandardCharsets.UTF_8) + "<EOF>";
+            } catch (java.net.SocketTimeoutException silent) {
+                return got.toString(StandardCharsets.UTF_8) + "<SILENT>";
             }
-
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        })) {
-            await("the watch to open", () -> api.openWatches() == 1);
-            api.create(node("ws-1"));
-            assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("ADDED ws-1");
         }
-        await("the watch to be gone", () -> api.openWatches() == 0);
+    }
+
+    @Test
+    void aFrozenWatchStaysOpenAndSilentForGoodWhileTheStoreMovesOn() throws Exception {
+        api.create(node("n1"));
+        String from = listVersion("/api/v1/nodes");
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true&timeoutSeconds=1&resourceVersion="
+                + from, null, null, 2_500)) {
+            await("the watch to open", () -> api.openWatchStreams() == 1);
+            api.freezeOpenWatches();
+            api.create(node("n2"));
+            // neither the new Node nor the end of the stream at its timeoutSeconds (1 s): a read that times out
+            assertThatThrownBy(watch::next).isInstanceOf(java.net.SocketTimeoutException.class);
+            assertThat(api.openWatchStreams()).as("still open").isEqualTo(1);
+        }
+        await("the client leaving ends it", () -> api.openWatchStreams() == 0);
+        // the store moved on meanwhile: a new watch sees it
+        try (HttpWatch again = new HttpWatch(api.url() + "/api/v1/nodes?watch=true&resourceVersion=" + from, null)) {
+            assertThat(again.next().path("object").path("metadata").path("name").asString()).isEqualTo("n2");
+        }
+    }
+
+    @Test
+    void heldRequestsAreNeverAnsweredWhileSetupAndOtherRequestsAre() throws Exception {
+        api.holdRequests(r -> r.startsWith("GET /api/v1/nodes"));
+        assertThat(rawGet("/api/v1/nodes?limit=1", 1_000)).isEqualTo("<SILENT>");
+        api.create(node("n1"));
+        assertThat(client.leases().inNamespace("default").list().getItems()).isEmpty();
+        api.answerRequests();
+        assertThat(rawGet("/api/v1/nodes?limit=1", 5_000)).startsWith("HTTP/1.1 200").contains("\"n1\"");
+    }
+
+    @Test
+    void everyWatchCanEndAtOnceWithNoEvent() throws Exception {
+        api.create(node("n1"));
+        api.endWatchesAtOnce(true);
+        long start = System.nanoTime();
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null)) {
+            assertThat(watch.code).isEqualTo(200);
+            assertThat(watch.endsWithoutMoreEvents()).isTrue();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(api.requests("GET", "/api/v1/nodes")).as("counted as a watch").isEqualTo(1);
+        api.endWatchesAtOnce(false);
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null)) {
+            assertThat(watch.next().path("type").asString()).isEqualTo("ADDED");
+        }
+    }
+
+    @Test
+    void droppedWatchesEndCleanly() throws Exception {
+        try (HttpWatch watch = new HttpWatch(api.url() + "/api/v1/nodes?watch=true", null)) {
+            await("the watch to open", () -> api.openWatchStreams() == 1);
+            api.dropOpenWatches();
+            assertThat(watch.endsWithoutMoreEvents()).isTrue();
+        }
+    }
+
+    /**
+     * A LIST without a resourceVersion carries the store's current version, as kube-apiserver's consistent LIST
+     * carries etcd's current revision (apiserver storage/util.go GetCurrentResourceVersionFromStorage reads it with a
+     * LIST of limit 1): a write of any other kind moves it.
+     */
+    @Test
+    void aConsistentLimitOneListCarriesTheStoresCurrentVersion() throws Exception {
+        api.create(node("n1"), node("n2"));
+        String nodes = listVersion("/api/v1/nodes?limit=1");
+        api.create(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder().withNewMetadata()
+                .withName("n1").withNamespace("kube-node-lease").endMetadata().build());
+        String lease = client.leases().inNamespace("kube-node-lease").withName("n1").get().getMetadata()
+                .getResourceVersion();
+        String after = listVersion("/api/v1/nodes?limit=1");
+        assertThat(Long.parseLong(after)).as("moved by the Lease, not a Node").isGreaterThan(Long.parseLong(nodes))
+                .isEqualTo(Long.parseLong(lease));
+    }
+
+    @Test
+    void aDelayedAnswerComesLateButItsWriteLandsAtOnce() throws Exception {
+        List<Long> arrived = new java.util.concurrent.CopyOnWriteArrayList<>();
+        api.onRequest((request, body) -> {
+            if (request.startsWith("POST /api/v1/nodes")) {
+                arrived.add(System.nanoTime());
+            }
+        });
+        api.delayAnswers(r -> r.startsWith("POST /api/v1/nodes"), Duration.ofMillis(1500));
+        long start = System.nanoTime();
+        Thread writer = new Thread(() -> client.nodes().resource(node("slow")).create());
+        writer.start();
+        await("the write to land", () -> api.client().nodes().withName("slow").get() != null);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1400));
+        writer.join(10_000);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+        assertThat(arrived).hasSize(1);
     }
 }

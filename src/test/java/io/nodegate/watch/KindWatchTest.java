@@ -76,8 +76,12 @@ class KindWatchTest {
     }
 
     private KindWatch start(ReadKind<?, ?> kind, int minWatchSeconds) {
+        return start(kind, minWatchSeconds, Freshness.DEFAULTS, Duration.ofSeconds(5));
+    }
+
+    private KindWatch start(ReadKind<?, ?> kind, int minWatchSeconds, Freshness limits, Duration requestTimeout) {
         connection = KubeConnection.openForModel(api.writeKubeconfig(tmp.resolve("kubeconfig")), null,
-                Duration.ofSeconds(5));
+                requestTimeout);
         watch = new KindWatch(new ApiCalls(connection), kind, (k, object) -> {
             mapped.add(name(object));
             return new KindWatch.Held(object, k.fromJson(StateAssembler.incremental(), object), List.of(), null);
@@ -91,7 +95,7 @@ class KindWatchTest {
             public void renewed(ReadKind<?, ?> k) {
                 renewals.incrementAndGet();
             }
-        }, log::add, minWatchSeconds);
+        }, log::add, minWatchSeconds, limits, java.time.Clock.systemUTC());
         watch.start();
         return watch;
     }
@@ -103,6 +107,11 @@ class KindWatchTest {
 
     private List<String> names() {
         return watch.held().stream().map(h -> name(h.object())).sorted().toList();
+    }
+
+    /** Listed, and a watch open at the server (its answer came), not merely asked for. */
+    private boolean watching() {
+        return watch.phase() == KindWatch.Phase.WATCHING && watch.healthy();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -122,7 +131,7 @@ class KindWatchTest {
     void listsThenFollowsAddsUpdatesAndDeletes() throws Exception {
         api.create(node("n1"), node("n2"));
         start(Kinds.NODES, 300);
-        await("listed and watching", watch::healthy);
+        await("listed and watching", this::watching);
         assertThat(names()).containsExactly("n1", "n2");
         assertThat(mapped).containsExactlyInAnyOrder("n1", "n2");
         assertThat(changes.get()).as("one LIST, one change").isEqualTo(1);
@@ -143,7 +152,7 @@ class KindWatchTest {
         api.bookmarkEvery(Duration.ofMillis(100));
         api.create(node("n1"));
         start(Kinds.NODES, 1);
-        await("listed and watching", watch::healthy);
+        await("listed and watching", this::watching);
         api.create(node("n2"));
         await("n2 added", () -> names().contains("n2"));
         // each watch asks the server to end it after 1-2 s: wait for two more watches
@@ -162,7 +171,7 @@ class KindWatchTest {
     void goneMeansListAgainAndTheNewListReplacesTheStore() throws Exception {
         api.create(node("n1"), node("n2"));
         start(Kinds.NODES, 300);
-        await("listed and watching", watch::healthy);
+        await("listed and watching", this::watching);
 
         // compaction: the open watch gets ERROR 410 and closes; changes land before the client can list again
         api.failOn("GET", "/api/v1/nodes", 500);
@@ -187,7 +196,7 @@ class KindWatchTest {
         Instant t0 = Instant.parse("2026-12-01T09:00:00Z");
         api.create(SeedCluster.lease("w1", t0));
         start(Kinds.NODE_LEASES, 300);
-        await("listed and watching", watch::healthy);
+        await("listed and watching", this::watching);
         int changesBefore = changes.get();
 
         Lease renewed = SeedCluster.lease("w1", t0.plusSeconds(10));
@@ -213,7 +222,7 @@ class KindWatchTest {
                 .addToData("hash", "c2VjcmV0LXZhbHVlLW5ldmVyLWhlbGQ=").build();
         api.create(secret);
         start(Kinds.KUBE_SYSTEM_SECRETS, 300);
-        await("listed and watching", watch::healthy);
+        await("listed and watching", this::watching);
         api.apply(new SecretBuilder(secret).addToData("other", "YW5vdGhlcg==").build());
         await("updated", () -> changes.get() == 2);
         assertThat(watch.held()).singleElement().satisfies(h -> assertThat(h.object()).doesNotContainKeys("data"));
@@ -255,13 +264,90 @@ class KindWatchTest {
                         }
                     }, log::add, 300);
             watch.start();
-            Thread.sleep(2500);
-            // LIST, 410, LIST at once, 410 again: then 1 s, LIST, 410, 2 s ... at most 3 LISTs in 2.5 s
-            assertThat(lists.get()).as("LISTs in 2.5 s").isBetween(2, 3);
+            Thread.sleep(2300);
+            // LIST, 410, LIST at once, 410 again: then 0.8-1.6 s, LIST, 410, 1.6-3.2 s ... at most 3 LISTs in 2.3 s
+            assertThat(lists.get()).as("LISTs in 2.3 s").isBetween(2, 3);
             assertThat(watch.healthy()).isFalse();
         } finally {
             server.stop(0);
         }
+    }
+
+    /** Idle limits of a second; the rest as in production. */
+    private static Freshness idleAfter(Duration idle) {
+        return new Freshness(idle, idle, Duration.ofMillis(500), Duration.ofHours(1), Duration.ofMillis(500),
+                Duration.ofMillis(50), Duration.ofSeconds(1), Backoff.CLIENT_GO.scaled(10));
+    }
+
+    @Test
+    void aStreamThatFallsSilentIsClosedAndWatchedAgainFromItsLastVersion() throws Exception {
+        api.bookmarkEvery(Duration.ofMillis(100));
+        api.create(node("n1"));
+        start(Kinds.NODES, 300, idleAfter(Duration.ofSeconds(1)), Duration.ofSeconds(5));
+        await("listed and watching", this::watching);
+        api.create(node("n2"));
+        await("n2 added", () -> names().contains("n2"));
+        // the apiserver host goes away: the stream stays open and says nothing more, not even a bookmark, and a new
+        // watch request gets no answer either
+        api.holdRequests(r -> r.contains("watch="));
+        api.freezeOpenWatches();
+        String lastSeen = watch.version();
+        int watchesBefore = watchRequests().size();
+        api.create(node("n3"));
+        await("not fresh once silent past the idle limit", () -> !watch.healthy());
+        assertThat(watch.freshnessProblem(System.nanoTime())).containsAnyOf("no event or bookmark", "not answered");
+        await("the silent stream closed", () -> watch.restarts().get("idle") == 1);
+        assertThat(log).anySatisfy(l -> assertThat(l).startsWith("informer nodes: idle: "));
+        // the other apiservers answer: the watch is opened again from the last version it saw
+        api.answerRequests();
+        await("n3 arrives on a new watch", () -> names().contains("n3"));
+        assertThat(listRequests()).as("a silent stream is watched again, not listed again").hasSize(1);
+        List<String> watches = watchRequests();
+        assertThat(watches.size()).isGreaterThan(watchesBefore);
+        assertThat(versionOf(watches.get(watches.size() - 1))).as("from the last version seen")
+                .isGreaterThanOrEqualTo(Long.parseLong(lastSeen));
+        await("fresh again", watch::healthy);
+    }
+
+    @Test
+    void aWatchTheServerEndsAtOnceIsAFailureThatBacksOffAndIsSaidOnce() throws Exception {
+        api.create(node("n1"));
+        api.endWatchesAtOnce(true);
+        start(Kinds.NODES, 300);
+        Thread.sleep(2200);
+        // client-go's back-off: the first watch at once, the next after 0.8-1.6 s, the third after 1.6-3.2 s more
+        assertThat(watchRequests()).as("WATCHes in 2.2 s").hasSizeBetween(1, 2);
+        assertThat(watch.healthy()).isFalse();
+        assertThat(watch.freshnessProblem(System.nanoTime())).contains("very short watch");
+        assertThat(log.stream().filter(l -> l.contains("very short watch"))).as("said once, not at each retry")
+                .hasSize(1);
+        assertThat(watch.restarts().get("short")).isPositive();
+
+        api.endWatchesAtOnce(false);
+        await("watching again", watch::healthy);
+        api.create(node("n2"));
+        await("n2 added", () -> names().contains("n2"));
+    }
+
+    @Test
+    void aWatchRequestThatIsNeverAnsweredIsNotFreshAndFailsAtTheRequestTimeout() throws Exception {
+        api.create(node("n1"));
+        start(Kinds.NODES, 300, idleAfter(Duration.ofMinutes(1)), Duration.ofSeconds(1));
+        await("listed and watching", () -> watch.phase() == KindWatch.Phase.WATCHING);
+        Thread.sleep(1200); // past the short-watch second: the server ending it is no failure
+        api.holdRequests(r -> r.contains("watch="));
+        api.dropOpenWatches();
+        long dropped = System.nanoTime();
+        await("not fresh", () -> !watch.healthy());
+        assertThat(Duration.ofNanos(System.nanoTime() - dropped)).as("within the answer grace and a tick")
+                .isLessThan(Duration.ofSeconds(2));
+        assertThat(watch.freshnessProblem(System.nanoTime())).contains("watch request sent").contains("not answered");
+        await("the request fails at the request timeout", () -> watch.lastError() != null
+                && watch.lastError().contains("no status line or headers"));
+        api.answerRequests();
+        await("fresh again", watch::healthy);
+        api.create(node("n2"));
+        await("n2 added", () -> names().contains("n2"));
     }
 
     private List<String> watchRequests() {

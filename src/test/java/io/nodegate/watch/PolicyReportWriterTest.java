@@ -9,6 +9,7 @@ import io.nodegate.deploy.InstallSettings;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.lifecycle.TestClock;
+import io.nodegate.source.live.ApiCalls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.RbacAuthorizer;
 import org.junit.jupiter.api.Test;
@@ -171,6 +172,32 @@ class PolicyReportWriterTest {
             assertThat(log).hasSize(1);
             assertThat(api.client().genericKubernetesResources(ctx).withName("nodegate-watch").get()
                     .getAdditionalProperties().get("results").toString()).contains("w0009");
+        }
+    }
+
+    /** A report write is a status write: a replica that no longer holds the leader Lease writes none (issue 17). */
+    @Test
+    void aReplicaThatLostTheLeaderLeaseWritesNoReport() {
+        try (ApiTestServer api = ApiTestServer.start(); KubernetesClient client = api.newClient()) {
+            api.apply(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder().withNewMetadata()
+                    .withName("nodegate-watch").withNamespace("nodegate-system").endMetadata().withNewSpec()
+                    .withHolderIdentity("replica-b").withLeaseDurationSeconds(15)
+                    .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)).endSpec().build());
+            LeaderGuard guard = new LeaderGuard(ApiCalls.of(client), "nodegate-system", "nodegate-watch", "replica-a",
+                    () -> true, java.time.Clock.systemUTC());
+            List<String> log = new ArrayList<>();
+            PolicyReportWriter writer = PolicyReportWriter.overApi(client, new TestClock(T0), guard, log::add);
+            writer.write(report(unknown("w1", "1m")), CHECKS);
+            assertThat(log).singleElement().asString().contains("held by replica-b");
+            assertThat(api.requestLog()).noneMatch(r -> r.contains("clusterpolicyreports") && !r.startsWith("GET "));
+
+            api.apply(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder().withNewMetadata()
+                    .withName("nodegate-watch").withNamespace("nodegate-system").endMetadata().withNewSpec()
+                    .withHolderIdentity("replica-a").withLeaseDurationSeconds(15)
+                    .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)).endSpec().build());
+            writer.write(report(unknown("w1", "1m")), CHECKS);
+            assertThat(log).hasSize(1);
+            assertThat(api.requestLog()).anyMatch(r -> r.startsWith("POST ") && r.contains("clusterpolicyreports"));
         }
     }
 

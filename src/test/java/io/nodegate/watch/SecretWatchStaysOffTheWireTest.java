@@ -91,7 +91,7 @@ class SecretWatchStaysOffTheWireTest {
                     }
                 }, line -> { }, 300);
         watch.start();
-        await("listed and watching", watch::healthy);
+        await("listed and watching", this::watching);
         await("the watch is open on the server", () -> api.openWatches() == 1);
     }
 
@@ -171,6 +171,11 @@ class SecretWatchStaysOffTheWireTest {
         assertThat(held).containsOnlyKeys("added.node-password.rke2", "listed.node-password.rke2");
         assertThat(held.values()).allSatisfy(s -> assertThat(s.type()).isEqualTo(TYPE));
         assertThat(held.get("listed.node-password.rke2").labels()).containsEntry("rotated", "yes");
+    }
+
+    /** Listed, and a watch open at the server (its answer came), not merely asked for. */
+    private boolean watching() {
+        return watch.phase() == KindWatch.Phase.WATCHING && watch.healthy();
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {

@@ -202,8 +202,11 @@ class WatchScenarioTest {
         // etcd compaction expires the watches, and every LIST of Nodes fails (the 30 s of the field case, scaled)
         api.failOn("GET", "/api/v1/nodes", 500);
         api.expireWatches();
-        await("readyz fails", Duration.ofSeconds(20), () -> get(s, "/readyz").statusCode() == 503);
-        assertThat(get(s, "/readyz").body()).contains("informer nodes");
+        // every watch expires at once; the one this test is about is the Nodes' (wait for it, not for the first)
+        await("readyz fails naming the Nodes", Duration.ofSeconds(20), () -> {
+            HttpResponse<String> readyz = get(s, "/readyz");
+            return readyz.statusCode() == 503 && readyz.body().contains("informer nodes");
+        });
         assertThat(get(s, "/metrics").body()).contains("nodegate_informer_synced{kind=\"nodes\"} 0")
                 .contains("nodegate_finding{code=\"NG110\"");
         // the cause goes away while the watch cannot see it: nothing may resolve on an error

@@ -48,6 +48,10 @@ public final class Bench {
             case "floor" -> floor(args);
             case "per-node-get" -> perNodeGet(args);
             case "dump" -> dump(args);
+            case "bmc-fleet" -> FakeBmcFleet.run(Integer.parseInt(opt(args, "--bmcs", "200")),
+                    Integer.parseInt(opt(args, "--delay-ms", "200")), java.nio.file.Path.of(opt(args, "--keystore", null)),
+                    opt(args, "--password", null), java.nio.file.Path.of(opt(args, "--dir", null)),
+                    Integer.parseInt(opt(args, "--max-seconds", "900")));
             case "watch" -> WatchProcess.run(opt(args, "--server", null),
                     Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"));
             default -> usage();

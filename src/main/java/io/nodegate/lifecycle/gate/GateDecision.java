@@ -30,6 +30,7 @@ public final class GateDecision {
             new HostReportCheck(),
             new KubeletPortCheck(),
             new NoHostEvidenceCheck(),
+            new BmcPowerCheck(),
             new FleetCheck(),
             new MachineCheck());
 

@@ -36,12 +36,24 @@ public final class GateService {
     private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
+    /** What the hosts' BMCs said (--bmc), read before the run; null when none was given. */
+    private final io.nodegate.model.bmc.BmcReadings bmc;
 
     /** Reads go over the reader's lean layer; a fabric8 client is built only to annotate (--annotate). */
     public GateService(ApiReader api, EvidenceStore store, Clock clock) {
+        this(api, store, clock, null);
+    }
+
+    private GateService(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc) {
         this.api = api;
         this.store = store;
         this.clock = clock;
+        this.bmc = bmc;
+    }
+
+    /** This service judging with what the hosts' BMCs said (the bmc check); null: no BMC given, "not checked". */
+    public GateService withBmc(io.nodegate.model.bmc.BmcReadings readings) {
+        return new GateService(api, store, clock, readings);
     }
 
     public GateService(KubernetesClient client, EvidenceStore store, Clock clock) {
@@ -89,7 +101,7 @@ public final class GateService {
             evidence = evidence.withMachine(found.evidence(), found.error());
         }
         HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, host, evidence);
-        evidence = hostStep.evidence();
+        evidence = hostStep.evidence().withBmc(bmc);
         GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
                 result.reasons(), result.notChecked(), result.checks(),

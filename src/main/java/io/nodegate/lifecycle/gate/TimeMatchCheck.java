@@ -41,6 +41,10 @@ final class TimeMatchCheck implements GateCheck {
         evid.put("bootID", String.valueOf(node.systemInfo().bootId()));
         evid.put("removedAt", String.valueOf(req.removedAt()));
         evid.put("matchWindow", Durations.format(req.matchWindow()));
+        String bmc = BmcPowerCheck.timeMatchLine(in);
+        if (bmc != null) {
+            evid.put("bmcPowerOff", bmc); // said here, judged in the bmc check
+        }
         if (node.isReady()) {
             return result(Verdict.FAIL, List.of("Ready=True: the kubelet is alive and reporting"), evid);
         }

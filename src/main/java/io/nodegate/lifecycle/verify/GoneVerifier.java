@@ -30,11 +30,23 @@ public final class GoneVerifier {
     private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
+    /** What the removed hosts' BMCs said (--bmc), read before the run; null when none was given. */
+    private final io.nodegate.model.bmc.BmcReadings bmc;
 
     public GoneVerifier(ApiReader api, EvidenceStore store, Clock clock) {
+        this(api, store, clock, null);
+    }
+
+    private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc) {
         this.api = api;
         this.store = store;
         this.clock = clock;
+        this.bmc = bmc;
+    }
+
+    /** This verifier also showing each removed host's power state from its BMC; null: none given, "not checked". */
+    public GoneVerifier withBmc(io.nodegate.model.bmc.BmcReadings readings) {
+        return new GoneVerifier(api, store, clock, readings);
     }
 
     public record Record(String kind, Instant verifiedAt, String baselineFile, Instant baselineTs, String namePattern,
@@ -76,6 +88,10 @@ public final class GoneVerifier {
                     + "whether RKE2 still answers on the removed hosts' kubelet ports was not checked"));
             // without a fleet flag this is "not checked"
             result = withCheck(result, WhereRemovedHostsWent.check(baseline, ev.nodes(), fleet));
+        }
+        if (ev.collectionError() == null) {
+            // without --bmc this is "not checked"
+            result = withCheck(result, GoneBmcCheck.check(baseline, ev.nodes(), bmc));
         }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baseline.baselineTs(), namePattern == null ? null : namePattern.pattern(), ips, result);

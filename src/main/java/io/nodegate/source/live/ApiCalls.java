@@ -448,6 +448,47 @@ public final class ApiCalls {
         }
     }
 
+    /**
+     * A consistent LIST of one row of the table with {@code limit=1} and no resourceVersion: served at quorum, its
+     * {@code metadata.resourceVersion} is the store's current version (kube-apiserver reads it exactly this way to
+     * serve a consistent read from its cache: apiserver {@code storage/util.go} GetCurrentResourceVersionFromStorage),
+     * and its one item is the collection's first object as it is now. No continue token is followed. Secrets come as
+     * a Table of metadata, as every read of them.
+     *
+     * @throws CollectionException on any failure, or a page without a resourceVersion (nothing to compare with)
+     */
+    public Listed<Map<String, Object>> listFirst(ReadKind<?, ?> kind) {
+        String what = kind.listWhat() + " (limit=1, consistent)";
+        MetadataOnly asked = MetadataOnly.forKind(kind.kind());
+        StringBuilder query = new StringBuilder(collectionPath(kind.type(), kind.namespace())).append("?limit=1");
+        appendParam(query, "labelSelector", kind.labelSelector());
+        if (asked != null) {
+            query.append('&').append(MetadataOnly.INCLUDE_OBJECT);
+        }
+        List<Map<String, Object>> items = new ArrayList<>(1);
+        lastAsked.asking(server);
+        KubeJson.ListEnvelope page = asked == null
+                ? http.get(what, query.toString(), answer -> {
+                    requireOk(what, answer, true);
+                    return plain(what, answer, () -> KubeJson.MODEL.readList(answer.body(), "GET " + answer.url(),
+                            kind.kind(), items::add));
+                })
+                : http.get(what, query.toString(), MetadataOnly.ACCEPT, answer -> {
+                    requireOk(what, answer, true);
+                    return plain(what, answer, () -> KubeJson.MODEL.readMetadataList(answer.body(),
+                            "GET " + answer.url(), asked, items::add));
+                });
+        if (page.resourceVersion() == null || page.resourceVersion().isEmpty()) {
+            throw new CollectionException(what + " at " + server + ": unusable answer: the list carries no "
+                    + "metadata.resourceVersion");
+        }
+        if (items.size() > 1) {
+            throw new CollectionException(what + " at " + server + ": unusable answer: " + items.size()
+                    + " items for limit=1");
+        }
+        return new Listed<>(items, page.resourceVersion());
+    }
+
     /** GET namespace: false only on 404; an empty or broken 200 is an error, never absence. */
     public boolean namespaceExists(String namespace) {
         return getPlain("GET namespace " + namespace, "/api/v1/namespaces/" + namespace, "Namespace", namespace,
@@ -489,6 +530,15 @@ public final class ApiCalls {
      */
     public void watch(ReadKind<?, ?> kind, String resourceVersion, int timeoutSeconds, KubeJson mode,
                       WatchListener listener) {
+        watch(kind, resourceVersion, timeoutSeconds, null, mode, listener);
+    }
+
+    /**
+     * As {@link #watch(ReadKind, String, int, KubeJson, WatchListener)}; a stream that sends nothing, not even a
+     * bookmark, for {@code silentWithin} fails with {@link ApiHttp.Silent} (null: only the whole deadline bounds it).
+     */
+    public void watch(ReadKind<?, ?> kind, String resourceVersion, int timeoutSeconds, Duration silentWithin,
+                      KubeJson mode, WatchListener listener) {
         String what = "WATCH " + kind.listWhat().replaceFirst("^LIST ", "");
         StringBuilder query = new StringBuilder(collectionPath(kind.type(), kind.namespace()))
                 .append("?watch=true&allowWatchBookmarks=true&timeoutSeconds=").append(timeoutSeconds);
@@ -501,8 +551,9 @@ public final class ApiCalls {
             query.append('&').append(MetadataOnly.INCLUDE_OBJECT);
         }
         lastAsked.asking(server);
+        // the headers within the request timeout, as any call; the events for as long as the watch lasts
         http.stream(what, query.toString(), metadataOnly == null ? "application/json" : MetadataOnly.ACCEPT,
-                Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
+                requestTimeout, silentWithin, Duration.ofSeconds(timeoutSeconds).plus(requestTimeout), answer -> {
             if (answer.status() == 410) {
                 throw new Gone(what + " at " + server + ": 410 Gone (" + statusMessage(answer.body())
                         + "): the version " + resourceVersion + " is compacted; listing again");

@@ -4,9 +4,12 @@ import io.nodegate.CollectionException;
 import io.nodegate.time.Durations;
 
 import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -22,6 +25,7 @@ import java.net.SocketTimeoutException;
 import java.net.URL;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -134,8 +138,44 @@ public final class ApiHttp {
         return send(what, "GET", pathAndQuery, null, null, accept, deadline, reader);
     }
 
+    /**
+     * As {@link #stream(String, String, String, Duration, Reader)}, and the status line and headers must arrive
+     * within {@code headersWithin}: a server that accepts the request and never answers (an apiserver host that
+     * lost power, its TCP half-open) fails the call then, not at the end of the whole stream's deadline.
+     * kube-apiserver sends a watch's headers as soon as the watch is registered.
+     */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin, Duration deadline,
+                        Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, null, reader);
+    }
+
+    /**
+     * As {@link #stream(String, String, String, Duration, Duration, Reader)}, and a body that sends nothing for
+     * {@code silentWithin} fails with {@link Silent}. This is the one way to end a read blocked on a half-open
+     * connection at a chosen time: on JDK 17 a disconnect from another thread waits for the blocked chunked read
+     * (they share a lock) until the server's next bytes, which never come, while the socket's read timeout ends the
+     * read itself.
+     */
+    public <T> T stream(String what, String pathAndQuery, String accept, Duration headersWithin,
+                        Duration silentWithin, Duration deadline, Reader<T> reader) {
+        return send(what, "GET", pathAndQuery, null, null, accept, deadline, headersWithin, silentWithin, reader);
+    }
+
+    /** A stream sent nothing for longer than it was allowed to be silent (see {@link #stream}). */
+    public static final class Silent extends CollectionException {
+        Silent(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
                        String accept, Duration within, Reader<T> reader) {
+        return send(what, method, pathAndQuery, contentType, body, accept, within, null, null, reader);
+    }
+
+    private <T> T send(String what, String method, String pathAndQuery, String contentType, byte[] body,
+                       String accept, Duration within, Duration headersWithin, Duration silentWithin,
+                       Reader<T> reader) {
         String url = target.server() + pathAndQuery;
         long timeoutMillis = within.toMillis();
         Deadline deadline = new Deadline();
@@ -147,9 +187,16 @@ public final class ApiHttp {
                 deadline.expired = true;
                 disconnectWithoutWaiting(c);
             }, timeoutMillis, TimeUnit.MILLISECONDS);
+            if (headersWithin != null && headersWithin.compareTo(within) < 0) {
+                deadline.headersTask = WATCHDOG.schedule(() -> {
+                    deadline.headersExpired = true;
+                    disconnectWithoutWaiting(c);
+                }, headersWithin.toMillis(), TimeUnit.MILLISECONDS);
+            }
             conn.setRequestMethod(method);
             conn.setConnectTimeout((int) Math.min(CONNECT_TIMEOUT_MILLIS, timeoutMillis));
-            conn.setReadTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+            long readTimeout = silentWithin == null ? timeoutMillis : Math.min(timeoutMillis, silentWithin.toMillis());
+            conn.setReadTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, readTimeout)));
             conn.setInstanceFollowRedirects(false);
             conn.setUseCaches(false);
             conn.setRequestProperty("Accept", accept);
@@ -167,6 +214,13 @@ public final class ApiHttp {
                 }
             }
             int status = conn.getResponseCode();
+            if (deadline.headersTask != null) {
+                deadline.headersTask.cancel(false);
+            }
+            if (deadline.headersExpired) {
+                throw new SocketTimeoutException("no status line and headers in time");
+            }
+            deadline.answered = true;
             InputStream raw = status >= 400 ? conn.getErrorStream() : conn.getInputStream();
             InputStream guarded = new Guarded(raw == null ? InputStream.nullInputStream() : raw, deadline);
             HttpURLConnection answered = conn;
@@ -202,6 +256,15 @@ public final class ApiHttp {
             Throwable e = thrown instanceof java.io.UncheckedIOException u && u.getCause() != null ? u.getCause() : thrown;
             boolean connectTimeout = e instanceof SocketTimeoutException && String.valueOf(e.getMessage())
                     .toLowerCase(java.util.Locale.ROOT).contains("connect");
+            if (deadline.headersExpired && !deadline.expired) {
+                throw new CollectionException(what + ": no answer from API server " + target.server() + " within "
+                        + Durations.format(headersWithin) + " (the request was sent; no status line or headers came "
+                        + "back)", e);
+            }
+            if (!deadline.expired && deadline.answered && silentWithin != null && e instanceof SocketTimeoutException) {
+                throw new Silent(what + ": nothing from API server " + target.server() + " for "
+                        + Durations.format(silentWithin) + " (the stream is silent: closed)", e);
+            }
             if (deadline.expired || e instanceof SocketTimeoutException && !connectTimeout) {
                 throw timeout(what, within, e);
             }
@@ -212,6 +275,9 @@ public final class ApiHttp {
         } finally {
             if (deadline.task != null) {
                 deadline.task.cancel(false);
+            }
+            if (deadline.headersTask != null) {
+                deadline.headersTask.cancel(false);
             }
         }
     }
@@ -233,9 +299,10 @@ public final class ApiHttp {
         HttpURLConnection conn = (HttpURLConnection) u.openConnection(target.proxy().proxy());
         if (conn instanceof HttpsURLConnection https) {
             https.setSSLSocketFactory(socketFactory());
-            // the certificate's name was checked against tls-server-name (else the URL's host) in the trust
-            // manager (ApiTarget): one name, exactly as client-go checks it
-            https.setHostnameVerifier((host, session) -> true);
+            if (target.insecureSkipTlsVerify()) {
+                // insecure-skip-tls-verify: neither the chain nor the name is checked, as kubectl does with it
+                https.setHostnameVerifier((host, session) -> true);
+            }
         }
         return conn;
     }
@@ -243,8 +310,8 @@ public final class ApiHttp {
     private SSLSocketFactory socketFactory() {
         SSLContext ctx = target.sslContext();
         if (sockets == null || socketsFor != ctx) {
-            SSLSocketFactory base = ctx.getSocketFactory();
-            sockets = target.tlsServerName() == null ? base : new ServerNameSockets(base, target.tlsServerName());
+            sockets = new IdentifiedSockets(ctx.getSocketFactory(), target.tlsServerName(),
+                    !target.insecureSkipTlsVerify());
             socketsFor = ctx;
         }
         return sockets;
@@ -282,6 +349,12 @@ public final class ApiHttp {
 
     private String tlsHint(Throwable root) {
         String m = String.valueOf(root.getMessage());
+        if (m.contains("No subject alternative") || m.contains("No name matching")) {
+            return " (the API server's certificate is not valid for that name"
+                    + (target.tlsServerName() != null ? ", the kubeconfig's tls-server-name"
+                    : "; set tls-server-name in the kubeconfig cluster if the server is reached under another name")
+                    + ")";
+        }
         if (m.contains("PKIX") || m.contains("unable to find valid certification path")) {
             return " (the server's certificate is not signed by the kubeconfig's certificate-authority"
                     + (target.caPem() == null ? " — none is set, so the JDK's trust store was used" : "") + ")";
@@ -295,6 +368,9 @@ public final class ApiHttp {
     private static final class Deadline {
         volatile boolean expired;
         volatile ScheduledFuture<?> task;
+        volatile boolean headersExpired;
+        volatile boolean answered;
+        volatile ScheduledFuture<?> headersTask;
     }
 
     /** The body, failing once the deadline has passed (the watchdog's disconnect ends a blocked read). */
@@ -327,19 +403,45 @@ public final class ApiHttp {
         }
     }
 
-    /** Sends tls-server-name as SNI (client-go sets ServerName, which is both the SNI and the name checked). */
-    private static final class ServerNameSockets extends SSLSocketFactory {
+    /**
+     * TLS sockets whose server name the JDK checks: endpoint identification "HTTPS" (RFC 2818/6125 matching by the
+     * JDK's {@code HostnameChecker}, IP addresses against IP entries) and, with tls-server-name, that name as both the
+     * SNI and the socket's peer host. client-go checks the certificate against ServerName alone; the JDK's
+     * {@code X509TrustManagerImpl.checkIdentity(SSLSession, ...)} checks the SNI name first and, when that fails and
+     * differs from the peer host, "failover to check peer host" (JDK source, sun/security/ssl/X509TrustManagerImpl.java).
+     * Giving the layered socket tls-server-name as its host makes both names the same, so exactly tls-server-name is
+     * checked, as in client-go. Without tls-server-name the URL's host is checked (and sent as SNI unless it is an IP).
+     */
+    private static final class IdentifiedSockets extends SSLSocketFactory {
         private final SSLSocketFactory base;
         private final String serverName;
+        private final boolean identify;
 
-        ServerNameSockets(SSLSocketFactory base, String serverName) {
+        IdentifiedSockets(SSLSocketFactory base, String serverName, boolean identify) {
             this.base = base;
             this.serverName = serverName;
+            this.identify = identify;
         }
 
         @Override
         public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
-            return base.createSocket(s, serverName, port, autoClose);
+            return identified(base.createSocket(s, serverName != null ? serverName : host, port, autoClose));
+        }
+
+        private Socket identified(Socket socket) {
+            if (identify && socket instanceof SSLSocket ssl) {
+                SSLParameters parameters = ssl.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                if (serverName != null) {
+                    try {
+                        parameters.setServerNames(List.of(new SNIHostName(serverName)));
+                    } catch (IllegalArgumentException ipAddress) {
+                        // an IP address is not sent as SNI (as in Go); it is still the name checked (the peer host)
+                    }
+                }
+                ssl.setSSLParameters(parameters);
+            }
+            return socket;
         }
 
         @Override
@@ -354,28 +456,28 @@ public final class ApiHttp {
 
         @Override
         public Socket createSocket(String host, int port) throws IOException {
-            return base.createSocket(host, port);
+            return identified(base.createSocket(host, port));
         }
 
         @Override
         public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-            return base.createSocket(host, port, localHost, localPort);
+            return identified(base.createSocket(host, port, localHost, localPort));
         }
 
         @Override
         public Socket createSocket(InetAddress host, int port) throws IOException {
-            return base.createSocket(host, port);
+            return identified(base.createSocket(host, port));
         }
 
         @Override
         public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
                 throws IOException {
-            return base.createSocket(address, port, localAddress, localPort);
+            return identified(base.createSocket(address, port, localAddress, localPort));
         }
 
         // no createSocket() override: SocketFactory's default throws "unconnected sockets not implemented", so
-        // HttpsURLConnection connects a plain socket and layers TLS over it with the method above, the one that
-        // can set the SNI name
+        // HttpsURLConnection connects a plain socket (through the proxy, if any) and layers TLS over it with the
+        // first method above, the one that sets the name
     }
 
     private static final String USER_AGENT = "nodegate/" + version();

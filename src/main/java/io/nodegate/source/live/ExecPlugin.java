@@ -1,5 +1,6 @@
 package io.nodegate.source.live;
 
+import io.fabric8.kubernetes.api.model.ExecConfig;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import org.snakeyaml.engine.v2.api.Load;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,11 +30,23 @@ import java.util.concurrent.TimeUnit;
  * <p>Failures: a command that cannot be started is an input error (exit 2) that names it and repeats the
  * kubeconfig's installHint; a plugin that fails, hangs past {@link #TIMEOUT} or prints no usable credential is a
  * collection failure (exit 3) naming the command, with the end of its stderr.
+ *
+ * <p>fabric8's {@code Config} says which plugin (the user's exec entry, merged by {@code KubeConfigUtils}); nodegate
+ * runs it, because fabric8's runner ({@code KubeConfigUtils.getExecCredentialFromExecConfig}, 8.0.0) runs it while
+ * the kubeconfig is read, waits for it without a deadline, reads its stderr into the answer (a plugin's "opening a
+ * browser" line makes the answer unparsable), sets no KUBERNETES_EXEC_INFO (plugins built on client-go's exec
+ * helper refuse to run without it), passes the command through {@code sh -c} as one string, ignores
+ * expirationTimestamp and interactiveMode, and on any failure only logs a warning and carries on without
+ * credentials, so the user sees a 401 instead of the plugin's error. {@code KubeconfigRulesTest} shows these.
+ * The token reaches fabric8's client through the config's token provider ({@link ApiTarget}).
  */
-final class ExecPlugin implements ApiTarget.CredentialSource {
+final class ExecPlugin {
 
     /** A plugin that has not answered in this time is stuck (waiting for a browser login nobody will finish). */
     static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    static final List<String> VERSIONS = List.of("client.authentication.k8s.io/v1",
+            "client.authentication.k8s.io/v1beta1");
 
     private final String apiVersion;
     private final String command;
@@ -41,11 +55,10 @@ final class ExecPlugin implements ApiTarget.CredentialSource {
     private final String installHint;
     private final boolean provideClusterInfo;
     private final String interactiveMode;
-    private final Path baseDir;
     private final String where;
 
-    ExecPlugin(String apiVersion, String command, List<String> args, Map<String, String> env, String installHint,
-               boolean provideClusterInfo, String interactiveMode, Path baseDir, String where) {
+    private ExecPlugin(String apiVersion, String command, List<String> args, Map<String, String> env,
+                       String installHint, boolean provideClusterInfo, String interactiveMode, String where) {
         this.apiVersion = apiVersion;
         this.command = command;
         this.args = args;
@@ -53,27 +66,52 @@ final class ExecPlugin implements ApiTarget.CredentialSource {
         this.installHint = installHint;
         this.provideClusterInfo = provideClusterInfo;
         this.interactiveMode = interactiveMode;
-        this.baseDir = baseDir;
         this.where = where;
     }
 
-    static final List<String> VERSIONS = List.of("client.authentication.k8s.io/v1",
-            "client.authentication.k8s.io/v1beta1");
+    /**
+     * The plugin a kubeconfig user names, as fabric8's kubeconfig model holds it (a command with a '/' is already
+     * absolute: {@link KubeconfigYaml}).
+     *
+     * @param where "kubeconfig FILE: user 'NAME' exec", for messages
+     * @throws InputException when the entry cannot be run as kubectl would run it
+     */
+    static ExecPlugin of(ExecConfig e, String where) {
+        String command = e.getCommand();
+        if (command == null || command.isBlank()) {
+            throw new InputException(where + " has no command");
+        }
+        String apiVersion = e.getApiVersion();
+        if (apiVersion == null || !VERSIONS.contains(apiVersion)) {
+            throw new InputException(where + " has apiVersion '" + apiVersion + "'; nodegate runs plugins of "
+                    + String.join(" or ", VERSIONS) + " (v1alpha1 was removed from kubectl in 1.24)");
+        }
+        String mode = e.getInteractiveMode() == null ? "IfAvailable" : e.getInteractiveMode();
+        if (!List.of("Never", "IfAvailable", "Always").contains(mode)) {
+            throw new InputException(where + " has interactiveMode '" + mode + "'; expected Never, IfAvailable or "
+                    + "Always");
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        if (e.getEnv() != null) {
+            e.getEnv().forEach(v -> env.put(v.getName(), v.getValue() == null ? "" : v.getValue()));
+        }
+        return new ExecPlugin(apiVersion, command, e.getArgs() == null ? List.of() : List.copyOf(e.getArgs()),
+                Map.copyOf(env), e.getInstallHint(), Boolean.TRUE.equals(e.getProvideClusterInfo()), mode, where);
+    }
 
     String command() {
         return command;
     }
 
     /** Runs the plugin once and returns its credentials. */
-    @Override
-    public ApiTarget.Credentials fetch(ApiTarget target) {
+    ApiTarget.Credentials fetch(ApiTarget target) {
         if ("Always".equals(interactiveMode)) {
             throw new InputException("exec credential plugin '" + command + "' (" + where + ") has interactiveMode: "
                     + "Always, but nodegate runs plugins without a terminal; log in first (run the plugin or kubectl "
                     + "once), or set interactiveMode: IfAvailable");
         }
         List<String> cmd = new ArrayList<>();
-        cmd.add(resolveCommand());
+        cmd.add(command);
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().putAll(env);
@@ -108,15 +146,6 @@ final class ExecPlugin implements ApiTarget.CredentialSource {
                     : "\n" + installHint.strip()));
         }
         return parse(new String(out.join(), StandardCharsets.UTF_8));
-    }
-
-    private String resolveCommand() {
-        // kubectl: a command with a path separator is relative to the kubeconfig's directory; a bare name is
-        // looked up on PATH
-        if (command.contains("/") && !Path.of(command).isAbsolute() && baseDir != null) {
-            return baseDir.resolve(command).normalize().toString();
-        }
-        return command;
     }
 
     private static String nullDevice() {
@@ -204,8 +233,7 @@ final class ExecPlugin implements ApiTarget.CredentialSource {
                 throw bad("its status.expirationTimestamp '" + exp + "' is not an RFC 3339 time");
             }
         }
-        return new ApiTarget.Credentials(token, null, null, cert, key,
-                "exec credential plugin '" + command + "'", expires);
+        return new ApiTarget.Credentials(token, cert, key, "exec credential plugin '" + command + "'", expires);
     }
 
     private static String string(Object o) {

@@ -1,29 +1,24 @@
 package io.nodegate.source.live;
 
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.nodegate.InputException;
-import io.nodegate.source.etcd.PemTls;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 
 /**
- * A live API server: where it is and how to talk to it ({@link ApiTarget}, resolved by kubectl's rules in
- * {@link Kubeconfig}), the lean read layer over it ({@link #http()}, {@link ApiCalls}), and a fabric8 client built
+ * A live API server: where it is and how to talk to it ({@link ApiTarget}: fabric8's {@link Config}, resolved once
+ * by {@link Kubeconfig}), the lean read layer over it ({@link #http()}, {@link ApiCalls}), and a fabric8 client built
  * <b>only when asked for</b> ({@link #client()}) by the paths that write (annotate, remove, readmit, policy --apply,
  * Events, leader election). Reads, the watch's included, never build it: a live audit, gate, baseline, verify-gone,
- * redundancy, views or fleet run costs no fabric8 start-up (0.5-0.9 s measured in a fresh JVM).
+ * redundancy, views or fleet run costs no fabric8 client start-up (0.5-0.9 s measured in a fresh JVM).
  *
- * <p>The fabric8 client is configured from the same {@link ApiTarget} (server, CA, tls-server-name, insecure flag,
- * token or exec-plugin credentials, client certificate, proxy), so reads and writes use one interpretation of the
- * kubeconfig. Tuned for an interactive tool: no request retries and a 3 s connect timeout.
+ * <p>The fabric8 client is built from the target's own {@link Config} (server, CA, tls-server-name, insecure flag,
+ * token provider, client certificate, proxy) with the same key and trust managers as the reads, so reads and writes
+ * use one resolution of the kubeconfig. Tuned for an interactive tool: no request retries and a 3 s connect timeout.
  */
 public final class KubeConnection implements AutoCloseable {
 
@@ -112,50 +107,9 @@ public final class KubeConnection implements AutoCloseable {
     public static KubeConnection wrapping(KubernetesClient client, Duration requestTimeout, LastServerAsked lastAsked) {
         Config c = client.getConfiguration();
         long millis = c.getRequestTimeout() > 0 ? c.getRequestTimeout() : 10_000;
-        return new KubeConnection(targetOf(c, client.getMasterUrl().toString()),
+        return new KubeConnection(ApiTarget.of(c, "a fabric8 client"),
                 requestTimeout != null && !requestTimeout.isZero() && !requestTimeout.isNegative()
                         ? requestTimeout : Duration.ofMillis(millis), false, client, lastAsked);
-    }
-
-    /**
-     * The same server, TLS settings and credentials as a fabric8 config (the reverse of {@link #fabric8Config}), so
-     * reads next to a client built elsewhere authenticate as that client does.
-     */
-    static ApiTarget targetOf(Config c, String masterUrl) {
-        String caPem = pem(c.getCaCertData(), c.getCaCertFile());
-        String certPem = pem(c.getClientCertData(), c.getClientCertFile());
-        String keyPem = pem(c.getClientKeyData(), c.getClientKeyFile());
-        ApiTarget.Credentials fixed = new ApiTarget.Credentials(null, c.getUsername(), c.getPassword(),
-                certPem != null && keyPem != null ? certPem : null, certPem != null && keyPem != null ? keyPem : null,
-                "the fabric8 client's client certificate", null);
-        boolean insecure = Boolean.TRUE.equals(c.isTrustCerts());
-        ApiTarget target = new ApiTarget(masterUrl, null, "a fabric8 client", insecure ? null : caPem,
-                "the fabric8 client's CA", insecure, c.getTlsServerName(), fixed, null,
-                new TokenFrom(c), ProxySetting.NONE, c.getNamespace());
-        return target;
-    }
-
-    private static String pem(String data, String file) {
-        if (data != null && !data.isBlank()) {
-            String decoded = new String(Base64.getMimeDecoder().decode(data.trim()), StandardCharsets.ISO_8859_1);
-            return decoded.contains("-----BEGIN") ? decoded : data; // fabric8 also accepts PEM text as "data"
-        }
-        return file == null || file.isBlank() ? null : readQuietly(Path.of(file));
-    }
-
-    /** The fabric8 config's bearer token, asked each time (a provider may refresh it). */
-    private record TokenFrom(Config config) implements ApiTarget.CredentialSource {
-        @Override
-        public ApiTarget.Credentials fetch(ApiTarget target) {
-            String token = config.getOauthTokenProvider() != null ? config.getOauthTokenProvider().getToken()
-                    : config.getAutoOAuthToken() != null ? config.getAutoOAuthToken() : config.getOauthToken();
-            String certPem = pem(config.getClientCertData(), config.getClientCertFile());
-            String keyPem = pem(config.getClientKeyData(), config.getClientKeyFile());
-            boolean cert = certPem != null && keyPem != null;
-            return new ApiTarget.Credentials(token, config.getUsername(), config.getPassword(), cert ? certPem : null,
-                    cert ? keyPem : null, "the fabric8 client's client certificate",
-                    java.time.Instant.now().plusSeconds(60));
-        }
     }
 
     private static void requirePositive(Duration requestTimeout) {
@@ -178,15 +132,28 @@ public final class KubeConnection implements AutoCloseable {
         return client != null && ownsClient;
     }
 
-    /** The fabric8 client for writes and watches, built on first use from the same {@link ApiTarget}. */
+    /** The fabric8 client for writes, Events and leader election, built on first use from the target's config. */
     public KubernetesClient client() {
         KubernetesClient c = client;
         if (c == null) {
             synchronized (this) {
                 if (client == null) {
+                    // the one resolved config, tuned for an interactive tool: no request retries, a short connect
+                    Config config = target.config();
+                    config.setConnectionTimeout(CONNECT_TIMEOUT_MILLIS);
+                    config.setRequestTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()));
+                    config.setRequestRetryBackoffLimit(0);
                     KubernetesClientBuilder builder = new KubernetesClientBuilder()
-                            .withConfig(fabric8Config(target, requestTimeout))
-                            .withHttpClientFactory(new JdkHttpClientFactory());
+                            .withConfig(config)
+                            .withHttpClientFactory(new ServerNameJdkHttpClientFactory(target.tlsServerName(),
+                                    config.getTlsVersions()));
+                    if (target.https()) {
+                        // the same key and trust managers as the reads (see ApiTarget: the kubeconfig's CA only)
+                        builder.withHttpClientBuilderConsumer(http -> {
+                            ApiTarget.TlsMaterial tls = target.tls();
+                            http.sslContext(tls.keyManagers(), tls.trustManagers());
+                        });
+                    }
                     if (modelOnly) {
                         // a connection opened for the model: what its client reads is never written back
                         builder.withKubernetesSerialization(ModelOnlyParsing.serialization());
@@ -199,46 +166,41 @@ public final class KubeConnection implements AutoCloseable {
         return c;
     }
 
-    /** fabric8's view of the target: the same server, TLS settings and credentials as the lean reads use. */
-    static Config fabric8Config(ApiTarget target, Duration requestTimeout) {
-        ConfigBuilder b = new ConfigBuilder(Config.empty())
-                .withMasterUrl(target.server())
-                .withConnectionTimeout(CONNECT_TIMEOUT_MILLIS)
-                .withRequestTimeout((int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis()))
-                .withRequestRetryBackoffLimit(0)
-                .withTrustCerts(target.insecureSkipTlsVerify())
-                .withDisableHostnameVerification(target.insecureSkipTlsVerify());
-        if (target.namespace() != null) {
-            b.withNamespace(target.namespace());
+    /**
+     * fabric8's JDK HTTP client, also sending tls-server-name as the SNI name: fabric8's JDK client ignores
+     * tls-server-name (it logs that it is not supported). The JDK's HttpClient keeps an SNI name given in its
+     * SSLParameters only when the server URL's host is an IP address (otherwise it sends the host), and then checks
+     * the certificate against that name first and the URL's host after it (the JDK's
+     * {@code X509TrustManagerImpl.checkIdentity}). So writes to an apiserver reached by IP whose certificate names
+     * tls-server-name work; through a server URL with a DNS name the certificate lacks, only the reads do.
+     */
+    private static final class ServerNameJdkHttpClientFactory extends JdkHttpClientFactory {
+        private final String serverName;
+        private final io.fabric8.kubernetes.client.http.TlsVersion[] versions;
+
+        ServerNameJdkHttpClientFactory(String serverName, io.fabric8.kubernetes.client.http.TlsVersion[] versions) {
+            this.serverName = serverName;
+            this.versions = versions;
         }
-        if (target.caPem() != null) {
-            b.withCaCertData(ApiTarget.base64(target.caPem()));
+
+        @Override
+        protected void additionalConfig(java.net.http.HttpClient.Builder builder) {
+            if (serverName == null) {
+                return;
+            }
+            javax.net.ssl.SSLParameters parameters = new javax.net.ssl.SSLParameters();
+            if (versions != null && versions.length > 0) {
+                // what fabric8 set before this hook runs (its TLS versions), which these parameters replace
+                parameters.setProtocols(java.util.Arrays.stream(versions)
+                        .map(io.fabric8.kubernetes.client.http.TlsVersion::javaName).toArray(String[]::new));
+            }
+            try {
+                parameters.setServerNames(java.util.List.of(new javax.net.ssl.SNIHostName(serverName)));
+            } catch (IllegalArgumentException ipAddress) {
+                return; // an IP address is no SNI name
+            }
+            builder.sslParameters(parameters);
         }
-        if (target.tlsServerName() != null) {
-            b.withTlsServerName(target.tlsServerName());
-        }
-        ApiTarget.Credentials creds = target.credentials();
-        if (creds.clientCertPem() != null) {
-            var key = PemTls.privateKey(creds.clientKeyPem(), creds.clientCertWhere() + " (client key)");
-            String pkcs8 = "-----BEGIN PRIVATE KEY-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded())
-                    + "\n-----END PRIVATE KEY-----\n";
-            b.withClientCertData(ApiTarget.base64(creds.clientCertPem()))
-                    .withClientKeyData(ApiTarget.base64(pkcs8))
-                    .withClientKeyAlgo(key.getAlgorithm());
-        }
-        if (creds.username() != null) {
-            b.withUsername(creds.username()).withPassword(creds.password());
-        }
-        if (creds.token() != null) {
-            // through a provider: an exec plugin's or a rotated token file's token is fetched again once expired
-            b.withOauthTokenProvider(() -> target.credentials().token());
-        }
-        if (target.proxy().url() != null) {
-            String url = target.proxy().url().contains("://") ? target.proxy().url() : "http://" + target.proxy().url();
-            b.withHttpProxy(url).withHttpsProxy(url);
-        }
-        return b.build();
     }
 
     /** The context in use (null in-cluster). */
@@ -278,14 +240,6 @@ public final class KubeConnection implements AutoCloseable {
         KubernetesClient c = client;
         if (c != null && ownsClient) {
             c.close();
-        }
-    }
-
-    static String readQuietly(Path p) {
-        try {
-            return io.nodegate.source.InputFiles.readString(p, "file", io.nodegate.source.InputFiles.SMALL);
-        } catch (io.nodegate.NodegateException e) {
-            return null;
         }
     }
 }

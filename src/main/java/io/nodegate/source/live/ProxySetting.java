@@ -1,5 +1,6 @@
 package io.nodegate.source.live;
 
+import io.fabric8.kubernetes.client.Config;
 import io.nodegate.InputException;
 
 import java.net.InetSocketAddress;
@@ -15,6 +16,13 @@ import java.util.Map;
  * when set, else {@code HTTPS_PROXY}/{@code HTTP_PROXY} (either case) unless {@code NO_PROXY} names the host.
  * http:// and socks5:// proxies are supported; a proxy that needs a password or speaks https:// to the client is
  * refused with a clear message rather than silently bypassed.
+ *
+ * <p>Why nodegate decides this and not fabric8's {@code Config}: fabric8 (8.0.0) files a kubeconfig's proxy-url
+ * under the proxy URL's scheme and then picks by the server's scheme, so {@code proxy-url: http://...} for an
+ * {@code https://} server is dropped and the client connects directly (fabric8 pull request #7948); it reads only
+ * the upper-case variables; its NO_PROXY test is a plain suffix match ("example.com" also matches
+ * "badexample.com") and is not public API. The decision made here is written into the config
+ * ({@link #applyTo}), so fabric8's client follows it.
  *
  * @param url the proxy URL as written (null = connect directly)
  */
@@ -49,6 +57,39 @@ public record ProxySetting(String url, Proxy proxy) {
         };
         int port = uri.getPort() > 0 ? uri.getPort() : type == Proxy.Type.SOCKS ? 1080 : 80;
         return new ProxySetting(url.trim(), new Proxy(type, InetSocketAddress.createUnresolved(uri.getHost(), port)));
+    }
+
+    /**
+     * The proxy a fabric8 config built elsewhere names for its server (a client handed in): its https or http proxy,
+     * unless its noProxy list names the host.
+     */
+    static ProxySetting of(Config config, String where) {
+        String server = config.getMasterUrl();
+        boolean https = server != null && server.regionMatches(true, 0, "https:", 0, 6);
+        String url = https ? config.getHttpsProxy() : config.getHttpProxy();
+        if (url == null || url.isBlank() || server == null) {
+            return NONE;
+        }
+        URI target = URI.create(server);
+        if (bypassed(target.getHost(), target.getPort(), config.getNoProxy() == null ? null
+                : String.join(",", config.getNoProxy()))) {
+            return NONE;
+        }
+        return parse(url, where + " proxy");
+    }
+
+    /**
+     * Writes this decision into a fabric8 config, so fabric8's client goes the same way as the lean reads: the same
+     * proxy for http and https (fabric8 would otherwise pick its proxy by the server's scheme, and drop an http://
+     * proxy-url for an https:// server), and no noProxy list (the decision is made).
+     */
+    void applyTo(Config config) {
+        String normalized = url == null ? null : url.contains("://") ? url : "http://" + url;
+        config.setHttpProxy(normalized);
+        config.setHttpsProxy(normalized);
+        config.setNoProxy(null);
+        config.setProxyUsername(null);
+        config.setProxyPassword(null);
     }
 
     /** kubectl's default (Go's ProxyFromEnvironment) for a server without proxy-url. */
