@@ -378,7 +378,7 @@ public final class HandoverCommand implements Callable<Integer> {
                 var result = service.record(name, claim, reports, step == 1 ? sources.canonicalAlertmanagers()
                         : List.of(), looker, "handover step (" + who() + ")");
                 print(w, output, result.handover(), result.notes());
-                if (output.isTable()) {
+                if (output.isTable() && !output.noHeaders()) {
                     w.printf("recorded step %d (%s) of %s%n", step, Step.of(step).title(), name);
                     w.flush();
                 }

@@ -243,7 +243,8 @@ public final class Nodegate implements Callable<Integer> {
             WatchCommand.class,
             AlertsCommand.class,
             InstallCommand.class,
-            CompletionCommand.class);
+            CompletionCommand.class,
+            VersionCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {

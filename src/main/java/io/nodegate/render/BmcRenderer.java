@@ -29,14 +29,14 @@ public final class BmcRenderer {
     public static String table(BmcReport report, Style style, boolean wide) {
         StringBuilder out = new StringBuilder();
         long failed = report.bmcs().stream().filter(b -> !b.ok()).count();
-        out.append(style.dim("source: " + report.source() + "   now: " + report.now() + "   BMCs: "
-                + report.bmcs().size() + " asked" + (failed == 0 ? "" : ", " + failed + " unreadable"))).append("\n\n");
+        out.append(FindingsSection.header(style, "source: " + report.source(), "now: " + report.now(), "BMCs: "
+                + report.bmcs().size() + " asked" + (failed == 0 ? "" : ", " + failed + " unreadable"))).append('\n');
         TextTable table = nodeTable(report, wide);
         out.append(table.isEmpty() ? "No nodes.\n" : table.render(style));
         if (!report.rows().isEmpty()) {
             out.append("\nSources:\n");
-            report.rows().forEach(r -> out.append("  ").append(r.node()).append(": ").append(r.power().source())
-                    .append('\n'));
+            report.rows().forEach(r -> FindingsSection.wrap(r.node() + ": " + r.power().source(), "  ", "      ")
+                    .forEach(l -> out.append(l).append('\n')));
         }
         if (!report.unbound().isEmpty()) {
             out.append("\nSystems bound to no Node:\n");
@@ -52,17 +52,20 @@ public final class BmcRenderer {
         return out.toString();
     }
 
-    /** One row per Node; {@code wide} adds the SMBIOS UUID the binding rests on. */
+    /**
+     * One row per Node; {@code wide} adds the BMC's address and the SMBIOS UUID the binding rests on (the table
+     * names the BMC in its Sources section, so that the rows fit 120 columns).
+     */
     private static TextTable nodeTable(BmcReport report, boolean wide) {
         TextTable table = wide ? new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT", "BMC",
-                "UUID") : new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT", "BMC");
+                "UUID") : new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT");
         for (BmcReport.Row r : report.rows()) {
             NodePower p = r.power();
             List<String> cells = new java.util.ArrayList<>(List.of(r.node(), r.ready() == null ? "-" : r.ready(),
                     Durations.format(r.leaseAge()), wide ? taints(r.taints()) : taintNames(r.taints()),
-                    p.verdict().label(), p.powerOffTime() == null ? "-" : p.powerOffTime().toString(),
-                    p.bmc() == null ? "-" : p.bmc()));
+                    p.verdict().label(), p.powerOffTime() == null ? "-" : p.powerOffTime().toString()));
             if (wide) {
+                cells.add(p.bmc() == null ? "-" : p.bmc());
                 cells.add(p.system() == null || p.system().uuid() == null ? "-" : p.system().uuid());
             }
             table.row(cells.toArray(String[]::new));

@@ -49,17 +49,21 @@ public final class KubeletAnswersRenderer {
         return answerTable(nodes, answers, false).render(style);
     }
 
-    /** The default: issuer and SANs (or what happened); {@code wide} adds the certificate's subject. */
+    /**
+     * The default: the issuer, which decides the answer (or what happened); {@code wide} adds the SANs and the
+     * certificate's subject (a kubelet's SANs list every name and address it serves, and would push the table past
+     * 120 columns).
+     */
     private static TextTable answerTable(List<NodeInfo> nodes, List<KubeletAnswer> answers, boolean wide) {
         Map<String, NodeInfo> byName = new HashMap<>();
         nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
         TextTable table = wide ? new TextTable("NODE", "READY", "KUBELET PORT", "ANSWER", "ISSUER / SANS", "SUBJECT")
-                : new TextTable("NODE", "READY", "KUBELET PORT", "ANSWER", "ISSUER / SANS");
+                : new TextTable("NODE", "READY", "KUBELET PORT", "ANSWER", "ISSUER");
         for (KubeletAnswer a : answers) {
             NodeInfo n = byName.get(a.node());
             String ready = n == null ? "-" : String.valueOf(n.readyStatus());
             String issuer = a.issuer() == null ? a.detail()
-                    : a.issuer() + (a.sans().isEmpty() ? "" : "  " + String.join(",", a.sans()));
+                    : a.issuer() + (a.sans().isEmpty() || !wide ? "" : "  " + String.join(",", a.sans()));
             if (wide) {
                 table.row(a.node(), ready, a.target(), a.outcome().text(), issuer,
                         a.subject() == null ? "-" : a.subject());
