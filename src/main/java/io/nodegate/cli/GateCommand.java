@@ -76,15 +76,13 @@ public final class GateCommand implements Callable<Integer> {
     EtcdOptions etcd = new EtcdOptions();
 
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
     @Mixin
     OutputOptions output = OutputOptions.of(LifecycleRenderer.GateOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE", description = "The node to gate.")
     String node;
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--removed-at", paramLabel = "TIME",
             description = "When RKE2 was removed or the agent stopped, per the host owner's reply (not the reboot time). "
@@ -155,20 +153,20 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
         HostInputs host = hostInputs();
         bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
-        FleetFlags.Views fleetViews = fleet.read(source, env.clock());
+        BaselineFileOptions.Session session = prelude.connect(env);
+        FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
         var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
-        MachineSource management = machines.open(source);
+        MachineSource management = machines.open(prelude.live());
         GateService.Run run;
         try {
             run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
-                    .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
+                    .run(baseline, prelude.baselineFile(), request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
                             fleetViews == null ? null : fleetViews.views(),
                             fleetViews == null ? null : fleetViews.error(), management);
         } finally {

@@ -56,15 +56,13 @@ public final class ReadmitCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
     @Mixin
     OutputOptions output = OutputOptions.of(LifecycleRenderer.ReadmitOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--verify", description = "Check the rejoined host instead of preparing its return.")
     boolean verify;
@@ -91,12 +89,12 @@ public final class ReadmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         if (hostReport != null && !verify) {
             throw new InputException("--host-report goes with --verify: it checks the reinstalled agent");
         }
         HostReportJson.Loaded report = hostReport == null ? null : HostReportJson.load(hostReport);
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        BaselineFileOptions.Session session = prelude.connect(env);
         Readmitter readmitter = new Readmitter(session.api(), session.store(), env.clock());
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {

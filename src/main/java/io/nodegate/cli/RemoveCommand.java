@@ -57,15 +57,13 @@ public final class RemoveCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
     @Mixin
     OutputOptions output = OutputOptions.of(LifecycleRenderer.RemoveOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--max-gate-age", defaultValue = "30m", paramLabel = "DURATION",
             converter = DurationConverter.Positive.class,
@@ -98,19 +96,19 @@ public final class RemoveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         var opts = new NodeRemover.Options(maxGateAge, override, timeout, env.pollInterval(), handedTo);
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        BaselineFileOptions.Session session = prelude.connect(env);
         PrintWriter w = spec.commandLine().getOut();
         // the cascade is followed for minutes: its progress goes with the table to stdout, and to stderr when stdout
         // carries JSON or YAML, so that what a pipe reads parses
         PrintWriter progress = output.isTable() ? w : spec.commandLine().getErr();
         NodeRemover.Record r;
-        MachineSource management = machines.open(source);
+        MachineSource management = machines.open(prelude.live());
         try {
             r = new NodeRemover(session.api(), session.store(), env.clock(), progress, env.sleeper(),
                     new TombstoneLedger(session.api(), namespace))
-                    .remove(baseline, baselineOptions.file, node, opts, management);
+                    .remove(baseline, prelude.baselineFile(), node, opts, management);
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
         } finally {
