@@ -244,7 +244,8 @@ public final class Nodegate implements Callable<Integer> {
             AlertsCommand.class,
             InstallCommand.class,
             CompletionCommand.class,
-            VersionCommand.class);
+            VersionCommand.class,
+            CompleteCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {
@@ -273,6 +274,7 @@ public final class Nodegate implements Callable<Integer> {
         }
         helpEverywhere(cl);
         OutputOptions.describeEverywhere(cl);
+        CompleteCommand.takeEveryWord(cl);
         // help is coloured by the same rule as tables: never into a pipe or a file, never under NO_COLOR
         cl.setColorScheme(CommandLine.Help.defaultColorScheme(Terminal.colour()
                 ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));

@@ -75,13 +75,13 @@ public final class HandoverRenderer {
                 String outcome = "NOT_CHECKED".equals(c.outcome()) ? "not checked" : c.outcome();
                 out.append(String.format("  [%d] %-11s %s%s%n", c.step(), outcome, c.title(),
                         nodes.isEmpty() ? "" : ": " + String.join(", ", nodes)));
-                c.reasons().forEach(r -> FindingsSection.wrap(r, "        - ", "          ")
+                c.reasons().forEach(r -> wrap(r, "        - ", "          ")
                         .forEach(l -> out.append(l).append('\n')));
             }
         }
         if (!st.readErrors().isEmpty()) {
             out.append("read errors (nothing they would have shown is known):\n");
-            st.readErrors().forEach(e -> FindingsSection.wrap(e, "  - ", "    ")
+            st.readErrors().forEach(e -> wrap(e, "  - ", "    ")
                     .forEach(l -> out.append(l).append('\n')));
         }
         out.append("violations: ").append(st.violations().isEmpty() ? "none" : st.violations().size()).append('\n');
@@ -91,7 +91,7 @@ public final class HandoverRenderer {
                     .append(", first seen ").append(v.firstSeenAt())
                     .append(Boolean.TRUE.equals(v.seenNow()) ? " (seen now)" : ", last seen " + v.lastSeenAt())
                     .append('\n');
-            FindingsSection.wrap(v.message(), "      ", "      ").forEach(l -> out.append(l).append('\n'));
+            wrap(v.message(), "      ", "      ").forEach(l -> out.append(l).append('\n'));
         }
         if (!st.silences().isEmpty() || !s.alertmanagers().isEmpty()) {
             out.append("silences:").append(st.silences().isEmpty() ? " not read\n" : "\n");
@@ -111,7 +111,7 @@ public final class HandoverRenderer {
                 if (!a.alertmanagers().isEmpty()) {
                     alert.append(" (").append(String.join(", ", a.alertmanagers())).append(")");
                 }
-                FindingsSection.wrap(alert.toString(), "  ", "      ").forEach(l -> out.append(l).append('\n'));
+                wrap(alert.toString(), "  ", "      ").forEach(l -> out.append(l).append('\n'));
             }
         }
         List<HandoverStatus.Sighting> seen = st.sightings();
@@ -121,7 +121,7 @@ public final class HandoverRenderer {
                 String line = x.node() + ": " + x.name() + " in " + x.cluster()
                         + (Boolean.TRUE.equals(x.destination()) ? " (destination)" : "") + ", created " + x.created()
                         + ", Ready=" + x.ready() + ", first seen " + x.firstSeenAt();
-                FindingsSection.wrap(line, "  ", "      ").forEach(l -> out.append(l).append('\n'));
+                wrap(line, "  ", "      ").forEach(l -> out.append(l).append('\n'));
             }
         }
         return out.toString();
@@ -130,6 +130,20 @@ public final class HandoverRenderer {
     private static boolean sameBut(HandoverStatus.CheckRow a, HandoverStatus.CheckRow b) {
         return b.node() != null && a.step() == b.step() && a.id().equals(b.id()) && a.outcome().equals(b.outcome())
                 && a.title().equals(b.title()) && a.reasons().isEmpty() && b.reasons().isEmpty();
+    }
+
+    /**
+     * Word-wraps a line of the hand-over to 120 columns, never inside a `command` the reader is meant to paste
+     * (the next step's command line stays whole on its line).
+     */
+    private static List<String> wrap(String text, String first, String rest) {
+        StringBuilder kept = new StringBuilder();
+        boolean inCode = false;
+        for (char c : text.toCharArray()) {
+            inCode ^= c == '`';
+            kept.append(inCode && c == ' ' ? '\u00a0' : c);
+        }
+        return FindingsSection.wrap(kept.toString(), first, rest).stream().map(l -> l.replace('\u00a0', ' ')).toList();
     }
 
     /**

@@ -39,7 +39,10 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class OutputEverywhereTest extends SeededClusterTest {
 
-    /** Commands that print no report: the completion script is a program for the shell, as kubectl's is. */
+    /**
+     * Commands that print no report: the completion script is a program for the shell, as kubectl's is (and the
+     * hidden __complete answers that script in cobra's line format).
+     */
     private static final Set<String> WITHOUT_OUTPUT = Set.of("completion");
 
     /** kubectl's -o name: kind, optionally .group, then /name (cli-runtime pkg/printers/name.go). */
@@ -141,7 +144,7 @@ class OutputEverywhereTest extends SeededClusterTest {
         Set<String> walked = new TreeSet<>();
         for (CommandSpec command : commands(Nodegate.newCommandLine().getCommandSpec())) {
             String name = command.qualifiedName(" ").replaceFirst("^nodegate ", "");
-            if (WITHOUT_OUTPUT.contains(name)) {
+            if (WITHOUT_OUTPUT.contains(name) || command.usageMessage().hidden()) {
                 continue;
             }
             OptionSpec output = command.findOption("--output");
