@@ -115,4 +115,36 @@ class CompletionCommandTest {
         assertThat(tcsh.exitCode()).isEqualTo(2);
         assertThat(tcsh.err()).contains("tcsh");
     }
+
+    /**
+     * A real fish (Debian's fish; bin/test installs it) loads the script and completes through the answers the
+     * real `nodegate __complete` gave, as a function standing in for the program; file names on ":0".
+     */
+    @Test
+    void fishLoadsTheScriptAndCompletes(@TempDir Path tmp) throws Exception {
+        String fish = io.nodegate.testing.EtcdCluster.requireOnPath("fish",
+                "fish is required in CI (apt-get install fish; bin/test installs it)",
+                "fish not installed: skipping the fish completion test (bin/test installs Debian's fish)");
+        CliRun run = CliRun.run("completion", "fish");
+        Path script = Files.writeString(tmp.resolve("nodegate.fish"), run.out());
+        Files.writeString(tmp.resolve("base.json"), "{}");
+        StringBuilder stub = new StringBuilder("function nodegate\n    switch \"$argv\"\n");
+        for (List<String> words : List.of(List.of("ga"), List.of("fleet", "-o", ""),
+                List.of("gate", "--baseline", "ba"))) {
+            stub.append("        case '__complete -- ").append(String.join(" ", words)).append("'\n");
+            for (String line : complete(words.toArray(String[]::new))) {
+                stub.append("            echo '").append(line.replace("'", "")).append("'\n");
+            }
+        }
+        stub.append("    end\nend\n");
+        String probe = stub + "cd " + tmp + "\nsource " + script + "\n"
+                + "echo cmds: (complete -C 'nodegate ga')\n"
+                + "echo formats: (complete -C 'nodegate fleet -o ')\n"
+                + "echo files: (complete -C 'nodegate gate --baseline ba')\n";
+        Process p = new ProcessBuilder(fish, "--no-config", "-c", probe).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(out).contains("cmds: gate").contains("formats: json name table wide yaml")
+                .contains("files: base.json");
+    }
 }
