@@ -118,6 +118,21 @@ public final class HandoverCommand implements Callable<Integer> {
         return !st.violations().isEmpty() || alertProblem ? ExitCode.FINDINGS : ExitCode.OK;
     }
 
+    /**
+     * The exit of a look that was printed; a read that failed also ends in the one-line error on stderr that every
+     * command gives for exit 3 (a script reading stderr must not take a report of unknowns for a clean look).
+     */
+    static int finish(NodeHandover h) {
+        int exit = exitOf(h);
+        if (exit == ExitCode.COLLECTION) {
+            List<String> errors = h.status().readErrors();
+            throw new io.nodegate.NodegateException(exit, "handover " + h.name() + ": " + errors.size()
+                    + (errors.size() == 1 ? " read" : " reads") + " failed, nothing they would have shown is known: "
+                    + errors.get(0));
+        }
+        return exit;
+    }
+
     // ------------------------------------------------------------------------------------------------------ open
 
     @Command(name = "open", mixinStandardHelpOptions = true,
@@ -548,7 +563,7 @@ public final class HandoverCommand implements Callable<Integer> {
                 var result = new HandoverService(null, looker.clock()).look(h, looker, List.of(), false,
                         "handover status --record");
                 print(w, output, result.handover(), List.of());
-                return exitOf(result.handover());
+                return finish(result.handover());
             }
             ApiReader api = new ApiReader(LifecycleCommands.connect(env, sources.live));
             HandoverApi handovers = new HandoverApi(api);
@@ -560,17 +575,25 @@ public final class HandoverCommand implements Callable<Integer> {
                 NodeHandover h = service.get(name);
                 var result = service.look(h, looker, List.of(), !readOnly, by);
                 print(w, output, result.handover(), List.of());
-                return exitOf(result.handover());
+                return finish(result.handover());
             }
             List<NodeHandover> all = new ArrayList<>();
             int exit = ExitCode.OK;
+            NodeHandover unread = null;
             for (NodeHandover h : handovers.list()) {
                 NodeHandover now = h.closed() ? h : service.look(h, looker, List.of(), !readOnly, by).handover();
                 all.add(now);
-                exit = Math.max(exit, h.closed() ? ExitCode.OK : exitOf(now));
+                int own = h.closed() ? ExitCode.OK : exitOf(now);
+                exit = Math.max(exit, own);
+                if (own == ExitCode.COLLECTION && unread == null) {
+                    unread = now;
+                }
             }
             output.print(w, new HandoverRenderer.Output(all, false, HandoverApi.JSON.valueToTree(Map.of("items", all)),
                     List.of()));
+            if (unread != null) {
+                finish(unread);
+            }
             return exit;
         }
     }

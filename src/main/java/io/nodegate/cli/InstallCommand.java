@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
+import io.nodegate.deploy.BmcMounts;
 import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
 import io.nodegate.deploy.ManifestOutput;
@@ -42,6 +43,8 @@ import java.util.concurrent.Callable;
                 "  nodegate install --image REG/nodegate:0.1.0 --with-servicemonitor \\",
                 "      --monitoring-label release=kube-prometheus-stack",
                 "  nodegate install --image REG/nodegate:0.1.0 --with-dashboard --with-policy-reports",
+                "  nodegate install --image REG/nodegate:0.1.0 --bmc-inventory-configmap nodegate-bmcs \\",
+                "      --bmc-credentials-secret nodegate-bmc-reader",
                 "  nodegate install --crds-only | kubectl apply -f -",
                 "  # uninstall: the same flags, piped to delete; --without-crds keeps the hand-over records",
                 "  nodegate install --image REG/nodegate:0.1.0 --without-crds | kubectl delete -f -"})
@@ -99,6 +102,22 @@ public final class InstallCommand implements Callable<Integer> {
                     + "one (kube-prometheus-stack: release=RELEASE). Repeatable.")
     Map<String, String> monitoringLabels = new LinkedHashMap<>();
 
+    @Option(names = "--bmc-inventory-configmap", paramLabel = "NAME",
+            description = "The watch reads the hosts' BMCs over Redfish (docs/bmc.md): a ConfigMap in --namespace whose "
+                    + "key inventory.yaml is the --bmc-inventory file, mounted read-only. Needs "
+                    + "--bmc-credentials-secret.")
+    String bmcInventoryConfigMap;
+
+    @Option(names = "--bmc-credentials-secret", paramLabel = "NAME",
+            description = "A kubernetes.io/basic-auth Secret in --namespace with the BMC user, mounted as files (never "
+                    + "an argument or environment variable).")
+    String bmcCredentialsSecret;
+
+    @Option(names = "--bmc-ca-configmap", paramLabel = "NAME",
+            description = "A ConfigMap in --namespace whose key ca.crt is the BMCs' CA bundle (default: the JDK's "
+                    + "trust store).")
+    String bmcCaConfigMap;
+
     /** yaml by default, for `kubectl apply -f -`. */
     @picocli.CommandLine.Mixin
     OutputOptions output = OutputOptions.of(ManifestOutput.class, "yaml");
@@ -118,18 +137,20 @@ public final class InstallCommand implements Callable<Integer> {
         if (crdsOnly) {
             if (image != null || withoutCrds || withPolicy || withAlerts || withServiceMonitor || noRancher
                     || withDashboard || withPolicyReports || dashboardNamespace != null || !monitoringLabels.isEmpty()
+                    || bmcInventoryConfigMap != null || bmcCredentialsSecret != null || bmcCaConfigMap != null
                     || replicas != InstallSettings.DEFAULT_REPLICAS
                     || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
                 throw new io.nodegate.InputException("--crds-only prints the CRDs alone: drop the watch's options "
                         + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
-                        + "--monitoring-label, --dashboard-namespace)");
+                        + "--monitoring-label, --dashboard-namespace, --bmc-*)");
             }
             output.print(spec.commandLine().getOut(), ManifestOutput.of(InstallBundle.crds()));
             return ExitCode.OK;
         }
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
                 withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
-                VersionProvider.version(), dashboardNamespace);
+                VersionProvider.version(), dashboardNamespace,
+                BmcMounts.of(bmcInventoryConfigMap, bmcCredentialsSecret, bmcCaConfigMap));
         var objects = InstallBundle.objects(settings, !withoutCrds);
         output.print(spec.commandLine().getOut(), ManifestOutput.of(objects));
         return ExitCode.OK;

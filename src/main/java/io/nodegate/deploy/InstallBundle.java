@@ -1,6 +1,5 @@
 package io.nodegate.deploy;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -14,6 +13,8 @@ import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -219,7 +220,11 @@ public final class InstallBundle {
         if (settings.withPolicyReports()) {
             args.add("--policy-reports");
         }
-        Container container = new ContainerBuilder()
+        BmcMounts bmc = settings.bmc();
+        if (bmc != null) {
+            args.addAll(bmc.watchArgs());
+        }
+        ContainerBuilder container = new ContainerBuilder()
                 .withName("watch")
                 .withImage(settings.image())
                 .withImagePullPolicy("IfNotPresent")
@@ -244,8 +249,26 @@ public final class InstallBundle {
                 .withNewCapabilities().withDrop("ALL").endCapabilities()
                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                 .endSecurityContext()
-                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
-                .build();
+                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount();
+        List<Volume> volumes = new ArrayList<>(List.of(new VolumeBuilder().withName("tmp").withNewEmptyDir()
+                .withSizeLimit(new Quantity("64Mi")).endEmptyDir().build()));
+        if (bmc != null) {
+            // read-only files; the Secret's mode 0400 for the watch's user alone (fsGroup makes it readable to it)
+            container.addNewVolumeMount().withName("bmc-inventory").withMountPath(BmcMounts.INVENTORY_DIR)
+                    .withReadOnly(true).endVolumeMount()
+                    .addNewVolumeMount().withName("bmc-credentials").withMountPath(BmcMounts.CREDENTIALS_DIR)
+                    .withReadOnly(true).endVolumeMount();
+            volumes.add(new VolumeBuilder().withName("bmc-inventory").withNewConfigMap()
+                    .withName(bmc.inventoryConfigMap()).endConfigMap().build());
+            volumes.add(new VolumeBuilder().withName("bmc-credentials").withNewSecret()
+                    .withSecretName(bmc.credentialsSecret()).withDefaultMode(0440).endSecret().build());
+            if (bmc.caConfigMap() != null) {
+                container.addNewVolumeMount().withName("bmc-ca").withMountPath(BmcMounts.CA_DIR).withReadOnly(true)
+                        .endVolumeMount();
+                volumes.add(new VolumeBuilder().withName("bmc-ca").withNewConfigMap()
+                        .withName(bmc.caConfigMap()).endConfigMap().build());
+            }
+        }
         return new DeploymentBuilder()
                 .withNewMetadata().withName(NAME).withNamespace(settings.namespace()).withLabels(labels())
                 .endMetadata()
@@ -266,9 +289,8 @@ public final class InstallBundle {
                 .withWeight(100).withNewPodAffinityTerm().withTopologyKey("kubernetes.io/hostname")
                 .withNewLabelSelector().withMatchLabels(labels()).endLabelSelector().endPodAffinityTerm()
                 .endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().endAffinity()
-                .withContainers(container)
-                .addNewVolume().withName("tmp").withNewEmptyDir().withSizeLimit(new Quantity("64Mi")).endEmptyDir()
-                .endVolume()
+                .withContainers(container.build())
+                .withVolumes(volumes)
                 .endSpec()
                 .endTemplate()
                 .endSpec()

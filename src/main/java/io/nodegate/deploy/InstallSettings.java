@@ -26,11 +26,12 @@ import java.util.regex.Pattern;
  * @param version            nodegate's version, the `app.kubernetes.io/version` label on every object
  * @param dashboardNamespace where the dashboard ConfigMap goes (null: {@code namespace}); Rancher Monitoring's
  *                           Grafana reads dashboards from cattle-dashboards only
+ * @param bmc                what the watch mounts to read the hosts' BMCs (`--bmc-*`), or null: no BMC reads
  */
 public record InstallSettings(String namespace, String image, int replicas, boolean withPolicy, boolean withAlerts,
                               boolean withServiceMonitor, boolean rancher, Map<String, String> monitoringLabels,
                               boolean withDashboard, boolean withPolicyReports, String version,
-                              String dashboardNamespace) {
+                              String dashboardNamespace, BmcMounts bmc) {
 
     public static final String DEFAULT_NAMESPACE = "nodegate-system";
     public static final int DEFAULT_REPLICAS = 2;

@@ -54,7 +54,7 @@ public final class KustomizeLayout {
     /** The settings of the base: install's defaults with the placeholder image. */
     public static InstallSettings base(String version) {
         return new InstallSettings(InstallSettings.DEFAULT_NAMESPACE, IMAGE, InstallSettings.DEFAULT_REPLICAS, false,
-                false, false, true, Map.of(), false, false, version, null);
+                false, false, true, Map.of(), false, false, version, null, null);
     }
 
     /** Every file under deploy/kustomize, path relative to it, in a stable order. */
@@ -161,7 +161,7 @@ public final class KustomizeLayout {
         return new InstallSettings(s.namespace(), s.image(), s.replicas(), s.withPolicy() || policy,
                 s.withAlerts() || alerts, s.withServiceMonitor() || serviceMonitor, s.rancher(), s.monitoringLabels(),
                 s.withDashboard() || dashboard, s.withPolicyReports() || policyReports, s.version(),
-                s.dashboardNamespace());
+                s.dashboardNamespace(), s.bmc());
     }
 
     /** The smallest JSON patch this layout needs: add what lists gained at their end, replace what changed. */

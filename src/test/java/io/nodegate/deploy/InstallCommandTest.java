@@ -27,6 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.fabric8.kubernetes.api.model.Volume;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import static io.nodegate.testing.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -346,6 +350,72 @@ class InstallCommandTest {
         long grantedVerbs = with.rules().stream().mapToLong(r -> r.getVerbs().size()).sum();
         long requestedVerbs = WatchAccess.requests(NS, true, true).stream().mapToLong(r -> r.verbs().size()).sum();
         assertThat(grantedVerbs).isEqualTo(requestedVerbs);
+    }
+
+    @Test
+    void bmcFlagsMountTheInventoryCredentialsAndCaAndTheWatchTakesTheArgumentsItIsGiven(@TempDir Path tmp)
+            throws Exception {
+        PodSpec without = only(install(), Deployment.class).getSpec().getTemplate().getSpec();
+        assertThat(without.getContainers().get(0).getArgs()).noneMatch(a -> a.startsWith("--bmc"));
+        assertThat(without.getVolumes()).extracting(Volume::getName).containsExactly("tmp");
+
+        CliRun run = run("install", "--image", IMAGE, "--bmc-inventory-configmap", "nodegate-bmcs",
+                "--bmc-credentials-secret", "nodegate-bmc-reader", "--bmc-ca-configmap", "bmc-ca");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        PodSpec pod = only(AlertRulesPromtoolTest.parse(run.out()), Deployment.class).getSpec().getTemplate()
+                .getSpec();
+        var container = pod.getContainers().get(0);
+        assertThat(container.getArgs()).containsSubsequence("--bmc-inventory", "/etc/nodegate/bmc/inventory.yaml",
+                "--bmc-credentials", "/etc/nodegate/bmc-credentials", "--bmc-ca", "/etc/nodegate/bmc-ca/ca.crt");
+        assertThat(container.getEnv()).noneMatch(e -> e.getValueFrom() != null
+                && e.getValueFrom().getSecretKeyRef() != null);
+        assertThat(container.getVolumeMounts()).filteredOn(m -> m.getName().startsWith("bmc"))
+                .hasSize(3).allMatch(m -> Boolean.TRUE.equals(m.getReadOnly()));
+        Volume secret = pod.getVolumes().stream().filter(v -> v.getName().equals("bmc-credentials")).findFirst()
+                .orElseThrow();
+        assertThat(secret.getSecret().getSecretName()).isEqualTo("nodegate-bmc-reader");
+        assertThat(secret.getSecret().getDefaultMode()).isEqualTo(0440);
+        assertThat(pod.getVolumes()).filteredOn(v -> v.getConfigMap() != null)
+                .extracting(v -> v.getConfigMap().getName()).containsExactlyInAnyOrder("nodegate-bmcs", "bmc-ca");
+        // the RBAC does not change: a mounted Secret needs no read access through the API
+        assertThat(new Rbac(AlertRulesPromtoolTest.parse(run.out()), NS, InstallBundle.NAME).rules())
+                .isEqualTo(new Rbac(install(), NS, InstallBundle.NAME).rules());
+
+        // the watch parses exactly these arguments, and reads a Secret laid out as the kubelet mounts it: each key a
+        // symlink into ..data, itself a symlink to a timestamped directory (pkg/volume/util/atomic_writer.go)
+        Path mounted = tmp.resolve("bmc-credentials");
+        Path stamped = Files.createDirectories(mounted.resolve("..2026_12_01_10_00_00.123456789"));
+        Files.writeString(stamped.resolve("username"), "reader");
+        Files.writeString(stamped.resolve("password"), "MARKER-pw-3d1f");
+        Files.createSymbolicLink(mounted.resolve("..data"), stamped.getFileName());
+        Files.createSymbolicLink(mounted.resolve("username"), Path.of("..data/username"));
+        Files.createSymbolicLink(mounted.resolve("password"), Path.of("..data/password"));
+        var credentials = io.nodegate.source.bmc.BmcCredentialsFile.read(mounted, "--bmc-credentials");
+        assertThat(credentials.toString()).doesNotContain("MARKER-pw-3d1f");
+        var watch = new picocli.CommandLine(new io.nodegate.cli.WatchCommand());
+        assertThat(watch.parseArgs(container.getArgs().subList(1, container.getArgs().size()).toArray(String[]::new))
+                .matchedOptions()).extracting(o -> o.longestName())
+                .contains("--bmc-inventory", "--bmc-credentials", "--bmc-ca");
+    }
+
+    @Test
+    void bmcFlagsAreAUsageErrorAloneOrWithABadName() {
+        CliRun inventoryAlone = run("install", "--image", IMAGE, "--bmc-inventory-configmap", "nodegate-bmcs");
+        assertThat(inventoryAlone.exitCode()).isEqualTo(2);
+        assertThat(inventoryAlone.err()).contains("--bmc-credentials-secret");
+        assertThat(inventoryAlone.out()).isEmpty();
+
+        CliRun caAlone = run("install", "--image", IMAGE, "--bmc-ca-configmap", "bmc-ca");
+        assertThat(caAlone.exitCode()).isEqualTo(2);
+        assertThat(caAlone.err()).contains("--bmc-ca-configmap");
+
+        CliRun badName = run("install", "--image", IMAGE, "--bmc-inventory-configmap", "BMCs",
+                "--bmc-credentials-secret", "reader");
+        assertThat(badName.exitCode()).isEqualTo(2);
+        assertThat(badName.err()).contains("--bmc-inventory-configmap 'BMCs'");
+
+        CliRun crdsOnly = run("install", "--crds-only", "--bmc-credentials-secret", "reader");
+        assertThat(crdsOnly.exitCode()).isEqualTo(2);
     }
 
     @Test

@@ -38,6 +38,8 @@ class FaultMatrixTest {
     Path baseline;
     int worlds;
     Runnable worldSetup = () -> { };
+    /** More of the world that no faulted run may change before its write (e.g. a NodeHandover record). */
+    Supplier<String> moreState = () -> "";
 
     /** One command line against this world's proxied client and virtual clock. */
     CliRun cli(String... args) {
@@ -94,7 +96,8 @@ class FaultMatrixTest {
     String otherState() {
         var secret = api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2").get();
         return " secret=" + (secret == null ? "gone" : secret.getMetadata().getUid()) + " jobs="
-                + api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems().size();
+                + api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems().size()
+                + moreState.get();
     }
 
     String nodeState(String name) {
@@ -391,5 +394,37 @@ class FaultMatrixTest {
         }
     }
 
+    /**
+     * The hand-over record under faults: `handover status --read-only` and `handover step 1` read the cluster (and
+     * the step writes the record, spec then status). A fault anywhere before that write ends in a clear error and
+     * leaves the NodeHandover's spec as it was: no step recorded from a read that failed or lied. (The status may
+     * record the failed look: that is the truth at that time, and it is not a step.)
+     */
+    @Test
+    void aHandoverStepIsNeverRecordedFromAFaultedRead() throws IOException {
+        Runnable opened = () -> {
+            io.nodegate.deploy.CrdRules.install(api);
+            CliRun open = cli("handover", "open", "a11-to-b", "--nodes", "gpu-a11", "--type", "move", "--to",
+                    "cluster-b", "--due", "2026-11-05", "--requester", "lee");
+            assertThat(open.exitCode()).as(open.all()).isZero();
+        };
+        moreState = () -> {
+            var record = api.client().genericKubernetesResources("nodegate.io/v1alpha1", "NodeHandover")
+                    .withName("a11-to-b").get();
+            // the spec holds the recorded steps; the status may say that a look failed (that is its job)
+            return " handover=" + (record == null ? "gone" : record.getAdditionalProperties().get("spec"));
+        };
+        try {
+            List<Cell> status = matrix(() -> cli("handover", "status", "a11-to-b", "--read-only"), false, null, 0, opened);
+            assertThat(status).extracting(c -> c.run().exitCode()).allMatch(code -> code == 2 || code == 3);
 
+            List<Cell> step = matrix(() -> cli("handover", "step", "a11-to-b", "1", "--by", "kim"), false,
+                    "PUT /apis/nodegate.io/v1alpha1/nodehandovers/a11-to-b", 0, opened);
+            assertThat(step).isNotEmpty();
+            assertThat(step).filteredOn(c -> !c.call().startsWith("PUT"))
+                    .allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isIn(2, 3, 4));
+        } finally {
+            moreState = () -> "";
+        }
+    }
 }

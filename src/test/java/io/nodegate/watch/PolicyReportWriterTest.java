@@ -205,7 +205,7 @@ class PolicyReportWriterTest {
 
     private static InstallSettings settings(boolean policyReports) {
         return new InstallSettings("nodegate-system", "nodegate", 2, false, false, false, true, Map.of(), false,
-                policyReports, "0.1.0", null);
+                policyReports, "0.1.0", null, null);
     }
 
     private static Finding unknown(String node, String age) {

@@ -7,6 +7,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import io.nodegate.source.InputFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -40,14 +41,8 @@ public final class BmcCredentialsFile {
         if (Files.isDirectory(file)) {
             return new BmcCredentials(mounted(file, "username", what), mounted(file, "password", what), what);
         }
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new InputException(what + ": no such file");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException(what + ": cannot read it (" + e.getClass().getSimpleName() + ")");
-        }
+        // the bounded reader: a regular file only (a FIFO here would hang the gate), size and time capped
+        String text = InputFiles.readString(file, flag, InputFiles.SMALL);
         JsonNode doc;
         try {
             doc = YAML.readTree(text);
@@ -63,18 +58,16 @@ public final class BmcCredentialsFile {
     /** One key of a Secret mounted as a volume: the file of that name, as the kubelet wrote it. */
     private static String mounted(Path dir, String key, String what) {
         Path file = dir.resolve(key);
-        try {
-            String value = Files.readString(file, StandardCharsets.UTF_8);
-            if (value.isEmpty()) {
-                throw new InputException(what + ": the file " + key + " is empty");
-            }
-            return value;
-        } catch (java.nio.file.NoSuchFileException e) {
+        if (!Files.exists(file)) {
             throw new InputException(what + ": a directory without the file " + key + " (a mounted "
                     + BASIC_AUTH_TYPE + " Secret has username and password)");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException(what + ": cannot read " + key + " (" + e.getClass().getSimpleName() + ")");
         }
+        // the kubelet writes each key as a symlink into ..data; the bounded reader follows it to a regular file
+        String value = InputFiles.readString(file, what + ":", InputFiles.SMALL);
+        if (value.isEmpty()) {
+            throw new InputException(what + ": the file " + key + " is empty");
+        }
+        return value;
     }
 
     /** The credentials a parsed Secret (or bare mapping) holds; {@code what} names it in messages. */

@@ -7,6 +7,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import io.nodegate.source.InputFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,11 +46,8 @@ public final class BmcInventory {
         String what = "--bmc-inventory " + file;
         JsonNode doc;
         try {
-            doc = YAML.readTree(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new InputException(what + ": no such file");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException(what + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+            // the bounded reader: a regular file only, size and time capped
+            doc = YAML.readTree(InputFiles.readString(file, "--bmc-inventory", InputFiles.SMALL));
         } catch (JacksonException e) {
             var at = e.getLocation();
             throw new InputException(what + ": not valid YAML or JSON" + (at == null || at.getLineNr() <= 0 ? ""

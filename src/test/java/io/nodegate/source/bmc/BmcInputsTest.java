@@ -97,6 +97,16 @@ class BmcInputsTest {
     }
 
     @Test
+    void aPipeOrADeviceGivenAsCredentialsOrInventoryIsRefusedNotWaitedOn() throws Exception {
+        Path fifo = dir.resolve("creds.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        // nothing ever writes to the pipe: reading it would block until the overall deadline
+        assertThatThrownBy(() -> read(fifo)).isInstanceOf(InputException.class).hasMessageContaining("not a regular file");
+        assertThatThrownBy(() -> BmcInventory.read(Path.of("/dev/zero"))).isInstanceOf(InputException.class)
+                .hasMessageContaining("--bmc-inventory /dev/zero").hasMessageContaining("not a regular file");
+    }
+
+    @Test
     void bmcUrlsAreHttpsHostAndPortOnly() {
         assertThat(BmcTarget.baseUrl("https://10.0.30.7", "--bmc")).isEqualTo("https://10.0.30.7");
         assertThat(BmcTarget.baseUrl("https://iDRAC-A07.example:8443/redfish/v1/", "--bmc"))
