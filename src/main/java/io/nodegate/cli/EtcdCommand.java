@@ -121,7 +121,6 @@ public final class EtcdCommand implements Callable<Integer> {
     }
 
     private static ClusterState emptyState() {
-        return new ClusterState(Instant.now(), "etcd endpoints", null, null, null, List.of(), List.of(), List.of(),
-                null, null, List.of(), null, null, null, List.of(), List.of());
+        return ClusterState.builder(Instant.now(), "etcd endpoints").build();
     }
 }

@@ -68,9 +68,8 @@ public final class FleetFlags {
                 }
                 String name = t[0] != null ? t[0] : live.connection().context() != null ? live.connection().context()
                         : t[1];
-                views.add(new NamedView(name, new ClusterState(clock.instant(), "live: " + what, name,
-                        live.connection().server(), null, nodes, List.of(), List.of(), null, null, List.of(), null,
-                        List.of(), null, List.of(), List.of())));
+                views.add(new NamedView(name, ClusterState.builder(clock.instant(), "live: " + what)
+                        .context(name).server(live.connection().server()).nodes(nodes).build()));
             } catch (CollectionException e) {
                 return new Views(null, what + ": " + e.getMessage());
             }

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 /**
  * One immutable snapshot of what nodegate read about a cluster, whatever the source (live API, kubectl
  * dumps, etcd). Detectors read only this. Lists are sorted by name so that equal inputs give equal output.
+ * Build one by name with {@link #builder}, or change a copy with {@link #toBuilder} / the {@code with...} methods.
  *
  * @param now           the clock ages are computed against (collection time, or --now offline)
  * @param source        human description of where this came from
@@ -43,27 +44,6 @@ public record ClusterState(
         List<String> notes,
         Collected<Tombstone> tombstones,
         BmcReadings bmc) {
-
-    /** A snapshot without tombstones read (etcd-only states, fixtures): NG302 then has nothing to compare. */
-    public ClusterState(Instant now, String source, String context, String server, String serverVersion,
-                        List<NodeInfo> nodes, List<LeaseInfo> nodeLeases, List<SecretMeta> nodePasswordSecrets,
-                        Collected<CsiNodeInfo> csiNodes, ApiEndpoints apiEndpoints, List<DaemonSetInfo> daemonSets,
-                        Collected<JobInfo> cattleJobs, List<LeaseInfo> controlPlaneLeases, Collected<PodInfo> pods,
-                        List<EtcdEndpointReport> etcd, List<String> notes) {
-        this(now, source, context, server, serverVersion, nodes, nodeLeases, nodePasswordSecrets, csiNodes,
-                apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods, etcd, notes, Collected.absent());
-    }
-
-    /** A snapshot without BMC readings (no --bmc given). */
-    public ClusterState(Instant now, String source, String context, String server, String serverVersion,
-                        List<NodeInfo> nodes, List<LeaseInfo> nodeLeases, List<SecretMeta> nodePasswordSecrets,
-                        Collected<CsiNodeInfo> csiNodes, ApiEndpoints apiEndpoints, List<DaemonSetInfo> daemonSets,
-                        Collected<JobInfo> cattleJobs, List<LeaseInfo> controlPlaneLeases, Collected<PodInfo> pods,
-                        List<EtcdEndpointReport> etcd, List<String> notes, Collected<Tombstone> tombstones) {
-        this(now, source, context, server, serverVersion, nodes, nodeLeases, nodePasswordSecrets, csiNodes,
-                apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods, etcd, notes, tombstones,
-                BmcReadings.NOT_READ);
-    }
 
     public ClusterState {
         tombstones = tombstones == null ? Collected.absent() : tombstones;
@@ -107,21 +87,154 @@ public record ClusterState(
     }
 
     public ClusterState withEtcd(List<EtcdEndpointReport> reports) {
-        return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
-                nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                reports, notes, tombstones, bmc);
+        return toBuilder().etcd(reports).build();
     }
 
     public ClusterState withNow(Instant newNow) {
-        return new ClusterState(newNow, source, context, server, serverVersion, nodes, nodeLeases,
-                nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                etcd, notes, tombstones, bmc);
+        return toBuilder().now(newNow).build();
     }
 
     /** This snapshot with what the BMCs said (the BMCs are read apart from the API, by the source the command uses). */
     public ClusterState withBmc(BmcReadings readings) {
-        return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
-                nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                etcd, notes, tombstones, readings);
+        return toBuilder().bmc(readings).build();
+    }
+
+    /**
+     * A snapshot taken at {@code now} from {@code source}, by name: every part not set is not read (empty lists,
+     * {@link Collected#absent()}, {@link ApiEndpoints#NONE}, {@link BmcReadings#NOT_READ}), as the canonical
+     * constructor makes of nulls. Use this, not the 18-argument constructor, so that a new part is one setter.
+     */
+    public static Builder builder(Instant now, String source) {
+        return new Builder().now(now).source(source);
+    }
+
+    /** A builder holding every part of this snapshot, to change a few by name. */
+    public Builder toBuilder() {
+        return new Builder().now(now).source(source).context(context).server(server).serverVersion(serverVersion)
+                .nodes(nodes).nodeLeases(nodeLeases).nodePasswordSecrets(nodePasswordSecrets).csiNodes(csiNodes)
+                .apiEndpoints(apiEndpoints).daemonSets(daemonSets).cattleJobs(cattleJobs)
+                .controlPlaneLeases(controlPlaneLeases).pods(pods).etcd(etcd).notes(notes).tombstones(tombstones)
+                .bmc(bmc);
+    }
+
+    /** Named construction of a {@link ClusterState}; see {@link #builder}. Not shared between threads. */
+    public static final class Builder {
+        private Instant now;
+        private String source;
+        private String context;
+        private String server;
+        private String serverVersion;
+        private List<NodeInfo> nodes = List.of();
+        private List<LeaseInfo> nodeLeases = List.of();
+        private List<SecretMeta> nodePasswordSecrets = List.of();
+        private Collected<CsiNodeInfo> csiNodes;
+        private ApiEndpoints apiEndpoints;
+        private List<DaemonSetInfo> daemonSets = List.of();
+        private Collected<JobInfo> cattleJobs;
+        private List<LeaseInfo> controlPlaneLeases;
+        private Collected<PodInfo> pods;
+        private List<EtcdEndpointReport> etcd;
+        private List<String> notes;
+        private Collected<Tombstone> tombstones;
+        private BmcReadings bmc;
+
+        private Builder() {
+        }
+
+        public Builder now(Instant value) {
+            now = value;
+            return this;
+        }
+
+        public Builder source(String value) {
+            source = value;
+            return this;
+        }
+
+        public Builder context(String value) {
+            context = value;
+            return this;
+        }
+
+        public Builder server(String value) {
+            server = value;
+            return this;
+        }
+
+        public Builder serverVersion(String value) {
+            serverVersion = value;
+            return this;
+        }
+
+        public Builder nodes(List<NodeInfo> value) {
+            nodes = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder nodeLeases(List<LeaseInfo> value) {
+            nodeLeases = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder nodePasswordSecrets(List<SecretMeta> value) {
+            nodePasswordSecrets = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder csiNodes(Collected<CsiNodeInfo> value) {
+            csiNodes = value;
+            return this;
+        }
+
+        public Builder apiEndpoints(ApiEndpoints value) {
+            apiEndpoints = value;
+            return this;
+        }
+
+        public Builder daemonSets(List<DaemonSetInfo> value) {
+            daemonSets = value == null ? List.of() : value;
+            return this;
+        }
+
+        public Builder cattleJobs(Collected<JobInfo> value) {
+            cattleJobs = value;
+            return this;
+        }
+
+        public Builder controlPlaneLeases(List<LeaseInfo> value) {
+            controlPlaneLeases = value;
+            return this;
+        }
+
+        public Builder pods(Collected<PodInfo> value) {
+            pods = value;
+            return this;
+        }
+
+        public Builder etcd(List<EtcdEndpointReport> value) {
+            etcd = value;
+            return this;
+        }
+
+        public Builder notes(List<String> value) {
+            notes = value;
+            return this;
+        }
+
+        public Builder tombstones(Collected<Tombstone> value) {
+            tombstones = value;
+            return this;
+        }
+
+        public Builder bmc(BmcReadings value) {
+            bmc = value;
+            return this;
+        }
+
+        public ClusterState build() {
+            return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
+                    nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
+                    etcd, notes, tombstones, bmc);
+        }
     }
 }

@@ -38,13 +38,16 @@ public final class Kinds {
     public static final String KUBERNETES_SERVICE_LABEL = "kubernetes.io/service-name";
 
     /** Every Node: what the kubelets last reported. */
-    public static final ReadKind<Node, NodeInfo> NODES = new ReadKind<>("nodes", Node.class, null, null, null,
-            Presence.REQUIRED, "LIST nodes", "nodes.json", null, "Node objects", null, StateAssembler::node);
+    public static final ReadKind<Node, NodeInfo> NODES = ReadKind.builder("nodes", Node.class, StateAssembler::node)
+            .presence(Presence.REQUIRED).listWhat("LIST nodes").dumpFile("nodes.json").notInInputWhat("Node objects")
+            .build();
 
     /** Kubelet heartbeats (kube-node-lease/&lt;node&gt;). */
-    public static final ReadKind<Lease, LeaseInfo> NODE_LEASES = new ReadKind<>("node-leases", Lease.class,
-            NODE_LEASE_NAMESPACE, null, null, Presence.REQUIRED, "LIST leases in " + NODE_LEASE_NAMESPACE,
-            "node-leases.json", null, "Leases in " + NODE_LEASE_NAMESPACE, null, StateAssembler::lease);
+    public static final ReadKind<Lease, LeaseInfo> NODE_LEASES = ReadKind.builder("node-leases", Lease.class,
+                    StateAssembler::lease)
+            .namespace(NODE_LEASE_NAMESPACE).presence(Presence.REQUIRED)
+            .listWhat("LIST leases in " + NODE_LEASE_NAMESPACE)
+            .dumpFile("node-leases.json").notInInputWhat("Leases in " + NODE_LEASE_NAMESPACE).build();
 
     /**
      * kube-system Secrets, metadata and type only (the model keeps the node-password ones). Live, only that crosses
@@ -52,52 +55,60 @@ public final class Kinds {
      * the Secrets, whose values nodegate has no use for. A field selector on type cannot narrow the list: older
      * node-password Secrets are untyped (Opaque), like many others.
      */
-    public static final ReadKind<Secret, SecretMeta> KUBE_SYSTEM_SECRETS = new ReadKind<>("node-password-secrets",
-            Secret.class, KUBE_SYSTEM, null, null, Presence.REQUIRED, "LIST secrets in " + KUBE_SYSTEM,
-            "node-password-secrets.json", null, "Secrets in " + KUBE_SYSTEM, SecretTrim::metadataOnly,
-            StateAssembler::secret, MetadataOnly.SECRET);
+    public static final ReadKind<Secret, SecretMeta> KUBE_SYSTEM_SECRETS = ReadKind.builder("node-password-secrets",
+                    Secret.class, StateAssembler::secret)
+            .namespace(KUBE_SYSTEM).presence(Presence.REQUIRED).listWhat("LIST secrets in " + KUBE_SYSTEM)
+            .dumpFile("node-password-secrets.json").notInInputWhat("Secrets in " + KUBE_SYSTEM)
+            .trim(SecretTrim::metadataOnly).metadataOnly(MetadataOnly.SECRET).build();
 
-    public static final ReadKind<CSINode, CsiNodeInfo> CSINODES = new ReadKind<>("csinodes", CSINode.class, null,
-            null, null, Presence.OPTIONAL_API, "LIST csinodes (storage.k8s.io/v1)", "csinodes.json",
-            SourceNotes.CSINODES_NOT_SERVED, "CSINode objects", null, StateAssembler::csiNode);
+    public static final ReadKind<CSINode, CsiNodeInfo> CSINODES = ReadKind.builder("csinodes", CSINode.class,
+                    StateAssembler::csiNode)
+            .presence(Presence.OPTIONAL_API).listWhat("LIST csinodes (storage.k8s.io/v1)").dumpFile("csinodes.json")
+            .absentNote(SourceNotes.CSINODES_NOT_SERVED).notInInputWhat("CSINode objects").build();
 
     /** The default/kubernetes EndpointSlice: which API servers the cluster advertises (aggregated in the model). */
-    public static final ReadKind<EndpointSlice, StateAssembler.ApiEndpointSlice> API_ENDPOINT_SLICES = new ReadKind<>(
-            "api-endpointslices", EndpointSlice.class, "default", KUBERNETES_SERVICE_LABEL, "kubernetes",
-            Presence.REQUIRED, "LIST endpointslices in default (" + KUBERNETES_SERVICE_LABEL + "=kubernetes)",
-            "kubernetes-endpointslices.json", null, "EndpointSlices default/kubernetes", null,
-            StateAssembler::endpointSlice);
+    public static final ReadKind<EndpointSlice, StateAssembler.ApiEndpointSlice> API_ENDPOINT_SLICES =
+            ReadKind.builder("api-endpointslices", EndpointSlice.class, StateAssembler::endpointSlice)
+                    .namespace("default").label(KUBERNETES_SERVICE_LABEL, "kubernetes").presence(Presence.REQUIRED)
+                    .listWhat("LIST endpointslices in default (" + KUBERNETES_SERVICE_LABEL + "=kubernetes)")
+                    .dumpFile("kubernetes-endpointslices.json").notInInputWhat("EndpointSlices default/kubernetes")
+                    .build();
 
-    public static final ReadKind<DaemonSet, DaemonSetInfo> DAEMONSETS = new ReadKind<>("daemonsets",
-            DaemonSet.class, null, null, null, Presence.REQUIRED, "LIST daemonsets in all namespaces",
-            "daemonsets.json", null, "DaemonSets", null, StateAssembler::daemonSet);
+    public static final ReadKind<DaemonSet, DaemonSetInfo> DAEMONSETS = ReadKind.builder("daemonsets",
+                    DaemonSet.class, StateAssembler::daemonSet)
+            .presence(Presence.REQUIRED).listWhat("LIST daemonsets in all namespaces").dumpFile("daemonsets.json")
+            .notInInputWhat("DaemonSets").build();
 
     /** Rancher's system-upgrade-controller plan Jobs; absent with the namespace when Rancher is not there. */
-    public static final ReadKind<Job, JobInfo> CATTLE_JOBS = new ReadKind<>("cattle-system-jobs", Job.class,
-            CATTLE_SYSTEM, null, null, Presence.OPTIONAL_NAMESPACE, "LIST jobs in " + CATTLE_SYSTEM,
-            "cattle-system-jobs.json", SourceNotes.CATTLE_SYSTEM_ABSENT, "Jobs in " + CATTLE_SYSTEM, null,
-            StateAssembler::job);
+    public static final ReadKind<Job, JobInfo> CATTLE_JOBS = ReadKind.builder("cattle-system-jobs", Job.class,
+                    StateAssembler::job)
+            .namespace(CATTLE_SYSTEM).presence(Presence.OPTIONAL_NAMESPACE).listWhat("LIST jobs in " + CATTLE_SYSTEM)
+            .dumpFile("cattle-system-jobs.json").absentNote(SourceNotes.CATTLE_SYSTEM_ABSENT)
+            .notInInputWhat("Jobs in " + CATTLE_SYSTEM).build();
 
     /** Leader-election Leases of the control plane components. */
-    public static final ReadKind<Lease, LeaseInfo> KUBE_SYSTEM_LEASES = new ReadKind<>("kube-system-leases",
-            Lease.class, KUBE_SYSTEM, null, null, Presence.REQUIRED, "LIST leases in " + KUBE_SYSTEM,
-            "kube-system-leases.json", null, "Leases in " + KUBE_SYSTEM, null, StateAssembler::lease);
+    public static final ReadKind<Lease, LeaseInfo> KUBE_SYSTEM_LEASES = ReadKind.builder("kube-system-leases",
+                    Lease.class, StateAssembler::lease)
+            .namespace(KUBE_SYSTEM).presence(Presence.REQUIRED).listWhat("LIST leases in " + KUBE_SYSTEM)
+            .dumpFile("kube-system-leases.json").notInInputWhat("Leases in " + KUBE_SYSTEM).build();
 
-    public static final ReadKind<Pod, PodInfo> PODS = new ReadKind<>("pods", Pod.class, null, null, null,
-            Presence.ON_REQUEST, "LIST pods in all namespaces", "pods.json", null, "Pods", null,
-            StateAssembler::pod);
+    public static final ReadKind<Pod, PodInfo> PODS = ReadKind.builder("pods", Pod.class, StateAssembler::pod)
+            .presence(Presence.ON_REQUEST).listWhat("LIST pods in all namespaces").dumpFile("pods.json")
+            .notInInputWhat("Pods").build();
 
     /**
      * Hosts `nodegate remove` deleted: the ledger's shard ConfigMaps (nodegate-tombstones, nodegate-tombstones-1 …,
      * see TombstoneShards) in nodegate's namespace (NG302). Other ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
      * so live this is always read; offline, input without it is "not in the input" rather than "nobody removed".
      */
-    public static final ReadKind<ConfigMap, List<Tombstone>> TOMBSTONES = new ReadKind<>("tombstones",
-            ConfigMap.class, TombstoneBook.DEFAULT_NAMESPACE, null, null, Presence.OPTIONAL_API,
-            "LIST configmaps in " + TombstoneBook.DEFAULT_NAMESPACE, "tombstones.json",
-            "ConfigMaps are not served: tombstones cannot be read, NG302 not checked",
-            "ConfigMaps in " + TombstoneBook.DEFAULT_NAMESPACE + " (the " + TombstoneBook.CONFIGMAP + " ledger of NG302)",
-            Kinds::onlyTombstoneData, StateAssembler::tombstones);
+    public static final ReadKind<ConfigMap, List<Tombstone>> TOMBSTONES = ReadKind.builder("tombstones",
+                    ConfigMap.class, StateAssembler::tombstones)
+            .namespace(TombstoneBook.DEFAULT_NAMESPACE).presence(Presence.OPTIONAL_API)
+            .listWhat("LIST configmaps in " + TombstoneBook.DEFAULT_NAMESPACE).dumpFile("tombstones.json")
+            .absentNote("ConfigMaps are not served: tombstones cannot be read, NG302 not checked")
+            .notInInputWhat("ConfigMaps in " + TombstoneBook.DEFAULT_NAMESPACE + " (the " + TombstoneBook.CONFIGMAP
+                    + " ledger of NG302)")
+            .trim(Kinds::onlyTombstoneData).build();
 
     /** Read order. */
     public static final List<ReadKind<?, ?>> ALL = List.of(NODES, NODE_LEASES, KUBE_SYSTEM_SECRETS, CSINODES,

@@ -54,31 +54,122 @@ public final class ReadKind<T extends HasMetadata, M> {
     private final BiFunction<StateAssembler, Map<String, Object>, M> fromJson;
     private final MetadataOnly metadataOnly;
 
-    ReadKind(String id, Class<T> type, String namespace, String labelKey, String labelValue, Presence presence,
-             String listWhat, String dumpFile, String absentNote, String notInInputWhat, UnaryOperator<T> trim,
-             BiFunction<StateAssembler, Map<String, Object>, M> fromJson) {
-        this(id, type, namespace, labelKey, labelValue, presence, listWhat, dumpFile, absentNote, notInInputWhat, trim,
-                fromJson, null);
+    private ReadKind(Builder<T, M> b) {
+        this.id = b.id;
+        this.type = b.type;
+        this.kind = HasMetadata.getKind(b.type);
+        this.namespace = b.namespace;
+        this.labelKey = b.labelKey;
+        this.labelValue = b.labelValue;
+        this.presence = b.presence;
+        this.listWhat = b.listWhat;
+        this.dumpFile = b.dumpFile;
+        this.absentNote = b.absentNote;
+        this.notInInputWhat = b.notInInputWhat;
+        this.trim = b.trim == null ? UnaryOperator.identity() : b.trim;
+        this.fromJson = b.fromJson;
+        this.metadataOnly = b.metadataOnly;
     }
 
-    /** @param metadataOnly how to read only these objects' metadata (Secrets), or null to read them whole */
-    ReadKind(String id, Class<T> type, String namespace, String labelKey, String labelValue, Presence presence,
-             String listWhat, String dumpFile, String absentNote, String notInInputWhat, UnaryOperator<T> trim,
-             BiFunction<StateAssembler, Map<String, Object>, M> fromJson, MetadataOnly metadataOnly) {
-        this.metadataOnly = metadataOnly;
-        this.id = id;
-        this.type = type;
-        this.kind = HasMetadata.getKind(type);
-        this.namespace = namespace;
-        this.labelKey = labelKey;
-        this.labelValue = labelValue;
-        this.presence = presence;
-        this.listWhat = listWhat;
-        this.dumpFile = dumpFile;
-        this.absentNote = absentNote;
-        this.notInInputWhat = notInInputWhat;
-        this.trim = trim == null ? UnaryOperator.identity() : trim;
-        this.fromJson = fromJson;
+    /**
+     * A row, by name: {@code id}, the fabric8 type and the mapping into the model, then where the objects are, how
+     * their absence is told, how `collect` names them. {@link Builder#build} refuses a row without presence,
+     * LIST wording, dump file or "not in the input" wording, naming the row and the part.
+     */
+    static <T extends HasMetadata, M> Builder<T, M> builder(
+            String id, Class<T> type, BiFunction<StateAssembler, Map<String, Object>, M> fromJson) {
+        return new Builder<>(id, type, fromJson);
+    }
+
+    /** Named construction of a {@link ReadKind} row; see {@link #builder}. */
+    static final class Builder<T extends HasMetadata, M> {
+        private final String id;
+        private final Class<T> type;
+        private final BiFunction<StateAssembler, Map<String, Object>, M> fromJson;
+        private String namespace;
+        private String labelKey;
+        private String labelValue;
+        private Presence presence;
+        private String listWhat;
+        private String dumpFile;
+        private String absentNote;
+        private String notInInputWhat;
+        private UnaryOperator<T> trim;
+        private MetadataOnly metadataOnly;
+
+        private Builder(String id, Class<T> type, BiFunction<StateAssembler, Map<String, Object>, M> fromJson) {
+            this.id = Objects.requireNonNull(id, "id");
+            this.type = Objects.requireNonNull(type, id + ": type");
+            this.fromJson = Objects.requireNonNull(fromJson, id + ": fromJson");
+        }
+
+        /** The namespace read; not set: cluster-scoped, or every namespace of a namespaced type. */
+        Builder<T, M> namespace(String value) {
+            namespace = value;
+            return this;
+        }
+
+        /** Only objects with this label. */
+        Builder<T, M> label(String key, String value) {
+            labelKey = key;
+            labelValue = value;
+            return this;
+        }
+
+        Builder<T, M> presence(Presence value) {
+            presence = value;
+            return this;
+        }
+
+        /** How error messages name the LIST call, e.g. "LIST leases in kube-node-lease". */
+        Builder<T, M> listWhat(String value) {
+            listWhat = value;
+            return this;
+        }
+
+        /** The file `collect` writes these objects to. */
+        Builder<T, M> dumpFile(String value) {
+            dumpFile = value;
+            return this;
+        }
+
+        /** The note both sources attach when the kind is proven absent; not set for kinds that cannot be. */
+        Builder<T, M> absentNote(String value) {
+            absentNote = value;
+            return this;
+        }
+
+        /** Offline, when the input holds none of an optional kind: how the "not in the input" note names them. */
+        Builder<T, M> notInInputWhat(String value) {
+            notInInputWhat = value;
+            return this;
+        }
+
+        /** What is kept of an object as it arrives; not set: all of it. */
+        Builder<T, M> trim(UnaryOperator<T> value) {
+            trim = value;
+            return this;
+        }
+
+        /** How to read only these objects' metadata (Secrets); not set: they are read whole. */
+        Builder<T, M> metadataOnly(MetadataOnly value) {
+            metadataOnly = value;
+            return this;
+        }
+
+        ReadKind<T, M> build() {
+            require(presence, "presence");
+            require(listWhat, "listWhat");
+            require(dumpFile, "dumpFile");
+            require(notInInputWhat, "notInInputWhat");
+            return new ReadKind<>(this);
+        }
+
+        private void require(Object part, String name) {
+            if (part == null) {
+                throw new IllegalStateException("ReadKind " + id + ": " + name + " not set");
+            }
+        }
     }
 
     /** Short stable name: the `absent` token in collected.json, the {@code kind} label of the watch's metrics. */

@@ -137,18 +137,21 @@ public final class StateAssembler {
         List<JobInfo> cattleJobs = mapped.get(Kinds.CATTLE_JOBS);
         List<PodInfo> pods = mapped.get(Kinds.PODS);
         List<List<Tombstone>> tombstones = mapped.get(Kinds.TOMBSTONES);
-        return new ClusterState(origin.now(), origin.source(), origin.context(), origin.server(),
-                origin.serverVersion(),
-                sorted(mapped.get(Kinds.NODES), NodeInfo::name), sorted(mapped.get(Kinds.NODE_LEASES), LeaseInfo::name),
-                secrets,
-                csiNodes == null ? Collected.absent() : Collected.of(sorted(csiNodes, CsiNodeInfo::name)),
-                apiEndpoints(mapped.get(Kinds.API_ENDPOINT_SLICES)),
-                sorted(mapped.get(Kinds.DAEMONSETS), d -> d.namespace() + "/" + d.name()),
-                cattleJobs == null ? Collected.absent() : Collected.of(sorted(cattleJobs, JobInfo::name)),
-                sorted(mapped.get(Kinds.KUBE_SYSTEM_LEASES), LeaseInfo::name),
-                pods == null ? Collected.absent() : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())),
-                List.of(), List.copyOf(new LinkedHashSet<>(allNotes)),
-                tombstones == null ? Collected.absent() : Collected.of(TombstoneShards.merge(tombstones)));
+        return ClusterState.builder(origin.now(), origin.source()).context(origin.context()).server(origin.server())
+                .serverVersion(origin.serverVersion())
+                .nodes(sorted(mapped.get(Kinds.NODES), NodeInfo::name))
+                .nodeLeases(sorted(mapped.get(Kinds.NODE_LEASES), LeaseInfo::name))
+                .nodePasswordSecrets(secrets)
+                .csiNodes(csiNodes == null ? Collected.absent() : Collected.of(sorted(csiNodes, CsiNodeInfo::name)))
+                .apiEndpoints(apiEndpoints(mapped.get(Kinds.API_ENDPOINT_SLICES)))
+                .daemonSets(sorted(mapped.get(Kinds.DAEMONSETS), d -> d.namespace() + "/" + d.name()))
+                .cattleJobs(cattleJobs == null ? Collected.absent() : Collected.of(sorted(cattleJobs, JobInfo::name)))
+                .controlPlaneLeases(sorted(mapped.get(Kinds.KUBE_SYSTEM_LEASES), LeaseInfo::name))
+                .pods(pods == null ? Collected.absent()
+                        : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())))
+                .notes(List.copyOf(new LinkedHashSet<>(allNotes)))
+                .tombstones(tombstones == null ? Collected.absent() : Collected.of(TombstoneShards.merge(tombstones)))
+                .build();
     }
 
     private static <T> List<T> sorted(List<T> items, java.util.function.Function<T, String> key) {

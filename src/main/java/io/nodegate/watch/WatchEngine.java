@@ -70,6 +70,7 @@ public final class WatchEngine {
         this.events = events;
         this.leader = leader;
         this.metrics = metrics;
+        metrics.checking(this.detectors.stream().map(Detector::code).toList());
         this.source = source;
         this.context = context;
         this.server = server;

@@ -1,12 +1,15 @@
 package io.nodegate.watch;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -36,6 +39,8 @@ public final class WatchMetrics {
     private WatchEngine.Pass lastGood;
     /** More series from outside the pass (the BMC poller's), given the last good pass's state; none by default. */
     private volatile java.util.function.Function<ClusterState, String> more = state -> "";
+    /** The codes the passes check: their nodegate_findings series read 0 when nothing is found, not absent. */
+    private volatile Set<String> checked = Set.of();
 
     public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth, BooleanSupplier leader) {
         this(version, informerHealth, Map::of, leader);
@@ -48,6 +53,15 @@ public final class WatchMetrics {
         this.informerHealth = informerHealth;
         this.restarts = restarts;
         this.leader = leader;
+    }
+
+    /**
+     * The codes every pass checks. Their {@code nodegate_findings} count is exported as 0 at each severity the code
+     * can have ({@link FindingCode#severities()}) when nothing is found, as Prometheus advises for label values
+     * known in advance: 0 then reads "checked, none", and a missing series "not checked" (a code under --skip).
+     */
+    void checking(Collection<String> codes) {
+        this.checked = Set.copyOf(codes);
     }
 
     synchronized void passSucceeded(WatchEngine.Pass pass) {
@@ -123,6 +137,10 @@ public final class WatchMetrics {
     private void findings(StringBuilder out) {
         header(out, "nodegate_finding", "gauge", "1 for each active finding and each node it names");
         Map<String, Integer> counts = new TreeMap<>();
+        for (String code : checked) {
+            FindingCode.of(code).ifPresent(row -> row.severities()
+                    .forEach(severity -> counts.put(code + "\u0000" + severity.label(), 0)));
+        }
         for (Finding f : lastGood.report().findings()) {
             for (String node : f.nodes()) {
                 sample(out, "nodegate_finding", labels("code", f.code(), "name", FindingEvents.reason(f),

@@ -88,9 +88,11 @@ class GateDecisionTest {
     static GateEvidence evidence(UnaryOperator<List<NodeInfo>> nodes) {
         List<NodeInfo> ns = nodes.apply(new ArrayList<>(List.of(CTL, KEEP, A10, A11)));
         NodeInfo target = ns.stream().filter(n -> n.name().equals("gpu-a11")).findFirst().orElse(null);
-        return new GateEvidence(NOW, target, new LeaseInfo("kube-node-lease", "gpu-a11", "l", null, "gpu-a11", LEASE, 40),
-                ns, List.of(new DaemonSetInfo("kube-system", "rke2-canal", 4, 4, 2),
-                new DaemonSetInfo("gpu-operator", "dcgm", 3, 3, 1)), null, List.of(), KEEP, 3, KEEP_SECRET, null);
+        return GateEvidence.builder(NOW).target(target)
+                .targetLease(new LeaseInfo("kube-node-lease", "gpu-a11", "l", null, "gpu-a11", LEASE, 40)).nodes(ns)
+                .daemonSets(List.of(new DaemonSetInfo("kube-system", "rke2-canal", 4, 4, 2),
+                        new DaemonSetInfo("gpu-operator", "dcgm", 3, 3, 1)))
+                .control(KEEP).controlPods(3).controlNodePassword(KEEP_SECRET).build();
     }
 
     static final GateEvidence GOOD = evidence(UnaryOperator.identity());
@@ -105,8 +107,9 @@ class GateDecisionTest {
         if (target != null) {
             nodes.add(target);
         }
-        return new GateEvidence(e.observedAt(), target, lease, nodes, e.daemonSets(), e.metallbAnnouncers(), e.etcd(),
-                e.control(), e.controlPods(), e.controlNodePassword(), null);
+        return GateEvidence.builder(e.observedAt()).target(target).targetLease(lease).nodes(nodes)
+                .daemonSets(e.daemonSets()).metallbAnnouncers(e.metallbAnnouncers()).etcd(e.etcd()).control(e.control())
+                .controlPods(e.controlPods()).controlNodePassword(e.controlNodePassword()).build();
     }
 
     @Test
@@ -220,9 +223,10 @@ class GateDecisionTest {
     }
 
     static GateEvidence etcdNow(GateEvidence e, List<EtcdMember> members) {
-        return new GateEvidence(e.observedAt(), e.target(), e.targetLease(), e.nodes(), e.daemonSets(),
-                e.metallbAnnouncers(), List.of(new EtcdEndpointReport("https://10.0.0.1:2379", null, 1L, members, null)),
-                e.control(), e.controlPods(), e.controlNodePassword(), null);
+        return GateEvidence.builder(e.observedAt()).target(e.target()).targetLease(e.targetLease()).nodes(e.nodes())
+                .daemonSets(e.daemonSets()).metallbAnnouncers(e.metallbAnnouncers())
+                .etcd(List.of(new EtcdEndpointReport("https://10.0.0.1:2379", null, 1L, members, null)))
+                .control(e.control()).controlPods(e.controlPods()).controlNodePassword(e.controlNodePassword()).build();
     }
 
     @Test
@@ -277,15 +281,17 @@ class GateDecisionTest {
             ns.removeIf(n -> n.name().equals("gpu-a10"));
             return ns;
         });
-        GateEvidence ok = new GateEvidence(NOW, dropped.target(), dropped.targetLease(), dropped.nodes(),
-                List.of(new DaemonSetInfo("kube-system", "rke2-canal", 3, 3, 2), new DaemonSetInfo("gpu-operator", "dcgm", 2, 2, 1)),
-                null, List.of(), KEEP, 3, KEEP_SECRET, null);
+        GateEvidence ok = GateEvidence.builder(NOW).target(dropped.target()).targetLease(dropped.targetLease())
+                .nodes(dropped.nodes()).daemonSets(List.of(new DaemonSetInfo("kube-system", "rke2-canal", 3, 3, 2),
+                        new DaemonSetInfo("gpu-operator", "dcgm", 2, 2, 1)))
+                .control(KEEP).controlPods(3).controlNodePassword(KEEP_SECRET).build();
         GateResult r = GateDecision.decide(BASE, ok, REQ);
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(check(r, "d").evidence()).containsEntry("targetsAlreadyRemoved", "[gpu-a10]");
         // near miss: desired did not drop
-        GateResult stale = GateDecision.decide(BASE, new GateEvidence(NOW, dropped.target(), dropped.targetLease(),
-                dropped.nodes(), GOOD.daemonSets(), null, List.of(), KEEP, 3, KEEP_SECRET, null), REQ);
+        GateResult stale = GateDecision.decide(BASE, GateEvidence.builder(NOW).target(dropped.target())
+                .targetLease(dropped.targetLease()).nodes(dropped.nodes()).daemonSets(GOOD.daemonSets()).control(KEEP)
+                .controlPods(3).controlNodePassword(KEEP_SECRET).build(), REQ);
         assertThat(check(stale, "d").reasons()).anySatisfy(s -> assertThat(s)
                 .contains("DaemonSet kube-system/rke2-canal desired 4, expected 3"));
     }
@@ -294,19 +300,19 @@ class GateDecisionTest {
     void etcdAndMetallbChangesHold() {
         EtcdMember joined = new EtcdMember(0x123L, "gpu-a07", List.of("https://192.0.2.7:2380"), List.of(), false);
         Baseline withEtcd = baseline(List.of(CTL_MEMBER), List.of("default/ingress=keep-1"));
-        GateEvidence same = new GateEvidence(NOW, A11, GOOD.targetLease(), GOOD.nodes(), GOOD.daemonSets(),
-                List.of("default/ingress=keep-1"),
-                List.of(new EtcdEndpointReport("e", null, 1L, List.of(CTL_MEMBER), null)), KEEP, 3, KEEP_SECRET, null);
+        GateEvidence same = GOOD.toBuilder().target(A11)
+                .metallbAnnouncers(List.of("default/ingress=keep-1"))
+                .etcd(List.of(new EtcdEndpointReport("e", null, 1L, List.of(CTL_MEMBER), null))).build();
         assertThat(GateDecision.decide(withEtcd, same, REQ).verdict()).isEqualTo(Verdict.PASS);
-        GateEvidence changed = new GateEvidence(NOW, A11, GOOD.targetLease(), GOOD.nodes(), GOOD.daemonSets(),
-                List.of("default/ingress=ctl-1"),
-                List.of(new EtcdEndpointReport("e", null, 1L, List.of(CTL_MEMBER, joined), null)), KEEP, 3, KEEP_SECRET, null);
+        GateEvidence changed = GOOD.toBuilder().target(A11)
+                .metallbAnnouncers(List.of("default/ingress=ctl-1"))
+                .etcd(List.of(new EtcdEndpointReport("e", null, 1L, List.of(CTL_MEMBER, joined), null))).build();
         GateResult r = GateDecision.decide(withEtcd, changed, REQ);
         assertThat(r.verdict()).isEqualTo(Verdict.HOLD);
         assertThat(check(r, "d").reasons()).anySatisfy(s -> assertThat(s).contains("etcd members changed: gone [], new [123]"))
                 .anySatisfy(s -> assertThat(s).contains("MetalLB announcers [default/ingress=ctl-1]"));
-        GateEvidence noSource = new GateEvidence(NOW, A11, GOOD.targetLease(), GOOD.nodes(), GOOD.daemonSets(),
-                List.of("default/ingress=keep-1"), List.of(), KEEP, 3, KEEP_SECRET, null);
+        GateEvidence noSource = GOOD.toBuilder().target(A11)
+                .metallbAnnouncers(List.of("default/ingress=keep-1")).etcd(List.of()).build();
         assertThat(check(GateDecision.decide(withEtcd, noSource, REQ), "d").reasons())
                 .containsExactly("the baseline recorded etcd members but no etcd source was given now");
     }
@@ -315,8 +321,8 @@ class GateDecisionTest {
     void untrustworthyEvidenceIsInvalidAndOutranksFail() {
         assertThat(GateDecision.decide(BASE, GateEvidence.failed(NOW, "Nodes: HTTP 500"), REQ).verdict())
                 .isEqualTo(Verdict.INVALID);
-        GateEvidence etcdDown = new GateEvidence(NOW, A11, GOOD.targetLease(), GOOD.nodes(), GOOD.daemonSets(), null,
-                List.of(EtcdEndpointReport.failed("https://10.0.0.1:2379", "deadline exceeded")), KEEP, 3, KEEP_SECRET, null);
+        GateEvidence etcdDown = GOOD.toBuilder().target(A11).metallbAnnouncers(null)
+                .etcd(List.of(EtcdEndpointReport.failed("https://10.0.0.1:2379", "deadline exceeded"))).build();
         assertThat(GateDecision.decide(BASE, etcdDown, REQ).verdict()).isEqualTo(Verdict.INVALID);
 
         NodeInfo alive = node("gpu-a11", "uid-a11", "True", BURNIN, "boot-a11", 8, "192.0.2.11", Map.of(), true);
@@ -328,8 +334,8 @@ class GateDecisionTest {
                 new Ctl("no pods", KEEP, 0, KEEP_SECRET, "found no pod"),
                 new Ctl("no secret", KEEP, 3, null, "node-password Secret"))) {
             List<NodeInfo> ns = new ArrayList<>(List.of(CTL, A10, alive));
-            GateEvidence e = new GateEvidence(NOW, alive, GOOD.targetLease(), ns, GOOD.daemonSets(), null, List.of(),
-                    c.control(), c.pods(), c.secret(), null);
+            GateEvidence e = GOOD.toBuilder().target(alive).nodes(ns).metallbAnnouncers(null).etcd(List.of())
+                    .control(c.control()).controlPods(c.pods()).controlNodePassword(c.secret()).build();
             GateResult r = GateDecision.decide(BASE, e, REQ);
             assertThat(r.verdict()).as(c.what()).isEqualTo(Verdict.INVALID);
             assertThat(check(r, "control").reasons()).as(c.what()).anySatisfy(s -> assertThat(s).contains(c.reason()));
@@ -340,8 +346,8 @@ class GateDecisionTest {
     void clusterWithoutNodePasswordsNeedsNoControlSecret() {
         Baseline k8s = new Baseline(BASE.format(), BASE.baselineTs(), BASE.server(), BASE.evidenceDir(), null, null,
                 BASE.control(), BASE.targets(), BASE.nonTargets(), null, BASE.daemonSets(), BASE.gpuTotals(), null, List.of());
-        GateEvidence e = new GateEvidence(NOW, A11, GOOD.targetLease(), GOOD.nodes(), GOOD.daemonSets(), null, List.of(),
-                KEEP, 3, null, null);
+        GateEvidence e = GOOD.toBuilder().target(A11).metallbAnnouncers(null).etcd(List.of()).control(KEEP)
+                .controlPods(3).controlNodePassword(null).build();
         assertThat(GateDecision.decide(k8s, e, REQ).verdict()).isEqualTo(Verdict.PASS);
         assertThat(GateDecision.decide(BASE, e, REQ).verdict()).isEqualTo(Verdict.INVALID);
     }

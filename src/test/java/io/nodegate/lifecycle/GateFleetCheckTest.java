@@ -37,9 +37,8 @@ class GateFleetCheckTest {
     }
 
     private static List<NamedView> clusterB(NodeInfo... nodes) {
-        return List.of(new NamedView("cluster-b", new ClusterState(NOW, "live: --fleet-context cluster-b", "cluster-b",
-                null, null, List.of(nodes), List.of(), List.of(), null, null, List.of(), null, List.of(), null, List.of(),
-                List.of())));
+        return List.of(new NamedView("cluster-b", ClusterState.builder(NOW, "live: --fleet-context cluster-b")
+                .context("cluster-b").nodes(List.of(nodes)).build()));
     }
 
     @Test

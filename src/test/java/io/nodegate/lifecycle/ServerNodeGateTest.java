@@ -105,9 +105,10 @@ class ServerNodeGateTest {
 
     static GateEvidence evidence(NodeInfo target, List<NodeInfo> nodes, List<EtcdEndpointReport> etcd,
                                  List<String> apiservers) {
-        return new GateEvidence(GateDecisionTest.NOW, target,
-                new LeaseInfo("kube-node-lease", target.name(), "l", null, target.name(), LEASE, 40), nodes, List.of(),
-                null, etcd, KEEP, 3, null, null, null, apiservers == null ? null : new ApiEndpoints(apiservers, 6443));
+        return GateEvidence.builder(GateDecisionTest.NOW).target(target)
+                .targetLease(new LeaseInfo("kube-node-lease", target.name(), "l", null, target.name(), LEASE, 40))
+                .nodes(nodes).daemonSets(List.of()).etcd(etcd).control(KEEP).controlPods(3)
+                .apiEndpoints(apiservers == null ? null : new ApiEndpoints(apiservers, 6443)).build();
     }
 
     static final List<NodeInfo> ALL = List.of(CTL1, CTL2, CTL3, KEEP);

@@ -85,9 +85,8 @@ class ProbeLogicTest {
         PodInfo elastic = pod("elastic-system", "elastic-operator-0", "david", "E0815 Leader Election Lost\n");
         PodInfo nearMiss = pod("app", "web-1", "david", "leader election: lost connection to the API server");
         PodInfo clean = pod("app", "web-2", "david", null);
-        ClusterState state = new ClusterState(Instant.EPOCH, "test", null, null, null, List.of(), List.of(),
-                List.of(), null, null, List.of(), null, List.of(),
-                Collected.of(List.of(sops, elastic, nearMiss, clean)), List.of(), List.of());
+        ClusterState state = ClusterState.builder(Instant.EPOCH, "test")
+                .pods(Collected.of(List.of(sops, elastic, nearMiss, clean))).build();
         List<Finding> findings = new LeaderElectionLostDetector().detect(state, AuditSettings.DEFAULTS);
         assertThat(findings).extracting(f -> f.evidence().get("pod"))
                 .containsExactly("sops/sops-operator-7d9", "elastic-system/elastic-operator-0");

@@ -269,9 +269,9 @@ public final class ControlPlaneFixtures {
         public ClusterState build() {
             List<NodeInfo> sorted = nodes.stream().sorted(Comparator.comparing(NodeInfo::name)).toList();
             List<LeaseInfo> sortedLeases = leases.stream().sorted(Comparator.comparing(LeaseInfo::name)).toList();
-            return new ClusterState(now, source, context, server, serverVersion, sorted, List.of(), List.of(),
-                    Collected.absent(), endpoints, List.of(), Collected.absent(), sortedLeases,
-                    pods == null ? Collected.absent() : Collected.of(pods), etcd, notes);
+            return ClusterState.builder(now, source).context(context).server(server).serverVersion(serverVersion)
+                    .nodes(sorted).apiEndpoints(endpoints).controlPlaneLeases(sortedLeases)
+                    .pods(pods == null ? Collected.absent() : Collected.of(pods)).etcd(etcd).notes(notes).build();
         }
     }
 

@@ -1,6 +1,5 @@
 package io.nodegate.testing;
 
-import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Condition;
@@ -203,9 +202,9 @@ public final class NodeFixtures {
         }
 
         public ClusterState build() {
-            return new ClusterState(now, "fixture", "test", "https://127.0.0.1:6443", serverVersion, nodes, leases,
-                    secrets, Collected.absent(), ApiEndpoints.NONE, List.of(), jobs, List.of(), Collected.absent(),
-                    List.of(), notes);
+            return ClusterState.builder(now, "fixture").context("test").server("https://127.0.0.1:6443")
+                    .serverVersion(serverVersion).nodes(nodes).nodeLeases(leases).nodePasswordSecrets(secrets)
+                    .cattleJobs(jobs).notes(notes).build();
         }
     }
 }

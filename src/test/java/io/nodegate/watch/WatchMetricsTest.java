@@ -76,4 +76,27 @@ class WatchMetricsTest {
         assertThat(noKubeconfig.exitCode()).isEqualTo(2);
         assertThat(noKubeconfig.err()).contains("/nonexistent/kubeconfig");
     }
+
+    /**
+     * A code the watch checks reads 0 at each severity it can have when nothing is found (so a dashboard tells
+     * "checked, none" from "not checked"), the count when something is; a code not checked has no series.
+     */
+    @Test
+    void checkedCodesStartAtZeroPerSeverityFromTheRegistry() {
+        WatchMetrics m = new WatchMetrics("1.2.3", Map::of, () -> true);
+        m.checking(List.of("NG101", "NG302"));
+        java.time.Instant now = java.time.Instant.parse("2026-01-01T00:00:00Z");
+        io.nodegate.model.ClusterState state = io.nodegate.model.ClusterState.builder(now, "test").build();
+        Finding returned = new Finding("NG302", "removed-host-returned", Severity.CRITICAL, List.of("w1"), "m",
+                Map.of(), "h");
+        m.passSucceeded(new WatchEngine.Pass(now, true, null, new io.nodegate.audit.AuditReport(now, "test",
+                List.of(), List.of(returned), List.of()), state, Duration.ofMillis(5)));
+        String text = m.render();
+        assertThat(text).contains("nodegate_findings{code=\"NG101\",severity=\"warning\"} 0\n",
+                "nodegate_findings{code=\"NG302\",severity=\"info\"} 0\n",
+                "nodegate_findings{code=\"NG302\",severity=\"warning\"} 0\n",
+                "nodegate_findings{code=\"NG302\",severity=\"critical\"} 1\n");
+        assertThat(text).doesNotContain("nodegate_findings{code=\"NG101\",severity=\"critical\"}",
+                "nodegate_findings{code=\"NG110\"");
+    }
 }

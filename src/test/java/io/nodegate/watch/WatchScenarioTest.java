@@ -155,7 +155,9 @@ class WatchScenarioTest {
         assertThat(events("NodegateResolved", "w1-new")).hasSize(1)
                 .allSatisfy(e -> assertThat(e.getMessage()).startsWith("NG110 ").contains("resolved"));
         assertThat(events("NodegateResolved", "w1").get(0).getType()).isEqualTo("Normal");
-        assertThat(get(s, "/metrics").body()).doesNotContain("code=\"NG110\"");
+        // resolved: no per-node series, and the per-code count reads 0 (checked, none), not absent (not checked)
+        assertThat(get(s, "/metrics").body()).doesNotContain("nodegate_finding{code=\"NG110\"")
+                .contains("nodegate_findings{code=\"NG110\",severity=\"warning\"} 0\n");
     }
 
     private static long evaluations(WatchService s) {

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * What the cluster says now, gathered by {@link GateEvidenceCollector}. Nullable object fields mean the API
- * answered NotFound. When {@code collectionError} is set, a call failed and the rest must not be trusted.
+ * answered NotFound. When {@code collectionError} is set, a call failed and the rest must not be trusted. Built by
+ * name with {@link #builder}.
  *
  * @param metallbAnnouncers null when the MetalLB API is not served
  * @param etcd              per-endpoint answers; empty when no etcd source was given
@@ -44,50 +45,20 @@ public record GateEvidence(
         MachineEvidence machine,
         BmcReadings bmc) {
 
-    /** Evidence without the other node Leases: the batch check does not apply (tests of the other checks). */
-    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
-                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
-                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError) {
-        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
-                controlNodePassword, collectionError, null, null, null, null, null);
-    }
-
-    /** Evidence without a fleet: the fleet check says "not checked". */
-    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
-                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
-                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError,
-                        List<LeaseInfo> nodeLeases) {
-        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
-                controlNodePassword, collectionError, nodeLeases, null, null, null, null);
-    }
-
-    /** Evidence with the apiserver endpoints read for a server target (nothing of a fleet or a Machine yet). */
-    public GateEvidence(Instant observedAt, NodeInfo target, LeaseInfo targetLease, List<NodeInfo> nodes,
-                        List<DaemonSetInfo> daemonSets, List<String> metallbAnnouncers, List<EtcdEndpointReport> etcd,
-                        NodeInfo control, Integer controlPods, SecretMeta controlNodePassword, String collectionError,
-                        List<LeaseInfo> nodeLeases, ApiEndpoints apiEndpoints) {
-        this(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control, controlPods,
-                controlNodePassword, collectionError, nodeLeases, null, apiEndpoints, null, null);
-    }
-
     /** This evidence with the other clusters' Nodes (or, when reading one failed, that failure). */
     public GateEvidence withFleet(List<NamedView> views, String error) {
-        return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
-                controlPods, controlNodePassword, collectionError != null ? collectionError : error, nodeLeases,
-                views == null ? null : List.copyOf(views), apiEndpoints, machine, bmc);
+        return toBuilder().collectionError(collectionError != null ? collectionError : error)
+                .fleet(views == null ? null : List.copyOf(views)).build();
     }
 
     /** This evidence with what the management cluster said about the target's Machine (or why reading it failed). */
     public GateEvidence withMachine(MachineEvidence found, String error) {
-        return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
-                controlPods, controlNodePassword, collectionError != null ? collectionError : error, nodeLeases, fleet,
-                apiEndpoints, found, bmc);
+        return toBuilder().collectionError(collectionError != null ? collectionError : error).machine(found).build();
     }
 
     /** This evidence with what the hosts' BMCs said (null: no BMC was given). */
     public GateEvidence withBmc(BmcReadings readings) {
-        return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd, control,
-                controlPods, controlNodePassword, collectionError, nodeLeases, fleet, apiEndpoints, machine, readings);
+        return toBuilder().bmc(readings).build();
     }
 
     public GateEvidence {
@@ -99,6 +70,131 @@ public record GateEvidence(
     }
 
     public static GateEvidence failed(Instant at, String error) {
-        return new GateEvidence(at, null, null, List.of(), List.of(), null, List.of(), null, null, null, error);
+        return builder(at).collectionError(error).build();
+    }
+
+    /**
+     * Evidence observed at {@code observedAt}, by name. What is not set was not read: nulls, as the fields above
+     * say (no MetalLB API, no Lease list, no fleet, no Machine, no BMC), empty node, DaemonSet and etcd lists.
+     */
+    public static Builder builder(Instant observedAt) {
+        return new Builder().observedAt(observedAt);
+    }
+
+    /** A builder holding all of this evidence, to change a few parts by name. */
+    public Builder toBuilder() {
+        return new Builder().observedAt(observedAt).target(target).targetLease(targetLease).nodes(nodes)
+                .daemonSets(daemonSets).metallbAnnouncers(metallbAnnouncers).etcd(etcd).control(control)
+                .controlPods(controlPods).controlNodePassword(controlNodePassword).collectionError(collectionError)
+                .nodeLeases(nodeLeases).fleet(fleet).apiEndpoints(apiEndpoints).machine(machine).bmc(bmc);
+    }
+
+    /** Named construction of {@link GateEvidence}; see {@link #builder}. */
+    public static final class Builder {
+        private Instant observedAt;
+        private NodeInfo target;
+        private LeaseInfo targetLease;
+        private List<NodeInfo> nodes;
+        private List<DaemonSetInfo> daemonSets;
+        private List<String> metallbAnnouncers;
+        private List<EtcdEndpointReport> etcd;
+        private NodeInfo control;
+        private Integer controlPods;
+        private SecretMeta controlNodePassword;
+        private String collectionError;
+        private List<LeaseInfo> nodeLeases;
+        private List<NamedView> fleet;
+        private ApiEndpoints apiEndpoints;
+        private MachineEvidence machine;
+        private BmcReadings bmc;
+
+        private Builder() {
+        }
+
+        public Builder observedAt(Instant value) {
+            observedAt = value;
+            return this;
+        }
+
+        public Builder target(NodeInfo value) {
+            target = value;
+            return this;
+        }
+
+        public Builder targetLease(LeaseInfo value) {
+            targetLease = value;
+            return this;
+        }
+
+        public Builder nodes(List<NodeInfo> value) {
+            nodes = value;
+            return this;
+        }
+
+        public Builder daemonSets(List<DaemonSetInfo> value) {
+            daemonSets = value;
+            return this;
+        }
+
+        public Builder metallbAnnouncers(List<String> value) {
+            metallbAnnouncers = value;
+            return this;
+        }
+
+        public Builder etcd(List<EtcdEndpointReport> value) {
+            etcd = value;
+            return this;
+        }
+
+        public Builder control(NodeInfo value) {
+            control = value;
+            return this;
+        }
+
+        public Builder controlPods(Integer value) {
+            controlPods = value;
+            return this;
+        }
+
+        public Builder controlNodePassword(SecretMeta value) {
+            controlNodePassword = value;
+            return this;
+        }
+
+        public Builder collectionError(String value) {
+            collectionError = value;
+            return this;
+        }
+
+        public Builder nodeLeases(List<LeaseInfo> value) {
+            nodeLeases = value;
+            return this;
+        }
+
+        public Builder fleet(List<NamedView> value) {
+            fleet = value;
+            return this;
+        }
+
+        public Builder apiEndpoints(ApiEndpoints value) {
+            apiEndpoints = value;
+            return this;
+        }
+
+        public Builder machine(MachineEvidence value) {
+            machine = value;
+            return this;
+        }
+
+        public Builder bmc(BmcReadings value) {
+            bmc = value;
+            return this;
+        }
+
+        public GateEvidence build() {
+            return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd,
+                    control, controlPods, controlNodePassword, collectionError, nodeLeases, fleet, apiEndpoints,
+                    machine, bmc);
+        }
     }
 }

@@ -47,8 +47,10 @@ public final class GateEvidenceCollector {
             // what removing a server leaves (its apiserver among them) is judged only for servers
             var apiEndpoints = target != null && ServerRedundancyCheck.isServer(target, baseline.target(node))
                     ? api.apiEndpoints() : null;
-            return new GateEvidence(clock.instant(), target, lease, nodes, ds, metallb.present() ? metallb.items() : null,
-                    etcd, control, controlPods, controlSecret, null, nodeLeases, apiEndpoints);
+            return GateEvidence.builder(clock.instant()).target(target).targetLease(lease).nodes(nodes).daemonSets(ds)
+                    .metallbAnnouncers(metallb.present() ? metallb.items() : null).etcd(etcd).control(control)
+                    .controlPods(controlPods).controlNodePassword(controlSecret).nodeLeases(nodeLeases)
+                    .apiEndpoints(apiEndpoints).build();
         } catch (CollectionException e) {
             return GateEvidence.failed(clock.instant(), e.getMessage());
         }

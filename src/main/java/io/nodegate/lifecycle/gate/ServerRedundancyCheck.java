@@ -144,7 +144,7 @@ final class ServerRedundancyCheck implements GateCheck {
 
     private static ClusterState state(GateEvidence ev, List<NodeInfo> nodes, ApiEndpoints endpoints,
                                       List<EtcdEndpointReport> etcd) {
-        return new ClusterState(ev.observedAt(), "gate evidence", null, null, null, nodes, List.of(), List.of(),
-                null, endpoints, List.of(), null, List.of(), null, etcd, List.of());
+        return ClusterState.builder(ev.observedAt(), "gate evidence").nodes(nodes).apiEndpoints(endpoints).etcd(etcd)
+                .build();
     }
 }

@@ -86,10 +86,7 @@ class BmcDetectorsTest {
         nodes.set(nodes.indexOf(a07), new NodeInfo(a07.name(), a07.uid(), a07.resourceVersion(), a07.created(),
                 a07.labels(), ann, a07.taints(), a07.unschedulable(), a07.podCidr(), a07.addresses(), a07.conditions(),
                 a07.systemInfo(), a07.capacity()));
-        ClusterState gated = new ClusterState(BATCH.now(), BATCH.source(), BATCH.context(), BATCH.server(),
-                BATCH.serverVersion(), nodes, BATCH.nodeLeases(), BATCH.nodePasswordSecrets(), BATCH.csiNodes(),
-                BATCH.apiEndpoints(), BATCH.daemonSets(), BATCH.cattleJobs(), BATCH.controlPlaneLeases(), BATCH.pods(),
-                BATCH.etcd(), BATCH.notes(), BATCH.tombstones()).withBmc(BmcReadings.of(List.of(reading(
+        ClusterState gated = BATCH.toBuilder().nodes(nodes).build().withBmc(BmcReadings.of(List.of(reading(
                 "https://10.0.30.7", READ_AT, system("https://10.0.30.7", uuid(BATCH, "gpu-a07"), "On", null)))));
 
         Finding f = ng304(gated).get(0);
@@ -102,11 +99,9 @@ class BmcDetectorsTest {
     @Test
     void aTombstonedHostRunningIsATargetToo() {
         NodeInfo a10 = BATCH.node("gpu-a10").orElseThrow();
-        ClusterState state = new ClusterState(BATCH.now(), BATCH.source(), BATCH.context(), BATCH.server(),
-                BATCH.serverVersion(), BATCH.nodes(), BATCH.nodeLeases(), BATCH.nodePasswordSecrets(), BATCH.csiNodes(),
-                BATCH.apiEndpoints(), BATCH.daemonSets(), BATCH.cattleJobs(), BATCH.controlPlaneLeases(), BATCH.pods(),
-                BATCH.etcd(), BATCH.notes(), Collected.of(List.of(new Tombstone("gpu-a10-old", "uid-gone",
-                a10.systemInfo().systemUuid(), null, Instant.parse("2026-10-21T06:31:10Z"), "c0ffee", "kim"))));
+        ClusterState state = BATCH.toBuilder().bmc(null).tombstones(Collected.of(List.of(new Tombstone("gpu-a10-old",
+                "uid-gone", a10.systemInfo().systemUuid(), null, Instant.parse("2026-10-21T06:31:10Z"), "c0ffee",
+                "kim")))).build();
 
         assertThat(RemovalTargets.of(a10, state)).contains("a removal target: `nodegate remove` deleted this host "
                 + "(gpu-a10-old, same systemUUID) at 2026-10-21T06:31:10Z");

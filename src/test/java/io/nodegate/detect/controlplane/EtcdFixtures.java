@@ -54,8 +54,8 @@ final class EtcdFixtures {
     }
 
     static ClusterState state(List<NodeInfo> nodes, EtcdEndpointReport... reports) {
-        return new ClusterState(Instant.parse("2026-11-29T00:00:00Z"), "fixture", null, null, null, nodes, List.of(),
-                List.of(), null, null, List.of(), null, null, null, List.of(reports), List.of());
+        return ClusterState.builder(Instant.parse("2026-11-29T00:00:00Z"), "fixture").nodes(nodes)
+                .etcd(List.of(reports)).build();
     }
 
     static List<Finding> run(Detector d, ClusterState s) {

@@ -165,10 +165,11 @@ class RoleLayersTest {
     @Test
     void missingLeaseAndExpiredLeaseAreNoted() {
         var state = ControlPlaneFixtures.seed003WithEtcd().build();
-        var withoutScheduler = new io.nodegate.model.ClusterState(state.now(), state.source(), null, null,
-                state.serverVersion(), state.nodes(), List.of(), List.of(), null, state.apiEndpoints(), List.of(),
-                null, List.of(new LeaseInfo("kube-system", "kube-controller-manager", "u", null, "lemuel_x",
-                state.now().minusSeconds(60), 15)), state.pods(), state.etcd(), List.of());
+        var withoutScheduler = io.nodegate.model.ClusterState.builder(state.now(), state.source())
+                .serverVersion(state.serverVersion()).nodes(state.nodes()).apiEndpoints(state.apiEndpoints())
+                .controlPlaneLeases(List.of(new LeaseInfo("kube-system", "kube-controller-manager", "u", null,
+                        "lemuel_x", state.now().minusSeconds(60), 15)))
+                .pods(state.pods()).etcd(state.etcd()).build();
 
         RoleLayers layers = RoleLayers.of(withoutScheduler);
 

@@ -206,11 +206,8 @@ class RemovedHostReturnedDetectorTest {
                 .healthy(node("twin").systemUuid(UUID_A07).machineId(MID_A07).created(REMOVED.minusSeconds(60)))
                 .healthy(node("back").systemUuid(UUID_A07).machineId(MID_A07).created(REMOVED.plusSeconds(600)))
                 .build();
-        var withTombstones = new io.nodegate.model.ClusterState(state.now(), state.source(), state.context(),
-                state.server(), state.serverVersion(), state.nodes(), state.nodeLeases(), state.nodePasswordSecrets(),
-                state.csiNodes(), state.apiEndpoints(), state.daemonSets(), state.cattleJobs(),
-                state.controlPlaneLeases(), state.pods(), state.etcd(), state.notes(),
-                Collected.of(List.of(tombstone("gpu-a07", UUID_A07, MID_A07))));
+        var withTombstones = state.toBuilder().bmc(null)
+                .tombstones(Collected.of(List.of(tombstone("gpu-a07", UUID_A07, MID_A07)))).build();
 
         assertThat(new RemovedHostReturnedDetector().detect(withTombstones, AuditSettings.DEFAULTS))
                 .singleElement().satisfies(f -> {

@@ -217,8 +217,7 @@ class EtcdLiveScenariosTest {
     }
 
     static List<Finding> detect(List<EtcdEndpointReport> reports) {
-        ClusterState state = new ClusterState(Instant.now(), "test", null, null, null, List.of(), List.of(), List.of(),
-                null, null, List.of(), null, null, null, reports, List.of());
+        ClusterState state = ClusterState.builder(Instant.now(), "test").etcd(reports).build();
         List<Finding> out = new ArrayList<>();
         EtcdDetectors.all().forEach(d -> out.addAll(d.detect(state, AuditSettings.DEFAULTS)));
         return out;
