@@ -4,7 +4,8 @@ import io.nodegate.NodegateException;
 import io.nodegate.ExitCode;
 import io.nodegate.deploy.AlertRules;
 import io.nodegate.deploy.AlertSettings;
-import io.nodegate.deploy.Manifests;
+import io.nodegate.deploy.AlertRulesOutput;
+import io.nodegate.deploy.ManifestOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -42,23 +43,12 @@ import java.util.concurrent.Callable;
                 "  nodegate alerts --runbook-base https://git.example.com/ops/nodegate/-/blob/main/docs/alerts.md"})
 public final class AlertsCommand implements Callable<Integer> {
 
-    /** yaml/json: the PrometheusRule object; rule-file: Prometheus' own rule file (`groups:`), for promtool. */
-    public enum Format { yaml, json, rule_file;
-
-        @Override
-        public String toString() {
-            return name().replace('_', '-');
-        }
-    }
-
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
-            converter = FormatConverter.class,
-            description = "yaml or json: the PrometheusRule; rule-file: a plain Prometheus rule file "
-                    + "(default: ${DEFAULT-VALUE}).")
-    Format format = Format.yaml;
+    /** yaml or json: the PrometheusRule; rule-file: Prometheus' own rule file (`groups:`), for promtool. */
+    @picocli.CommandLine.Mixin
+    OutputOptions output = OutputOptions.of(AlertRulesOutput.class, "yaml");
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = AlertSettings.DEFAULT_NAMESPACE,
             description = "Namespace of the PrometheusRule (default: ${DEFAULT-VALUE}).")
@@ -87,13 +77,8 @@ public final class AlertsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         AlertSettings settings = settings(namespace, clusterLabel, runbookBase, !withoutWatch, ruleLabels);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(switch (format) {
-            case yaml -> Manifests.yaml(List.of(AlertRules.prometheusRule(settings)));
-            case json -> Manifests.json(List.of(AlertRules.prometheusRule(settings)));
-            case rule_file -> Manifests.yamlOf(AlertRules.ruleFile(settings));
-        });
-        out.flush();
+        output.print(spec.commandLine().getOut(), new AlertRulesOutput(
+                ManifestOutput.of(List.of(AlertRules.prometheusRule(settings))), AlertRules.ruleFile(settings)));
         return ExitCode.OK;
     }
 
@@ -103,19 +88,6 @@ public final class AlertsCommand implements Callable<Integer> {
             return new AlertSettings(namespace, clusterLabel, runbookBase, includeWatch, ruleLabels);
         } catch (IllegalArgumentException e) {
             throw new NodegateException(ExitCode.USAGE, e.getMessage());
-        }
-    }
-
-    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {
-        @Override
-        public Format convert(String value) {
-            for (Format f : Format.values()) {
-                if (f.toString().equals(value)) {
-                    return f;
-                }
-            }
-            throw new picocli.CommandLine.TypeConversionException(
-                    "'" + value + "' is not an output format; use yaml, json or rule-file");
         }
     }
 }

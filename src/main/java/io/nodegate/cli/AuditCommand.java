@@ -14,9 +14,6 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.source.live.LiveSource;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.render.JunitReport;
-import io.nodegate.render.PolicyReports;
-import io.nodegate.render.Structured;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -64,17 +61,9 @@ public final class AuditCommand implements Callable<Integer> {
     @Mixin
     SourceOptions source;
 
-    /**
-     * OutputOptions' four formats and two for pipelines and policy UIs (docs/output.md). Parsed here rather than
-     * through the OutputOptions mixin, which every report command shares, because only audit has these two.
-     */
-    public enum Format { table, wide, json, yaml, junit, policyreport }
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). junit: JUnit XML for "
-                    + "CI (a testcase per finding, a passing one per clean check); policyreport: wgpolicyk8s.io/v1alpha2 "
-                    + "ClusterPolicyReport YAML for policy UIs (docs/output.md).")
-    Format format = Format.table;
+    /** table, wide, json, yaml, name, and junit and policyreport for pipelines and policy UIs (docs/output.md). */
+    @Mixin
+    OutputOptions output = OutputOptions.of(AuditRenderer.Checked.class);
 
     @Spec
     CommandSpec spec;
@@ -190,17 +179,7 @@ public final class AuditCommand implements Callable<Integer> {
         if (!skip.isEmpty()) {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }
-        AuditReport shown = report;
-        out.print(switch (format) {
-            case junit -> JunitReport.xml(shown, checks(detectors, probeKubelets), skipped());
-            case policyreport -> policyReports(shown, checks(detectors, probeKubelets));
-            default -> {
-                OutputOptions output = OutputOptions.of(OutputOptions.Format.valueOf(format.name()));
-                yield output.render(() -> AuditRenderer.tree(shown),
-                        style -> AuditRenderer.table(shown, style, output.wide()));
-            }
-        });
-        out.flush();
+        output.print(out, new AuditRenderer.Checked(report, checks(detectors, probeKubelets), skipped()));
         return exitCode(report);
     }
 
@@ -213,18 +192,6 @@ public final class AuditCommand implements Callable<Integer> {
             checks.put(ng303.code(), ng303.name());
         }
         return checks;
-    }
-
-    /** The audit as ClusterPolicyReport documents (one unless the results need parts), for `kubectl apply -f -`. */
-    private static String policyReports(AuditReport report, Map<String, String> checks) {
-        Map<String, String> labels = new TreeMap<>(Map.of("app.kubernetes.io/name", "nodegate",
-                "app.kubernetes.io/component", "audit", "app.kubernetes.io/managed-by", "nodegate"));
-        StringBuilder out = new StringBuilder();
-        for (var doc : PolicyReports.reports("nodegate-audit", labels, report.findings(), checks,
-                f -> report.now(), code -> report.now())) {
-            out.append("---\n").append(Structured.yaml(doc));
-        }
-        return out.toString();
     }
 
     /** Every registered detector minus --skip ({@link DetectorSelection}), and minus NG304/NG305 without --bmc. */

@@ -8,7 +8,7 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineCollector;
 import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
-import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.render.LifecycleRenderer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +28,7 @@ public final class BaselineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: nodegate baseline save --help");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     @Command(name = "save", mixinStandardHelpOptions = true,
@@ -58,7 +58,7 @@ public final class BaselineCommand implements Callable<Integer> {
         @Mixin
         LiveOptions source = new LiveOptions();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = OutputOptions.of(LifecycleRenderer.BaselineOutput.class);
         @Mixin
         EtcdOptions etcd = new EtcdOptions();
 
@@ -93,22 +93,7 @@ public final class BaselineCommand implements Callable<Integer> {
                 file = store.writeJson("baseline-" + EvidenceStore.stamp(b.baselineTs()) + ".json", b);
             }
             BaselineSeal.record(store, file, b);
-            PrintWriter w = spec.commandLine().getOut();
-            if (output.isTable()) {
-                w.printf("BASELINE_TS %s  server %s%n", b.baselineTs(), b.server());
-                w.printf("targets: %s%n", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
-                        + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList());
-                w.printf("control: %s (%d pods, node-password %s)%n", b.control().name(), b.control().pods(),
-                        b.control().nodePasswordSecret());
-                w.printf("other nodes: %d, DaemonSets: %d, GPU totals: %s, MetalLB: %s, node-password Secrets: %d%n",
-                        b.nonTargets().size(), b.daemonSets().size(), b.gpuTotals(),
-                        b.metallb() == null ? "not installed" : b.metallb(), b.nodePasswordSecrets().size());
-                w.printf("etcd members: %s%n", b.etcdMembers() == null ? "not recorded (no etcd source)" : b.etcdMembers().size());
-                w.printf("written: %s%n", file);
-            } else {
-                w.print(Json.write(b));
-            }
-            w.flush();
+            output.print(spec.commandLine().getOut(), new LifecycleRenderer.BaselineOutput(b, file));
             return ExitCode.OK;
         }
     }

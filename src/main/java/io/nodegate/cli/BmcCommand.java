@@ -55,7 +55,7 @@ public final class BmcCommand implements Callable<Integer> {
     BmcOptions bmc = new BmcOptions();
 
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(BmcRenderer.Output.class);
 
     @Spec
     CommandSpec spec;
@@ -78,9 +78,7 @@ public final class BmcCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         BmcReadings readings = bmc.read(env.clock(), err);
         BmcReport report = BmcReport.of(state.withBmc(readings), nodes);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> BmcRenderer.tree(report), style -> BmcRenderer.table(report, style, output.wide())));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new BmcRenderer.Output(report));
         List<String> problems = report.problems();
         if (!problems.isEmpty()) {
             throw new CollectionException(String.join("; ", problems) + " (unreadable: never evidence either way)");

@@ -2,6 +2,7 @@ package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
 import io.nodegate.InputException;
+import io.nodegate.render.CollectOutput;
 import io.nodegate.source.RawSnapshot;
 import io.nodegate.source.dump.CollectionWriter;
 import io.nodegate.source.live.LiveSource;
@@ -45,11 +46,20 @@ public final class CollectCommand implements Callable<Integer> {
     Path dir;
 
     /**
-     * The old name of --dir. Everywhere else -o is the output format (kubectl's habit), so collect's -o DIR is
-     * deprecated: it keeps working for one release, with a note on stderr, and is hidden from help.
+     * The old name of --dir. -o is the output format, as everywhere else (kubectl's habit), so collect's --output-dir
+     * is deprecated: it keeps working for one release, with a note on stderr, and is hidden from help. -o DIR, its
+     * short form, also still works for this release: -o takes a value that is no output format as the directory
+     * ({@link #output}).
      */
-    @Option(names = {"-o", "--output-dir"}, paramLabel = "DIR", hidden = true)
+    @Option(names = "--output-dir", paramLabel = "DIR", hidden = true)
     Path deprecatedOutputDir;
+
+    /** table, wide, json or yaml: what was written. */
+    @Mixin
+    OutputOptions output = OutputOptions.of(CollectOutput.class).orElse(value -> {
+        deprecatedOutputDir = Path.of(value);
+        return true;
+    });
 
     @Option(names = "--with-pods",
             description = "Also save all pods (pods.json); needed offline by checks that count pods per node.")
@@ -60,11 +70,13 @@ public final class CollectCommand implements Callable<Integer> {
         Path outputDir = dir;
         if (deprecatedOutputDir != null) {
             if (dir != null) {
-                throw new InputException("give the directory once: --dir (-o DIR is its deprecated old name)");
+                throw new InputException("give the directory once: --dir (-o DIR and --output-dir are its deprecated "
+                        + "old names)");
             }
             outputDir = deprecatedOutputDir;
-            spec.commandLine().getErr().println("nodegate: collect -o DIR is deprecated and will be removed in the "
-                    + "next release: use --dir " + outputDir + " (-o is the output format in every other command)");
+            spec.commandLine().getErr().println("nodegate: collect -o DIR and --output-dir DIR are deprecated and "
+                    + "will be removed in the next release: use --dir " + outputDir + " (-o is the output format, "
+                    + "table, wide, json or yaml, as in every other command)");
         }
         if (outputDir == null) {
             throw new InputException("collect needs --dir DIR: the directory to write the snapshot to");
@@ -74,12 +86,8 @@ public final class CollectCommand implements Callable<Integer> {
             raw = live.read(withPods);
         }
         CollectionWriter.Written written = CollectionWriter.write(raw, outputDir);
-        var out = spec.commandLine().getOut();
-        out.println("collected from " + raw.source().replaceFirst("^live: ", "") + " at " + raw.now());
-        written.counts().forEach((file, count) -> out.printf("  %-32s %6d%n", file, count));
-        raw.notes().forEach(n -> out.println("  note: " + n));
-        out.println("wrote " + written.directory());
-        out.flush();
+        output.print(spec.commandLine().getOut(), new CollectOutput(raw.source().replaceFirst("^live: ", ""),
+                raw.now(), written.counts(), raw.notes(), written.directory().toString()));
         return ExitCode.OK;
     }
 }

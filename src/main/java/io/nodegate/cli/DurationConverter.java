@@ -8,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
 import java.time.Duration;
 
 /**
- * Every duration flag's converter ({@link Durations}' syntax: 1500ms, 30s, 5m, 1h30m, 3d). picocli prefixes the
+ * Every duration flag's converter ({@link Durations}' syntax: 1500ms, 30s, 5m, 1h30m, 3d, and 5 for 5 s). picocli prefixes the
  * error with the option name ("Invalid value for option '--batch-window': ...") and exits 2.
  */
 public class DurationConverter implements ITypeConverter<Duration> {

@@ -9,7 +9,6 @@ import io.nodegate.detect.controlplane.EtcdDetectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.render.EtcdTables;
-import io.nodegate.render.Structured;
 import io.nodegate.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -70,7 +69,7 @@ public final class EtcdCommand implements Callable<Integer> {
     SourceOptions source = new SourceOptions();
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(EtcdTables.Output.class);
 
     @Override
     public Integer call() {
@@ -118,11 +117,7 @@ public final class EtcdCommand implements Callable<Integer> {
     }
 
     private void render(ClusterState state, List<Finding> findings, List<String> notes) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(
-                () -> Structured.tree(EtcdTables.document(state.source(), state.etcd(), findings, notes)),
-                style -> EtcdTables.report(state.etcd(), findings, notes, style)));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new EtcdTables.Output(state.source(), state.etcd(), findings, notes));
     }
 
     private static ClusterState emptyState() {

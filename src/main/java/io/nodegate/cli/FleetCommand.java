@@ -9,7 +9,6 @@ import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.render.FleetRenderer;
-import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import picocli.CommandLine;
@@ -59,19 +58,8 @@ import java.util.concurrent.Callable;
                 "            the report still shows the others and names it."})
 public final class FleetCommand implements Callable<Integer> {
 
-    @Option(names = "--context", paramLabel = "NAME",
-            description = "Kubeconfig context of one cluster; repeat for each cluster.")
-    List<String> contexts = new ArrayList<>();
-
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
-            description = "Kubeconfig file: with --context or --rancher, the file they come from; repeated without "
-                    + "--context, one cluster per file (its current context). Default: $KUBECONFIG, then ~/.kube/config.")
-    List<Path> kubeconfigs = new ArrayList<>();
-
-    @Option(names = {"-f", "--filename"}, paramLabel = "DIR",
-            description = "Offline: a directory (or file) of kubectl dumps of one cluster; repeat for each cluster. "
-                    + "The cluster's name is the context in its collected.json, else the directory name.")
-    List<Path> dirs = new ArrayList<>();
+    @Mixin
+    ClusterSetOptions clusters = new ClusterSetOptions();
 
     @Option(names = "--rancher", paramLabel = "CONTEXT",
             description = "Context of a Rancher management (local) cluster: its management.cattle.io/v3 Nodes stand "
@@ -83,18 +71,8 @@ public final class FleetCommand implements Callable<Integer> {
                     + "* ledger ConfigMaps written by 'nodegate remove' (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = "--now", paramLabel = "TIME",
-            description = "Offline only: the time ages are computed against (ISO-8601). "
-                    + "Default: the time recorded by 'nodegate collect'.")
-    String now;
-
-    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "10s",
-            converter = DurationConverter.Positive.class,
-            description = "Per-request timeout against each API server, as kubectl's: 30s, 1m (default: ${DEFAULT-VALUE}).")
-    java.time.Duration requestTimeout = java.time.Duration.ofSeconds(10);
-
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(FleetRenderer.Output.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -115,7 +93,7 @@ public final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<FleetSource> sources = sources();
-        FleetLoader effective = loader != null ? loader : FleetLoader.real(now, requestTimeout, namespace, env.clock(),
+        FleetLoader effective = loader != null ? loader : FleetLoader.real(clusters.now, clusters.requestTimeout, namespace, env.clock(),
                 env.lastAsked());
         List<FleetLoader.Loaded> loaded = new ArrayList<>();
         List<Unread> unread = new ArrayList<>();
@@ -130,9 +108,7 @@ public final class FleetCommand implements Callable<Integer> {
             }
         }
         FleetReport report = report(loaded, unread);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> FleetRenderer.table(report, style)));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new FleetRenderer.Output(report));
         List<String> missing = report.clusters().stream().filter(c -> c.unreadable() != null)
                 .map(c -> c.name() + (c.read() ? " (its tombstones)" : "") + ": " + c.unreadable()).toList();
         if (!missing.isEmpty()) {
@@ -187,32 +163,22 @@ public final class FleetCommand implements Callable<Integer> {
 
     /** The clusters asked for, validated. */
     List<FleetSource> sources() {
-        if (!contexts.isEmpty() && kubeconfigs.size() > 1) {
-            throw usage("give several --context (of one kubeconfig) or several --kubeconfig, not both: "
-                    + contexts.size() + " --context and " + kubeconfigs.size() + " --kubeconfig given");
-        }
-        if (rancher != null && kubeconfigs.size() > 1) {
+        clusters.check("cluster");
+        if (rancher != null && clusters.kubeconfigs.size() > 1) {
             throw usage("--rancher CONTEXT comes from the one --kubeconfig (or the default one); "
-                    + kubeconfigs.size() + " --kubeconfig given");
-        }
-        if (now != null && dirs.isEmpty()) {
-            throw usage("--now applies to offline clusters (-f DIR) only");
+                    + clusters.kubeconfigs.size() + " --kubeconfig given");
         }
         List<FleetSource> sources = new ArrayList<>();
-        Path kubeconfig = kubeconfigs.size() == 1 && (!contexts.isEmpty() || rancher != null) ? kubeconfigs.get(0) : null;
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (String c : contexts) {
-            if (!seen.add(c)) {
-                throw usage("--context " + c + " given twice");
-            }
+        Path kubeconfig = clusters.contextsKubeconfig();
+        for (String c : clusters.contexts) {
             sources.add(new FleetSource(FleetSource.Kind.CONTEXT, kubeconfig, c, null));
         }
-        if (contexts.isEmpty() && (rancher == null || kubeconfigs.size() > 1)) {
-            for (Path k : kubeconfigs) {
+        if (clusters.contexts.isEmpty() && (rancher == null || clusters.kubeconfigs.size() > 1)) {
+            for (Path k : clusters.kubeconfigs) {
                 sources.add(new FleetSource(FleetSource.Kind.KUBECONFIG, k, null, null));
             }
         }
-        for (Path d : dirs) {
+        for (Path d : clusters.dirs) {
             sources.add(new FleetSource(FleetSource.Kind.DUMP, null, null, d));
         }
         if (rancher != null) {
@@ -230,7 +196,7 @@ public final class FleetCommand implements Callable<Integer> {
     }
 
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return clusters.usage(message);
     }
 
     /** Where one cluster (or, for RANCHER, every downstream cluster of one management cluster) comes from. */

@@ -4,8 +4,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
@@ -77,15 +76,13 @@ public final class GateCommand implements Callable<Integer> {
     EtcdOptions etcd = new EtcdOptions();
 
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.GateOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE", description = "The node to gate.")
     String node;
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--removed-at", paramLabel = "TIME",
             description = "When RKE2 was removed or the agent stopped, per the host owner's reply (not the reboot time). "
@@ -156,50 +153,26 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
         HostInputs host = hostInputs();
         bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
-        FleetFlags.Views fleetViews = fleet.read(source, env.clock());
+        BaselineFileOptions.Session session = prelude.connect(env);
+        FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
         var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
-        MachineSource management = machines.open(source);
+        MachineSource management = machines.open(prelude.live());
         GateService.Run run;
         try {
             run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
-                    .run(baseline, baselineOptions.file, request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
+                    .run(baseline, prelude.baselineFile(), request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
                             fleetViews == null ? null : fleetViews.views(),
                             fleetViews == null ? null : fleetViews.error(), management);
         } finally {
             MachineFlags.close(management);
         }
-        PrintWriter w = spec.commandLine().getOut();
-        if (output.isTable()) {
-            w.println(LifecycleCommands.verdictLine("gate " + node, run.result().verdict(), run.result().checks()));
-            for (Check c : run.result().checks()) {
-                w.printf("  %-12s %-8s %s%n", "[" + c.id() + "]", LifecycleCommands.outcome(c), c.title());
-                for (String r : c.reasons()) {
-                    w.printf("      - %s%n", r);
-                }
-                // a check that was not run has no evidence to show
-                if ((c.outcome() != Verdict.PASS && c.outcome() != Verdict.NOT_CHECKED) || "c".equals(c.id())
-                        || "redundancy".equals(c.id()) || "host".equals(c.id()) || "kubelet".equals(c.id())
-                        || ("bmc".equals(c.id()) && c.outcome() != Verdict.NOT_CHECKED)) {
-                    for (Map.Entry<String, String> e : c.evidence().entrySet()) {
-                        w.printf("        %s: %s%n", e.getKey(), e.getValue());
-                    }
-                }
-            }
-            w.printf("record: %s (sha256 %s)%n", run.recordFile(), run.sha256());
-            if (run.annotation() != null) {
-                w.println(run.annotation());
-            }
-        } else {
-            w.print(Json.write(run.record()));
-        }
-        w.flush();
+        output.print(spec.commandLine().getOut(), new LifecycleRenderer.GateOutput(node, run));
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
         }

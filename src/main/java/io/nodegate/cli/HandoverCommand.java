@@ -77,8 +77,7 @@ public final class HandoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: open, step, status, close "
-                + "or report (nodegate handover --help)");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -97,12 +96,12 @@ public final class HandoverCommand implements Callable<Integer> {
 
     /** Prints one hand-over in the chosen format. */
     static void print(PrintWriter w, OutputOptions output, NodeHandover h, List<String> notes) {
-        w.print(output.render(() -> HandoverApi.JSON.valueToTree(h),
-                style -> HandoverRenderer.render(h, style)));
-        if (output.isTable()) {
-            notes.forEach(n -> w.println("note: " + n));
-        }
-        w.flush();
+        output.print(w, new HandoverRenderer.Output(List.of(h), true, HandoverApi.JSON.valueToTree(h), notes));
+    }
+
+    /** -o for open, step, status and close: one hand-over in full, or (status) one line each. */
+    static OutputOptions output() {
+        return OutputOptions.of(HandoverRenderer.Output.class);
     }
 
     /** Exit 1 when the record holds violations or alerts a silence does not stop; 3 when a read failed. */
@@ -159,7 +158,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
 
         @Parameters(index = "0", paramLabel = "NAME", description = "The hand-over's name (an object name).")
         String name;
@@ -282,7 +281,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
 
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
@@ -394,7 +393,7 @@ public final class HandoverCommand implements Callable<Integer> {
                 var result = service.record(name, claim, reports, step == 1 ? sources.canonicalAlertmanagers()
                         : List.of(), looker, "handover step (" + who() + ")");
                 print(w, output, result.handover(), result.notes());
-                if (output.isTable()) {
+                if (output.isTable() && !output.noHeaders()) {
                     w.printf("recorded step %d (%s) of %s%n", step, Step.of(step).title(), name);
                     w.flush();
                 }
@@ -537,7 +536,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
         @CommandLine.ArgGroup(exclusive = false, heading = "Offline (saved files):%n")
         HandoverSources.Offline offline = new HandoverSources.Offline();
 
@@ -590,12 +589,8 @@ public final class HandoverCommand implements Callable<Integer> {
                     unread = now;
                 }
             }
-            if (output.isTable()) {
-                w.print(all.isEmpty() ? "no hand-overs\n" : HandoverRenderer.list(all));
-            } else {
-                w.print(output.render(() -> HandoverApi.JSON.valueToTree(Map.of("items", all)), s -> ""));
-            }
-            w.flush();
+            output.print(w, new HandoverRenderer.Output(all, false, HandoverApi.JSON.valueToTree(Map.of("items", all)),
+                    List.of()));
             if (unread != null) {
                 finish(unread);
             }
@@ -624,7 +619,7 @@ public final class HandoverCommand implements Callable<Integer> {
         @Mixin
         HandoverSources sources = new HandoverSources();
         @Mixin
-        OutputOptions output;
+        OutputOptions output = output();
 
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
@@ -668,6 +663,8 @@ public final class HandoverCommand implements Callable<Integer> {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         LiveOptions live = new LiveOptions();
+        @Mixin
+        OutputOptions output = OutputOptions.of(HandoverRenderer.PageOutput.class);
 
         @Parameters(index = "0", arity = "0..1", paramLabel = "NAME")
         String name;
@@ -705,11 +702,9 @@ public final class HandoverCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new InputException("cannot write --html " + html + ": " + e.getMessage(), e);
             }
-            PrintWriter w = spec.commandLine().getOut();
-            w.printf("wrote %s (%d bytes): hand-over %s, %d node(s), %d violation(s)%n", html, page.getBytes(
-                    StandardCharsets.UTF_8).length, h.name(), h.spec().nodes().size(),
-                    h.status() == null ? 0 : h.status().violations().size());
-            w.flush();
+            output.print(spec.commandLine().getOut(), new HandoverRenderer.PageOutput(html.toString(),
+                    page.getBytes(StandardCharsets.UTF_8).length, h.name(), h.spec().nodes().size(),
+                    h.status() == null ? 0 : h.status().violations().size()));
             return ExitCode.OK;
         }
     }

@@ -5,8 +5,6 @@ import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.model.host.HostVerdict;
 import io.nodegate.render.HostReportRenderer;
-import io.nodegate.render.Structured;
-import io.nodegate.render.Style;
 import io.nodegate.InputException;
 import io.nodegate.source.host.HostInspector;
 import io.nodegate.source.host.HostReportJson;
@@ -41,7 +39,7 @@ public final class HostCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand. See 'nodegate host --help'.");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     @Command(name = "inspect",
@@ -97,7 +95,7 @@ public final class HostCommand implements Callable<Integer> {
         String systemctl = "systemctl";
 
         @Mixin
-        OutputOptions output = new OutputOptions();
+        OutputOptions output = OutputOptions.of(HostReportRenderer.Output.class);
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -132,18 +130,8 @@ public final class HostCommand implements Callable<Integer> {
             if (out != null) {
                 write(out, HostReportJson.write(report));
             }
-            PrintWriter w = spec.commandLine().getOut();
-            switch (output.format()) {
-                case json -> w.print(HostReportJson.write(report));
-                case yaml -> w.print(Structured.yaml(HostReportJson.tree(report)));
-                default -> {
-                    w.print(HostReportRenderer.table(report, new Style(output.color())));
-                    if (out != null) {
-                        w.println("report: " + out);
-                    }
-                }
-            }
-            w.flush();
+            output.print(spec.commandLine().getOut(), new HostReportRenderer.Output(report,
+                    HostReportJson.tree(report), out == null ? null : out.toString()));
             return report.verdict() == HostVerdict.CLEAN && report.warnings().isEmpty()
                     ? ExitCode.OK : ExitCode.FINDINGS;
         }

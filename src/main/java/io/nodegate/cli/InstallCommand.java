@@ -4,7 +4,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.deploy.BmcMounts;
 import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
-import io.nodegate.deploy.Manifests;
+import io.nodegate.deploy.ManifestOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -49,8 +49,6 @@ import java.util.concurrent.Callable;
                 "  # uninstall: the same flags, piped to delete; --without-crds keeps the hand-over records",
                 "  nodegate install --image REG/nodegate:0.1.0 --without-crds | kubectl delete -f -"})
 public final class InstallCommand implements Callable<Integer> {
-
-    public enum Format { yaml, json }
 
     @Spec
     CommandSpec spec;
@@ -120,9 +118,9 @@ public final class InstallCommand implements Callable<Integer> {
                     + "trust store).")
     String bmcCaConfigMap;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Format format = Format.yaml;
+    /** yaml by default, for `kubectl apply -f -`. */
+    @picocli.CommandLine.Mixin
+    OutputOptions output = OutputOptions.of(ManifestOutput.class, "yaml");
 
     @Option(names = "--crds-only",
             description = "Print only the CustomResourceDefinitions (NodeHandover), for `nodegate handover` without the"
@@ -146,9 +144,7 @@ public final class InstallCommand implements Callable<Integer> {
                         + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
                         + "--monitoring-label, --dashboard-namespace, --bmc-*)");
             }
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(format == Format.json ? Manifests.json(InstallBundle.crds()) : Manifests.yaml(InstallBundle.crds()));
-            out.flush();
+            output.print(spec.commandLine().getOut(), ManifestOutput.of(InstallBundle.crds()));
             return ExitCode.OK;
         }
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
@@ -156,9 +152,7 @@ public final class InstallCommand implements Callable<Integer> {
                 VersionProvider.version(), dashboardNamespace,
                 BmcMounts.of(bmcInventoryConfigMap, bmcCredentialsSecret, bmcCaConfigMap));
         var objects = InstallBundle.objects(settings, !withoutCrds);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.json ? Manifests.json(objects) : Manifests.yaml(objects));
-        out.flush();
+        output.print(spec.commandLine().getOut(), ManifestOutput.of(objects));
         return ExitCode.OK;
     }
 }

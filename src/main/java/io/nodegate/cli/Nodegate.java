@@ -30,7 +30,7 @@ public final class Nodegate implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command. See 'nodegate --help'.");
+        throw missingSubcommand(spec);
     }
 
     public static void main(String[] args) {
@@ -132,6 +132,46 @@ public final class Nodegate implements Callable<Integer> {
         return t instanceof NodegateException ne ? ne.exitCode() : ExitCode.COLLECTION;
     }
 
+    /**
+     * A usage error the way kubectl prints one: the message on one line, then where help is, and exit 2. picocli's
+     * default would print the whole usage help (about 50 lines) after the message, burying it.
+     */
+    static int usageError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine command = ex.getCommandLine();
+        java.io.PrintWriter err = command.getErr();
+        err.println(usageLine(ex));
+        err.println("See '" + command.getCommandSpec().qualifiedName() + " --help'.");
+        err.flush();
+        return ExitCode.USAGE;
+    }
+
+    /** For a command that only groups others: "missing subcommand (one of: save)" (exit 2). */
+    static CommandLine.ParameterException missingSubcommand(CommandLine.Model.CommandSpec spec) {
+        List<String> names = spec.subcommands().entrySet().stream()
+                .filter(e -> e.getKey().equals(e.getValue().getCommandName()) && !e.getValue().getCommandSpec().usageMessage().hidden())
+                .map(java.util.Map.Entry::getKey).filter(n -> !n.equals("help")).toList();
+        return new CommandLine.ParameterException(spec.commandLine(), "missing " + (spec.parent() == null ? "command"
+                : "subcommand") + " (one of: " + String.join(", ", names) + ")");
+    }
+
+    /** "nodegate gate: Missing required parameter: 'NODE'", with picocli's suggestions on the same line. */
+    static String usageLine(CommandLine.ParameterException ex) {
+        String message = ex.getMessage() == null ? "invalid command line" : ex.getMessage();
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched) {
+            List<String> words = unmatched.getUnmatched();
+            String first = words.isEmpty() ? "" : words.get(0);
+            if (!first.startsWith("-") && !ex.getCommandLine().getSubcommands().isEmpty()) {
+                // picocli says "Unmatched argument at index 0: 'audti'"; kubectl says what it is
+                message = "unknown command '" + first + "'";
+            }
+            if (!unmatched.getSuggestions().isEmpty()) {
+                message += " (did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?)";
+            }
+        }
+        return ex.getCommandLine().getCommandSpec().qualifiedName() + ": "
+                + message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
     private static String describe(Throwable t) {
         String message = t.getMessage();
         String kind = t.getClass().getSimpleName();
@@ -203,7 +243,9 @@ public final class Nodegate implements Callable<Integer> {
             WatchCommand.class,
             AlertsCommand.class,
             InstallCommand.class,
-            CompletionCommand.class);
+            CompletionCommand.class,
+            VersionCommand.class,
+            CompleteCommand.class);
 
     /** The full command tree, as help and tests see it. */
     public static CommandLine newCommandLine() {
@@ -231,8 +273,14 @@ public final class Nodegate implements Callable<Integer> {
             cl.addSubcommand(new CommandLine.HelpCommand());
         }
         helpEverywhere(cl);
+        OutputOptions.describeEverywhere(cl);
+        CompleteCommand.takeEveryWord(cl);
+        // help is coloured by the same rule as tables: never into a pipe or a file, never under NO_COLOR
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(Terminal.colour()
+                ? CommandLine.Help.Ansi.ON : CommandLine.Help.Ansi.OFF));
         handLastAskedToOptions(cl.getCommandSpec(), env.lastAsked());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine));
+        cl.setParameterExceptionHandler(Nodegate::usageError);
         cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.COLLECTION);
         return cl;
     }

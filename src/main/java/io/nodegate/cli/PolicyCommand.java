@@ -3,6 +3,7 @@ package io.nodegate.cli;
 import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.policy.MachinePolicySettings;
+import io.nodegate.deploy.ManifestOutput;
 import io.nodegate.policy.PolicyApplier;
 import io.nodegate.policy.PolicyBundle;
 import io.nodegate.policy.PolicySettings;
@@ -47,8 +48,6 @@ import java.util.concurrent.Callable;
                 "  # on Rancher's management cluster: gate the Machine delete of Rancher custom nodes",
                 "  nodegate policy --machines --apply --context rancher"})
 public final class PolicyCommand implements Callable<Integer> {
-
-    public enum Format { yaml, json }
 
     @Spec
     CommandSpec spec;
@@ -109,9 +108,9 @@ public final class PolicyCommand implements Callable<Integer> {
                     + "Needs rights to create admission policies and RBAC (cluster-admin).")
     boolean apply;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Format format = Format.yaml;
+    /** yaml by default, for `kubectl apply -f -`; with --apply, table says what was applied. */
+    @Mixin
+    OutputOptions output = OutputOptions.of(ManifestOutput.class, "yaml");
 
     @Mixin
     LiveOptions source = new LiveOptions();
@@ -121,17 +120,18 @@ public final class PolicyCommand implements Callable<Integer> {
         PolicyBundle bundle = machines ? machineBundle() : downstreamBundle();
         PrintWriter out = spec.commandLine().getOut();
         if (!apply) {
-            out.print(format == Format.json ? bundle.toJson() : bundle.toYaml());
-            out.flush();
+            output.print(out, ManifestOutput.of(bundle.objects()));
             return ExitCode.OK;
         }
         PolicyApplier.Result result;
         try (io.nodegate.source.live.KubeConnection connection = source.connect()) {
             result = PolicyApplier.apply(new io.nodegate.source.live.ApiCalls(connection), bundle);
         }
-        result.applied().forEach(what -> out.println("applied " + what));
-        result.skipped().forEach(what -> out.println("skipped " + what));
-        out.flush();
+        List<String> actions = new ArrayList<>();
+        result.applied().forEach(what -> actions.add("applied " + what));
+        result.skipped().forEach(what -> actions.add("skipped " + what));
+        // -o yaml/json/name after --apply print the objects as applied, as `kubectl apply -o` does
+        output.print(out, new ManifestOutput(bundle.objects(), actions));
         return ExitCode.OK;
     }
 

@@ -6,8 +6,6 @@ import io.nodegate.probe.EndpointResult;
 import io.nodegate.probe.ProbeReport;
 import io.nodegate.probe.ProbeSettings;
 import io.nodegate.render.ProbeRenderer;
-import io.nodegate.render.Structured;
-import io.nodegate.render.Style;
 import io.nodegate.InputException;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine;
@@ -40,8 +38,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing subcommand. See 'nodegate probe --help'.");
+        throw Nodegate.missingSubcommand(spec);
     }
 
     /**
@@ -117,7 +114,7 @@ public final class ProbeCommand implements Callable<Integer> {
         LiveOptions cluster = new LiveOptions();
 
         @Mixin
-        OutputOptions output = new OutputOptions();
+        OutputOptions output = OutputOptions.of(ProbeRenderer.Output.class);
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -173,13 +170,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
 
         private void print(ProbeReport report) {
-            PrintWriter out = spec.commandLine().getOut();
-            switch (output.format()) {
-                case json -> out.print(Structured.json(ProbeRenderer.tree(report)));
-                case yaml -> out.print(Structured.yaml(ProbeRenderer.tree(report)));
-                default -> out.print(ProbeRenderer.table(report, new Style(output.color())));
-            }
-            out.flush();
+            output.print(spec.commandLine().getOut(), new ProbeRenderer.Output(report));
         }
     }
 }

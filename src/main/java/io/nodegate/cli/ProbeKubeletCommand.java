@@ -7,9 +7,7 @@ import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.probe.KubeletProbe;
-import io.nodegate.render.FindingsSection;
 import io.nodegate.render.KubeletAnswersRenderer;
-import io.nodegate.render.Style;
 import io.nodegate.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,7 +42,7 @@ import java.util.concurrent.Callable;
         footer = {"",
                 "Examples:",
                 "  nodegate probe kubelet gpu-a07 gpu-a08 gpu-a09",
-                "  nodegate probe kubelet gpu-a07 --timeout 5s -o json",
+                "  nodegate probe kubelet gpu-a07 --probe-timeout 5s -o json",
                 "",
                 "Exit codes: 0 no finding, 1 NG303, 2 usage or input error (e.g. a Node that does not exist),",
                 "            3 the Nodes or this cluster's CA could not be read."})
@@ -53,19 +51,24 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "NODE", description = "Nodes to probe.")
     List<String> nodes = new ArrayList<>();
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "10250",
-            description = "Kubelet serving port (default: ${DEFAULT-VALUE}).")
-    int port = KubeletProbe.DEFAULT_PORT;
+    @Mixin
+    KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "3s", converter = DurationConverter.class,
-            description = "One deadline per Node for connect and TLS handshake together (default: ${DEFAULT-VALUE}).")
-    Duration timeout = KubeletProbe.DEFAULT_TIMEOUT;
+    /**
+     * The old names of --kubelet-port and --probe-timeout, documented until 0.1.0 (audit, gate and verify-gone always
+     * used the new ones): kept, hidden, for this release, with a note on stderr.
+     */
+    @Option(names = "--port", paramLabel = "PORT", hidden = true)
+    Integer deprecatedPort;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", hidden = true, converter = DurationConverter.class)
+    Duration deprecatedTimeout;
 
     @Mixin
     LiveOptions cluster = new LiveOptions();
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(KubeletAnswersRenderer.Output.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -82,7 +85,10 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        checkPortAndTimeout(port, timeout);
+        takeDeprecatedNames();
+        kubeletProbe.check();
+        int port = kubeletProbe.port;
+        Duration timeout = kubeletProbe.timeout;
         ApiReader api = new ApiReader(LifecycleCommands.connect(env, cluster));
         List<NodeInfo> targets = new ArrayList<>();
         for (String name : new LinkedHashSet<>(nodes)) {
@@ -93,21 +99,41 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
         KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
         List<KubeletAnswer> answers = kubelets.probe(targets, cas);
         List<Finding> findings = new KubeletAnswersForAnotherClusterDetector().detect(targets, answers);
-        PrintWriter w = spec.commandLine().getOut();
-        w.print(output.render(() -> KubeletAnswersRenderer.tree(answers, findings, cas.sources()),
-                style -> KubeletAnswersRenderer.table(targets, answers, style)
-                        + "\n" + FindingsSection.block(findings, List.of("this cluster's CA from: "
-                        + String.join(", ", cas.sources())), style)));
-        w.flush();
+        output.print(spec.commandLine().getOut(), new KubeletAnswersRenderer.Output(targets, answers, findings,
+                cas.sources()));
         return ReportExit.of(findings);
+    }
+
+    private void takeDeprecatedNames() {
+        var parsed = spec.commandLine().getParseResult();
+        if (deprecatedPort != null) {
+            if (parsed.hasMatchedOption("--kubelet-port")) {
+                throw new InputException("give the port once: --kubelet-port (--port is its deprecated old name)");
+            }
+            kubeletProbe.port = deprecatedPort;
+            deprecationNote("--port", "--kubelet-port " + deprecatedPort);
+        }
+        if (deprecatedTimeout != null) {
+            if (parsed.hasMatchedOption("--probe-timeout")) {
+                throw new InputException("give the timeout once: --probe-timeout (--timeout is its deprecated old name)");
+            }
+            kubeletProbe.timeout = deprecatedTimeout;
+            deprecationNote("--timeout", "--probe-timeout " + io.nodegate.time.Durations.format(deprecatedTimeout));
+        }
+    }
+
+    private void deprecationNote(String old, String replacement) {
+        spec.commandLine().getErr().println("nodegate: probe kubelet " + old + " is deprecated and will be removed in "
+                + "the next release: use " + replacement + " (the name audit, gate and verify-gone use)");
     }
 
     static void checkPortAndTimeout(int port, Duration timeout) {
         if (port < 1 || port > 65535) {
-            throw new InputException("--port must be between 1 and 65535, got " + port);
+            throw new InputException("--kubelet-port must be between 1 and 65535, got " + port);
         }
         if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new InputException("--timeout must be longer than 0s and at most 1m, got " + timeout);
+            throw new InputException("--probe-timeout must be longer than 0s and at most 1m, got "
+                    + io.nodegate.time.Durations.format(timeout));
         }
     }
 }

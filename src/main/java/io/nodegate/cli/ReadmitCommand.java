@@ -12,7 +12,7 @@ import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
 import picocli.CommandLine;
@@ -56,15 +56,13 @@ public final class ReadmitCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.ReadmitOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--verify", description = "Check the rejoined host instead of preparing its return.")
     boolean verify;
@@ -91,24 +89,17 @@ public final class ReadmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         if (hostReport != null && !verify) {
             throw new InputException("--host-report goes with --verify: it checks the reinstalled agent");
         }
         HostReportJson.Loaded report = hostReport == null ? null : HostReportJson.load(hostReport);
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        BaselineFileOptions.Session session = prelude.connect(env);
         Readmitter readmitter = new Readmitter(session.api(), session.store(), env.clock());
         PrintWriter w = spec.commandLine().getOut();
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
-            if (output.isTable()) {
-                w.println(LifecycleCommands.verdictLine("readmit --verify " + node, v.verdict(), v.checks()));
-                LifecycleCommands.printChecks(w, v.checks());
-                v.deletedJobs().forEach(j -> w.printf("deleted Failed Job %s (backed up first)%n", j));
-            } else {
-                w.print(Json.write(v));
-            }
-            w.flush();
+            output.print(w, new LifecycleRenderer.ReadmitVerification(v));
             if (v.verdict() != Verdict.PASS) {
                 throw new NodegateException(v.verdict().exitCode(), "readmit --verify " + node + ": " + v.verdict());
             }
@@ -118,51 +109,11 @@ public final class ReadmitCommand implements Callable<Integer> {
                 new TombstoneLedger(session.api(), namespace));
         if (release != null && !release.nodeExists()) {
             // a removed host: no Node to keep, only its quarantine to lift before it is reinstalled
-            if (output.isTable()) {
-                printRelease(w, release);
-                w.printf("  Node %s is gone (removed %s): the host joins as a new Node; reinstall at exactly %s%n",
-                        node, release.tombstone().removedAt(), release.clusterVersion());
-                w.println("host-side steps:");
-                release.hostSteps().forEach(s -> w.println("  " + s));
-            } else {
-                w.print(Json.write(release));
-            }
-            w.flush();
+            output.print(w, new LifecycleRenderer.ReadmitRelease(release));
             return ExitCode.OK;
         }
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
-        if (output.isTable()) {
-            if (release != null) {
-                printRelease(w, release);
-            }
-            w.printf("readmit %s: keep the Node object (cordon, role labels, taints, podCIDR stay)%n", node);
-            w.printf("  cluster version: %s (the host reported %s): reinstall at exactly %s%n", p.clusterVersion(),
-                    p.nodeKubelet(), p.clusterVersion());
-            if (p.secret() == null) {
-                w.printf("  node-password Secret: none (NotFound): nothing to delete%n");
-            } else if (p.deleted()) {
-                w.printf("  deleted Secret kube-system/%s (metadata backed up to %s)%n", p.secret().name(), p.backup());
-            } else {
-                w.printf("  would delete Secret kube-system/%s (created %s); run again with --yes%n",
-                        p.secret().name(), p.secret().created());
-            }
-            w.println("host-side steps:");
-            p.hostSteps().forEach(s -> w.println("  " + s));
-        } else {
-            w.print(Json.write(release == null ? p : java.util.Map.of("plan", p, "tombstone", release)));
-        }
-        w.flush();
+        output.print(w, new LifecycleRenderer.ReadmitPlan(p, release));
         return ExitCode.OK;
-    }
-
-    private static void printRelease(PrintWriter w, Readmitter.Release r) {
-        var t = r.tombstone();
-        String what = "tombstone " + t.name() + " (systemUUID " + t.systemUuid() + ", machineID " + t.machineId()
-                + ", removed " + t.removedAt() + " by " + t.removedBy() + ")";
-        if (r.released()) {
-            w.printf("readmit %s: released %s from %s (saved to %s)%n", r.node(), what, r.where(), r.backup());
-        } else {
-            w.printf("readmit %s: would release %s from %s; run again with --yes%n", r.node(), what, r.where());
-        }
     }
 }

@@ -8,7 +8,6 @@ import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.RedundancyRenderer;
-import io.nodegate.render.Structured;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +50,7 @@ public final class RedundancyCommand implements Callable<Integer> {
     SourceOptions source = new SourceOptions();
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(RedundancyRenderer.Output.class);
 
     @Mixin
     EtcdOptions etcd = new EtcdOptions();
@@ -70,9 +69,7 @@ public final class RedundancyCommand implements Callable<Integer> {
             state = state.withEtcd(etcd.read());
         }
         RedundancyReport report = analyse(state);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> RedundancyRenderer.table(report, style, output.wide())));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new RedundancyRenderer.Output(report));
         return ReportExit.of(report.findings());
     }
 

@@ -9,7 +9,7 @@ import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import picocli.CommandLine;
@@ -57,15 +57,13 @@ public final class RemoveCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.RemoveOutput.class);
 
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--max-gate-age", defaultValue = "30m", paramLabel = "DURATION",
             converter = DurationConverter.Positive.class,
@@ -98,16 +96,19 @@ public final class RemoveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         var opts = new NodeRemover.Options(maxGateAge, override, timeout, env.pollInterval(), handedTo);
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
+        BaselineFileOptions.Session session = prelude.connect(env);
         PrintWriter w = spec.commandLine().getOut();
+        // the cascade is followed for minutes: its progress goes with the table to stdout, and to stderr when stdout
+        // carries JSON or YAML, so that what a pipe reads parses
+        PrintWriter progress = output.isTable() ? w : spec.commandLine().getErr();
         NodeRemover.Record r;
-        MachineSource management = machines.open(source);
+        MachineSource management = machines.open(prelude.live());
         try {
-            r = new NodeRemover(session.api(), session.store(), env.clock(), w, env.sleeper(),
+            r = new NodeRemover(session.api(), session.store(), env.clock(), progress, env.sleeper(),
                     new TombstoneLedger(session.api(), namespace))
-                    .remove(baseline, baselineOptions.file, node, opts, management);
+                    .remove(baseline, prelude.baselineFile(), node, opts, management);
         } catch (RefusedException | InputException e) {
             throw new NodegateException(e.exitCode(), "remove " + node + ": " + e.getMessage(), e);
         } finally {
@@ -115,10 +116,8 @@ public final class RemoveCommand implements Callable<Integer> {
         }
         String deleted = r.machine() == null ? "Node " + node
                 : "Machine " + r.machine().namespace() + "/" + r.machine().name() + " (Node " + node + ")";
-        if (!output.isTable()) {
-            w.print(Json.write(r));
-        }
-        w.flush();
+        progress.flush();
+        output.print(w, new LifecycleRenderer.RemoveOutput(node, r, session.store().dir()));
         if (r.tombstoneError() != null) {
             throw new NodegateException(ExitCode.COLLECTION, deleted + " was deleted, but its tombstone was not"
                     + " recorded (" + r.tombstoneError() + "): record it by hand with the commands printed above");
@@ -130,10 +129,6 @@ public final class RemoveCommand implements Callable<Integer> {
         if (!r.cascadeComplete()) {
             throw new NodegateException(ExitCode.HOLD, deleted + " deleted; after " + Durations.format(timeout)
                     + " still left: " + String.join("; ", r.left()));
-        }
-        if (output.isTable()) {
-            w.printf("removed %s: cascade complete; evidence in %s%n", node, session.store().dir());
-            w.flush();
         }
         return ExitCode.OK;
     }

@@ -6,7 +6,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.Verdict;
 import io.nodegate.lifecycle.verify.GoneVerifier;
 import io.nodegate.InputException;
@@ -55,15 +55,13 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     EtcdOptions etcd = new EtcdOptions();
 
     @Mixin
-    LiveOptions source = new LiveOptions();
+    LifecyclePrelude prelude = new LifecyclePrelude();
 
     @Mixin
     FleetFlags fleet = new FleetFlags();
     @Mixin
-    OutputOptions output;
+    OutputOptions output = OutputOptions.of(LifecycleRenderer.VerifyGoneOutput.class);
 
-    @Mixin
-    BaselineFileOptions baselineOptions = new BaselineFileOptions();
 
     @Option(names = "--name-pattern", paramLabel = "REGEX",
             description = "Names the receiving side gives hosts (e.g. '^new-'): any such Node is reported.")
@@ -86,7 +84,7 @@ public final class VerifyGoneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Baseline baseline = baselineOptions.read();
+        Baseline baseline = prelude.baseline();
         Pattern pattern = null;
         if (namePattern != null) {
             try {
@@ -101,22 +99,13 @@ public final class VerifyGoneCommand implements Callable<Integer> {
             probe = new HostInputs.Probe(kubeletProbe.port, kubeletProbe.timeout);
         }
         bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
-        BaselineFileOptions.Session session = baselineOptions.connect(env, source, baseline);
-        FleetFlags.Views fleetViews = fleet.read(source, env.clock());
+        BaselineFileOptions.Session session = prelude.connect(env);
+        FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
         var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
         GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
-                .verify(baseline, baselineOptions.file, pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
+                .verify(baseline, prelude.baselineFile(), pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
-        PrintWriter w = spec.commandLine().getOut();
-        if (output.isTable()) {
-            w.println(LifecycleCommands.verdictLine("verify-gone (baseline " + baseline.baselineTs() + ")",
-                    run.result().verdict(), run.result().checks()));
-            LifecycleCommands.printChecks(w, run.result().checks());
-            w.printf("record: %s%n", run.recordFile());
-        } else {
-            w.print(Json.write(run.result()));
-        }
-        w.flush();
+        output.print(spec.commandLine().getOut(), new LifecycleRenderer.VerifyGoneOutput(baseline.baselineTs(), run));
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "verify-gone: " + run.result().verdict());
         }

@@ -9,7 +9,6 @@ import io.nodegate.detect.controlplane.ViewsReport;
 import io.nodegate.detect.controlplane.ViewsTable;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.ViewsRenderer;
-import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import picocli.CommandLine;
@@ -57,32 +56,11 @@ public final class ViewsCommand implements Callable<Integer> {
 
     private static final java.util.regex.Pattern NODE_NOTE = java.util.regex.Pattern.compile("(?<![A-Za-z])Node ");
 
-    @Option(names = "--context", paramLabel = "NAME",
-            description = "Kubeconfig context of one API server; repeat for each view.")
-    List<String> contexts = new ArrayList<>();
-
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
-            description = "Kubeconfig file: with several --context, the file they come from; repeated without "
-                    + "--context, one view per file (its current context). Default: $KUBECONFIG, then ~/.kube/config.")
-    List<Path> kubeconfigs = new ArrayList<>();
-
-    @Option(names = {"-f", "--filename"}, paramLabel = "DIR",
-            description = "Offline: a directory (or file) of kubectl dumps read through one API server; "
-                    + "repeat for each view.")
-    List<Path> dirs = new ArrayList<>();
-
-    @Option(names = "--now", paramLabel = "TIME",
-            description = "Offline only: the time ages are computed against (ISO-8601). "
-                    + "Default: the time recorded by 'nodegate collect'.")
-    String now;
-
-    @Option(names = "--request-timeout", paramLabel = "DURATION", defaultValue = "10s",
-            converter = DurationConverter.Positive.class,
-            description = "Per-request timeout against each API server, as kubectl's: 30s, 1m (default: ${DEFAULT-VALUE}).")
-    java.time.Duration requestTimeout = java.time.Duration.ofSeconds(10);
+    @Mixin
+    ClusterSetOptions clusters = new ClusterSetOptions();
 
     @Mixin
-    OutputOptions output = new OutputOptions();
+    OutputOptions output = OutputOptions.of(ViewsRenderer.Output.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -103,15 +81,13 @@ public final class ViewsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<ViewSpec> specs = specs();
-        ViewLoader effective = loader != null ? loader : ViewLoader.sources(now, requestTimeout, env.lastAsked());
+        ViewLoader effective = loader != null ? loader : ViewLoader.sources(clusters.now, clusters.requestTimeout, env.lastAsked());
         List<NamedView> views = new ArrayList<>();
         for (ViewSpec s : specs) {
             views.add(new NamedView(s.name(), load(effective, s)));
         }
         ViewsReport report = compare(views);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(output.render(() -> Structured.tree(report), style -> ViewsRenderer.table(report, style, output.wide())));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new ViewsRenderer.Output(report));
         return ReportExit.of(report.findings());
     }
 
@@ -153,29 +129,19 @@ public final class ViewsCommand implements Callable<Integer> {
 
     /** The views asked for, validated: at least two, and no ambiguous mix of contexts and kubeconfigs. */
     List<ViewSpec> specs() {
-        if (!contexts.isEmpty() && kubeconfigs.size() > 1) {
-            throw usage("give several --context (of one kubeconfig) or several --kubeconfig, not both: "
-                    + contexts.size() + " --context and " + kubeconfigs.size() + " --kubeconfig given");
-        }
-        if (now != null && dirs.isEmpty()) {
-            throw usage("--now applies to offline views (-f DIR) only");
-        }
+        clusters.check("view");
         List<ViewSpec> specs = new ArrayList<>();
-        if (!contexts.isEmpty()) {
-            Path kubeconfig = kubeconfigs.isEmpty() ? null : kubeconfigs.get(0);
-            Set<String> seen = new HashSet<>();
-            for (String c : contexts) {
-                if (!seen.add(c)) {
-                    throw usage("--context " + c + " given twice: each view must be a different API server");
-                }
+        if (!clusters.contexts.isEmpty()) {
+            Path kubeconfig = clusters.contextsKubeconfig();
+            for (String c : clusters.contexts) {
                 specs.add(new ViewSpec(c, kubeconfig, c, null));
             }
         } else {
-            for (Path k : kubeconfigs) {
+            for (Path k : clusters.kubeconfigs) {
                 specs.add(new ViewSpec(baseName(k), k, null, null));
             }
         }
-        for (Path d : dirs) {
+        for (Path d : clusters.dirs) {
             specs.add(new ViewSpec(baseName(d), null, null, d));
         }
         if (specs.size() < 2) {
@@ -217,6 +183,6 @@ public final class ViewsCommand implements Callable<Integer> {
     }
 
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return clusters.usage(message);
     }
 }

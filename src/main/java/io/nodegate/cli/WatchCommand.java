@@ -5,7 +5,6 @@ import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.render.Structured;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.watch.BmcPoller;
@@ -86,7 +85,7 @@ public final class WatchCommand implements Callable<Integer> {
                     + "Service). Port 0 picks a free one.")
     String listen;
 
-    @Option(names = "--namespace", paramLabel = "NS",
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
             description = "Namespace of the leader Lease 'nodegate-watch' (default: $POD_NAMESPACE, else the "
                     + "service account's namespace, else nodegate-system).")
     String namespace;
@@ -95,9 +94,13 @@ public final class WatchCommand implements Callable<Integer> {
             description = "Evaluate at least this often, since ages move with the clock (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
-    @Option(names = "--once", description = "Sync, evaluate once, print the `audit -o json` shape and exit. "
-            + "No HTTP, no leader election, no Events.")
+    @Option(names = "--once", description = "Sync, evaluate once, print the pass as `audit` does (-o json by "
+            + "default, the shape of `audit -o json`) and exit. No HTTP, no leader election, no Events.")
     boolean once;
+
+    /** With --once: how the one pass is printed; JSON by default, as scripts and CronJobs have read it. */
+    @Mixin
+    OutputOptions output = OutputOptions.of(AuditRenderer.Plain.class, "json");
 
     @Option(names = "--sync-timeout", paramLabel = "DURATION", defaultValue = "2m", converter = DurationConverter.class,
             description = "--once: how long to wait for every informer to sync (default: ${DEFAULT-VALUE}).")
@@ -184,6 +187,11 @@ public final class WatchCommand implements Callable<Integer> {
         InetSocketAddress address = once ? null : listenAddress(listen);
         if (!once && (interval.isZero() || interval.isNegative())) {
             throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
+        }
+        var parsed = spec.commandLine().getParseResult();
+        if (!once && (parsed.hasMatchedOption("--output") || parsed.hasMatchedOption("--no-headers"))) {
+            throw new ParameterException(spec.commandLine(), "-o and --no-headers go with --once: the running watch serves its "
+                    + "findings on /findings and /metrics and logs to stderr");
         }
         if (once && policyReports) {
             throw new ParameterException(spec.commandLine(), "--policy-reports keeps reports current while the watch "
@@ -317,9 +325,7 @@ public final class WatchCommand implements Callable<Integer> {
         if (!skip.isEmpty()) {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(Structured.json(AuditRenderer.tree(report)));
-        out.flush();
+        output.print(spec.commandLine().getOut(), new AuditRenderer.Plain(report));
         return ReportExit.of(report.findings());
     }
 

@@ -6,6 +6,13 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.audit.NodeRow;
+import io.nodegate.render.output.CheckedFindings;
+import io.nodegate.render.output.ListReport;
+import io.nodegate.render.output.TreeReport;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** Prints an {@link AuditReport} as a table or as the JSON/YAML tree documented in docs/findings.md. */
 public final class AuditRenderer {
@@ -22,6 +29,15 @@ public final class AuditRenderer {
     }
 
     public static String table(AuditReport report, Style style, boolean wide) {
+        TextTable table = nodeTable(report, wide);
+        StringBuilder out = new StringBuilder();
+        out.append(FindingsSection.header(style, "source: " + report.source(), "now: " + report.now())).append('\n');
+        out.append(table.isEmpty() ? "No nodes.\n" : table.render(style)).append('\n');
+        out.append(FindingsSection.block(report.findings(), report.notes(), style));
+        return out.toString();
+    }
+
+    private static TextTable nodeTable(AuditReport report, boolean wide) {
         TextTable table = wide
                 ? new TextTable("NAME", "READY", "LEASE", "HEARTBEAT", "CORDON", "ROLES", "INTERNAL-IP",
                 "KUBELET", "BOOT-ID", "SYSTEM-UUID", "AGE")
@@ -39,11 +55,55 @@ public final class AuditRenderer {
                         n.cordoned() ? "yes" : "no", roles, orDash(n.internalIp()), Durations.format(n.age()));
             }
         }
-        StringBuilder out = new StringBuilder();
-        out.append(style.dim("source: " + report.source() + "   now: " + report.now())).append("\n\n");
-        out.append(table.isEmpty() ? "No nodes.\n" : table.render(style)).append('\n');
-        out.append(FindingsSection.block(report.findings(), report.notes(), style));
-        return out.toString();
+        return table;
+    }
+
+    /**
+     * An audit as a command prints it: the Node table (-o name: node/NAME; --no-headers: its rows) and the findings.
+     * {@code watch --once} prints this; {@code audit} prints {@link Checked}, which CI and policy UIs also read.
+     */
+    public interface Output extends ListReport, TreeReport {
+
+        AuditReport report();
+
+        @Override
+        default String text(Style style, boolean wide) {
+            return table(report(), style, wide);
+        }
+
+        @Override
+        default String rows(Style style, boolean wide) {
+            return nodeTable(report(), wide).rows(style);
+        }
+
+        @Override
+        default List<String> names() {
+            return report().nodes().stream().map(n -> "node/" + n.name()).toList();
+        }
+
+        @Override
+        default JsonNode tree() {
+            return AuditRenderer.tree(report());
+        }
+    }
+
+    /** An audit alone ({@code watch --once}). */
+    public record Plain(AuditReport report) implements Output {
+    }
+
+    /** An audit with the checks that ran and the ones skipped: also -o junit and -o policyreport. */
+    public record Checked(AuditReport report, Map<String, String> checks, Set<String> skipped)
+            implements Output, CheckedFindings {
+
+        @Override
+        public AuditReport findings() {
+            return report;
+        }
+
+        @Override
+        public String component() {
+            return "audit";
+        }
     }
 
     /** {"now", "source", "nodes": [...], "findings": [...], "notes": [...]}. */

@@ -10,6 +10,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import io.nodegate.render.output.ListReport;
+import io.nodegate.render.output.TreeReport;
+
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -26,21 +29,14 @@ public final class BmcRenderer {
     public static String table(BmcReport report, Style style, boolean wide) {
         StringBuilder out = new StringBuilder();
         long failed = report.bmcs().stream().filter(b -> !b.ok()).count();
-        out.append(style.dim("source: " + report.source() + "   now: " + report.now() + "   BMCs: "
-                + report.bmcs().size() + " asked" + (failed == 0 ? "" : ", " + failed + " unreadable"))).append("\n\n");
-        TextTable table = new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT", "BMC");
-        for (BmcReport.Row r : report.rows()) {
-            NodePower p = r.power();
-            table.row(r.node(), r.ready() == null ? "-" : r.ready(), Durations.format(r.leaseAge()),
-                    wide ? taints(r.taints()) : taintNames(r.taints()),
-                    p.verdict().label(), p.powerOffTime() == null ? "-" : p.powerOffTime().toString(),
-                    p.bmc() == null ? "-" : p.bmc());
-        }
+        out.append(FindingsSection.header(style, "source: " + report.source(), "now: " + report.now(), "BMCs: "
+                + report.bmcs().size() + " asked" + (failed == 0 ? "" : ", " + failed + " unreadable"))).append('\n');
+        TextTable table = nodeTable(report, wide);
         out.append(table.isEmpty() ? "No nodes.\n" : table.render(style));
         if (!report.rows().isEmpty()) {
             out.append("\nSources:\n");
-            report.rows().forEach(r -> out.append("  ").append(r.node()).append(": ").append(r.power().source())
-                    .append('\n'));
+            report.rows().forEach(r -> FindingsSection.wrap(r.node() + ": " + r.power().source(), "  ", "      ")
+                    .forEach(l -> out.append(l).append('\n')));
         }
         if (!report.unbound().isEmpty()) {
             out.append("\nSystems bound to no Node:\n");
@@ -54,6 +50,50 @@ public final class BmcRenderer {
             failedBmcs.forEach(b -> out.append("  ").append(b.bmc()).append(": ").append(b.error()).append('\n'));
         }
         return out.toString();
+    }
+
+    /**
+     * One row per Node; {@code wide} adds the BMC's address and the SMBIOS UUID the binding rests on (the table
+     * names the BMC in its Sources section, so that the rows fit 120 columns).
+     */
+    private static TextTable nodeTable(BmcReport report, boolean wide) {
+        TextTable table = wide ? new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT", "BMC",
+                "UUID") : new TextTable("NODE", "READY", "LEASE", "TAINTS", "POWER", "POWERED-OFF-AT");
+        for (BmcReport.Row r : report.rows()) {
+            NodePower p = r.power();
+            List<String> cells = new java.util.ArrayList<>(List.of(r.node(), r.ready() == null ? "-" : r.ready(),
+                    Durations.format(r.leaseAge()), wide ? taints(r.taints()) : taintNames(r.taints()),
+                    p.verdict().label(), p.powerOffTime() == null ? "-" : p.powerOffTime().toString()));
+            if (wide) {
+                cells.add(p.bmc() == null ? "-" : p.bmc());
+                cells.add(p.system() == null || p.system().uuid() == null ? "-" : p.system().uuid());
+            }
+            table.row(cells.toArray(String[]::new));
+        }
+        return table;
+    }
+
+    /** `nodegate bmc`'s report for the output registry: a list of Nodes (-o name: node/NAME). */
+    public record Output(BmcReport report) implements ListReport, TreeReport {
+        @Override
+        public String text(Style style, boolean wide) {
+            return table(report, style, wide);
+        }
+
+        @Override
+        public String rows(Style style, boolean wide) {
+            return nodeTable(report, wide).rows(style);
+        }
+
+        @Override
+        public List<String> names() {
+            return report.rows().stream().map(r -> "node/" + r.node()).toList();
+        }
+
+        @Override
+        public JsonNode tree() {
+            return BmcRenderer.tree(report);
+        }
     }
 
     /** Taint names, the key's last part, each once: "nvidia.com/gpu", "node.kubernetes.io/unreachable" -> "gpu,unreachable". */

@@ -6,6 +6,10 @@ import io.nodegate.model.EtcdIds;
 import io.nodegate.model.EtcdMember;
 import io.nodegate.model.EtcdStatus;
 
+import io.nodegate.render.output.TextReport;
+import io.nodegate.render.output.TreeReport;
+import tools.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,43 +66,85 @@ public final class EtcdTables {
         return rows;
     }
 
+    /** `nodegate etcd`'s report: the endpoints' answers, the members each lists, findings and notes. */
+    public record Output(String source, List<EtcdEndpointReport> reports, List<Finding> findings, List<String> notes)
+            implements TextReport, TreeReport {
+        @Override
+        public String text(Style style, boolean wide) {
+            return report(reports, findings, notes, style, wide);
+        }
+
+        @Override
+        public JsonNode tree() {
+            return Structured.tree(document(source, reports, findings, notes));
+        }
+    }
+
     /** The table output of `nodegate etcd`: endpoints, the members each one lists, then findings and notes. */
     public static String report(List<EtcdEndpointReport> reports, List<Finding> findings, List<String> notes,
                                 Style style) {
-        return style.bold("ENDPOINTS (each answering on its own)") + "\n" + endpointTable(reports, style) + "\n"
-                + style.bold("REGISTERED MEMBERS (as each endpoint sees them)") + "\n" + memberTable(reports, style)
-                + "\n" + FindingsSection.block(findings, notes, style);
+        return report(reports, findings, notes, style, false);
+    }
+
+    /**
+     * The default fits 120 columns on the examples: members and leaders by name, client URLs; {@code wide} adds the
+     * member IDs beside the names, the learner flag and the peer URLs.
+     */
+    public static String report(List<EtcdEndpointReport> reports, List<Finding> findings, List<String> notes,
+                                Style style, boolean wide) {
+        return style.bold("ENDPOINTS (each answering on its own)") + "\n" + endpointTable(reports, style, wide) + "\n"
+                + style.bold("REGISTERED MEMBERS (as each endpoint sees them)") + "\n"
+                + memberTable(reports, style, wide) + "\n" + FindingsSection.block(findings, notes, style);
     }
 
     public static String endpointTable(List<EtcdEndpointReport> reports, Style style) {
-        TextTable table = new TextTable("ENDPOINT", "MEMBER", "CLUSTER ID", "LEADER", "RAFT TERM", "VERSION",
-                "DB SIZE", "LEARNER", "ERROR");
+        return endpointTable(reports, style, true);
+    }
+
+    public static String endpointTable(List<EtcdEndpointReport> reports, Style style, boolean wide) {
+        TextTable table = wide ? new TextTable("ENDPOINT", "MEMBER", "CLUSTER ID", "LEADER", "RAFT TERM", "VERSION",
+                "DB SIZE", "LEARNER", "ERROR")
+                : new TextTable("ENDPOINT", "MEMBER", "CLUSTER ID", "LEADER", "TERM", "VERSION", "DB SIZE", "ERROR");
         for (EtcdEndpointReport r : reports) {
             EtcdStatus s = r.status();
+            List<String> cells;
             if (s == null && r.ok()) {
-                table.row(r.endpoint(), "(member list only, no status read)",
-                        EtcdIds.hex(r.memberListClusterId()), "-", "-", "-", "-", "-", "");
-                continue;
+                cells = new ArrayList<>(List.of(r.endpoint(), "(member list only, no status read)",
+                        EtcdIds.hex(r.memberListClusterId()), "-", "-", "-", "-", "-", ""));
+            } else if (s == null) {
+                cells = new ArrayList<>(List.of(r.endpoint(), "-", "-", "-", "-", "-", "-", "-", r.error()));
+            } else {
+                String leader = s.leader() == 0 ? "none" : s.leader() == s.memberId() ? "self"
+                        : wide ? labelIn(r, s.leader(), reports) : nameIn(r, s.leader(), reports);
+                String member = nameIn(r, s.memberId(), reports);
+                cells = new ArrayList<>(List.of(r.endpoint(),
+                        wide ? member + " (" + EtcdIds.hex(s.memberId()) + ")" : member,
+                        EtcdIds.hex(s.clusterId()), leader, Long.toString(s.raftTerm()), s.version(),
+                        bytes(s.dbSize()), s.learner() ? "yes" : "no", r.error() == null ? "" : r.error()));
             }
-            if (s == null) {
-                table.row(r.endpoint(), "-", "-", "-", "-", "-", "-", "-", r.error());
-                continue;
+            if (!wide) {
+                cells.remove(7); // LEARNER
             }
-            String leader = s.leader() == 0 ? "none"
-                    : s.leader() == s.memberId() ? "self" : labelIn(r, s.leader(), reports);
-            table.row(r.endpoint(), nameIn(r, s.memberId(), reports) + " (" + EtcdIds.hex(s.memberId()) + ")",
-                    EtcdIds.hex(s.clusterId()), leader, Long.toString(s.raftTerm()), s.version(),
-                    bytes(s.dbSize()), s.learner() ? "yes" : "no", r.error());
+            table.row(cells.toArray(String[]::new));
         }
         return table.render(style);
     }
 
     public static String memberTable(List<EtcdEndpointReport> reports, Style style) {
-        TextTable table = new TextTable("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "PEER URLS", "CLIENT URLS",
-                "LEARNER");
+        return memberTable(reports, style, true);
+    }
+
+    public static String memberTable(List<EtcdEndpointReport> reports, Style style, boolean wide) {
+        TextTable table = wide ? new TextTable("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "PEER URLS",
+                "CLIENT URLS", "LEARNER")
+                : new TextTable("SEEN FROM", "CLUSTER ID", "MEMBER ID", "NAME", "CLIENT URLS", "LEARNER");
         for (MemberRow m : memberRows(reports)) {
-            table.row(m.endpoint(), m.clusterId(), m.id(), display(m.name()),
-                    String.join(",", m.peerUrls()), String.join(",", m.clientUrls()), m.learner() ? "yes" : "no");
+            List<String> cells = new ArrayList<>(List.of(m.endpoint(), m.clusterId(), m.id(), display(m.name()),
+                    String.join(",", m.peerUrls()), String.join(",", m.clientUrls()), m.learner() ? "yes" : "no"));
+            if (!wide) {
+                cells.remove(4); // PEER URLS
+            }
+            table.row(cells.toArray(String[]::new));
         }
         return table.render(style);
     }

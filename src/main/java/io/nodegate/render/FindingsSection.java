@@ -56,6 +56,24 @@ public final class FindingsSection {
         return out.toString();
     }
 
+    /**
+     * A header line of parts ("source: ...", "now: ..."), three spaces apart while the line stays within
+     * {@link TextTable#FIT} columns, else each further part on its own line; a part itself is never split (a path
+     * broken in two cannot be pasted).
+     */
+    public static String header(Style style, String... parts) {
+        StringBuilder out = new StringBuilder();
+        StringBuilder line = new StringBuilder();
+        for (String part : parts) {
+            if (line.length() > 0 && line.length() + 3 + part.length() > TextTable.FIT) {
+                out.append(style.dim(line.toString())).append('\n');
+                line = new StringBuilder();
+            }
+            line.append(line.length() > 0 ? "   " : "").append(part);
+        }
+        return out.append(style.dim(line.toString())).append('\n').toString();
+    }
+
     /** Word-wraps {@code text} to {@link #WIDTH}: the first line starts with {@code first}, the rest with {@code rest}. */
     static List<String> wrap(String text, String first, String rest) {
         List<String> lines = new ArrayList<>();

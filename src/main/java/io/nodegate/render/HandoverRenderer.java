@@ -6,6 +6,11 @@ import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.Step;
 import io.nodegate.handover.StepRecord;
 
+import io.nodegate.render.output.ListReport;
+import io.nodegate.render.output.TextReport;
+import io.nodegate.render.output.TreeReport;
+import tools.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,12 +75,14 @@ public final class HandoverRenderer {
                 String outcome = "NOT_CHECKED".equals(c.outcome()) ? "not checked" : c.outcome();
                 out.append(String.format("  [%d] %-11s %s%s%n", c.step(), outcome, c.title(),
                         nodes.isEmpty() ? "" : ": " + String.join(", ", nodes)));
-                c.reasons().forEach(r -> out.append("        - ").append(r).append('\n'));
+                c.reasons().forEach(r -> wrap(r, "        - ", "          ")
+                        .forEach(l -> out.append(l).append('\n')));
             }
         }
         if (!st.readErrors().isEmpty()) {
             out.append("read errors (nothing they would have shown is known):\n");
-            st.readErrors().forEach(e -> out.append("  - ").append(e).append('\n'));
+            st.readErrors().forEach(e -> wrap(e, "  - ", "    ")
+                    .forEach(l -> out.append(l).append('\n')));
         }
         out.append("violations: ").append(st.violations().isEmpty() ? "none" : st.violations().size()).append('\n');
         for (HandoverStatus.Violation v : st.violations()) {
@@ -84,7 +91,7 @@ public final class HandoverRenderer {
                     .append(", first seen ").append(v.firstSeenAt())
                     .append(Boolean.TRUE.equals(v.seenNow()) ? " (seen now)" : ", last seen " + v.lastSeenAt())
                     .append('\n');
-            out.append("      ").append(v.message()).append('\n');
+            wrap(v.message(), "      ", "      ").forEach(l -> out.append(l).append('\n'));
         }
         if (!st.silences().isEmpty() || !s.alertmanagers().isEmpty()) {
             out.append("silences:").append(st.silences().isEmpty() ? " not read\n" : "\n");
@@ -96,25 +103,25 @@ public final class HandoverRenderer {
         if (!st.alerts().isEmpty()) {
             out.append("alerts:\n");
             for (HandoverStatus.AlertRow a : st.alerts()) {
-                out.append("  ").append(a.kind()).append(": ");
+                StringBuilder alert = new StringBuilder(a.kind()).append(": ");
                 if (!a.labels().isEmpty() && !"mixed-group".equals(a.kind())) {
-                    out.append("{").append(String.join(", ", a.labels())).append("} ");
+                    alert.append("{").append(String.join(", ", a.labels())).append("} ");
                 }
-                out.append(a.message());
+                alert.append(a.message());
                 if (!a.alertmanagers().isEmpty()) {
-                    out.append(" (").append(String.join(", ", a.alertmanagers())).append(")");
+                    alert.append(" (").append(String.join(", ", a.alertmanagers())).append(")");
                 }
-                out.append('\n');
+                wrap(alert.toString(), "  ", "      ").forEach(l -> out.append(l).append('\n'));
             }
         }
         List<HandoverStatus.Sighting> seen = st.sightings();
         if (!seen.isEmpty()) {
             out.append("seen in other clusters:\n");
             for (HandoverStatus.Sighting x : seen) {
-                out.append("  ").append(x.node()).append(": ").append(x.name()).append(" in ").append(x.cluster())
-                        .append(Boolean.TRUE.equals(x.destination()) ? " (destination)" : "").append(", created ")
-                        .append(x.created()).append(", Ready=").append(x.ready()).append(", first seen ")
-                        .append(x.firstSeenAt()).append('\n');
+                String line = x.node() + ": " + x.name() + " in " + x.cluster()
+                        + (Boolean.TRUE.equals(x.destination()) ? " (destination)" : "") + ", created " + x.created()
+                        + ", Ready=" + x.ready() + ", first seen " + x.firstSeenAt();
+                wrap(line, "  ", "      ").forEach(l -> out.append(l).append('\n'));
             }
         }
         return out.toString();
@@ -125,33 +132,86 @@ public final class HandoverRenderer {
                 && a.title().equals(b.title()) && a.reasons().isEmpty() && b.reasons().isEmpty();
     }
 
-    /** One line per hand-over, as `kubectl get nodehandovers` would show it plus what nodegate adds. */
-    public static String list(List<NodeHandover> all) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[]{"NAME", "STEP", "NODES", "DESTINATION", "DUE", "VIOLATIONS", "NEXT", "PHASE"});
+    /**
+     * Word-wraps a line of the hand-over to 120 columns, never inside a `command` the reader is meant to paste
+     * (the next step's command line stays whole on its line).
+     */
+    private static List<String> wrap(String text, String first, String rest) {
+        StringBuilder kept = new StringBuilder();
+        boolean inCode = false;
+        for (char c : text.toCharArray()) {
+            inCode ^= c == '`';
+            kept.append(inCode && c == ' ' ? '\u00a0' : c);
+        }
+        return FindingsSection.wrap(kept.toString(), first, rest).stream().map(l -> l.replace('\u00a0', ' ')).toList();
+    }
+
+    /**
+     * Hand-overs as `handover open|step|status|close` print them: one in full ({@code single}), or one line each
+     * (`status` without NAME); -o name lists them as kubectl would (nodehandover.nodegate.io/NAME), --no-headers
+     * prints the lines alone. {@code tree} is the object (or {"items": [...]}) as the API server stores it.
+     */
+    public record Output(List<NodeHandover> handovers, boolean single, JsonNode tree, List<String> notes)
+            implements ListReport, TreeReport {
+
+        @Override
+        public String text(Style style, boolean wide) {
+            StringBuilder out = new StringBuilder();
+            if (single) {
+                out.append(render(handovers.get(0), style));
+            } else {
+                out.append(handovers.isEmpty() ? "no hand-overs\n" : listTable(handovers, wide).render(style));
+            }
+            notes.forEach(n -> out.append("note: ").append(n).append('\n'));
+            return out.toString();
+        }
+
+        @Override
+        public String rows(Style style, boolean wide) {
+            return listTable(handovers, wide).rows(style);
+        }
+
+        @Override
+        public List<String> names() {
+            return handovers.stream().map(h -> "nodehandover.nodegate.io/" + h.name()).toList();
+        }
+    }
+
+    /** `handover report --html FILE`: where the page went, and what it holds. */
+    public record PageOutput(String file, long bytes, String handover, int nodes, int violations)
+            implements TextReport, TreeReport {
+        @Override
+        public String text(Style style, boolean wide) {
+            return String.format("wrote %s (%d bytes): hand-over %s, %d node(s), %d violation(s)%n", file, bytes,
+                    handover, nodes, violations);
+        }
+
+        @Override
+        public JsonNode tree() {
+            return Structured.tree(this);
+        }
+    }
+
+    /** {@code wide} adds the type, who asked and the thread. */
+    private static TextTable listTable(List<NodeHandover> all, boolean wide) {
+        TextTable table = wide ? new TextTable("NAME", "STEP", "NODES", "DESTINATION", "DUE", "VIOLATIONS", "NEXT",
+                "PHASE", "TYPE", "REQUESTER", "THREAD")
+                : new TextTable("NAME", "STEP", "NODES", "DESTINATION", "DUE", "VIOLATIONS", "NEXT", "PHASE");
         for (NodeHandover h : all) {
             HandoverStatus st = h.status() == null ? HandoverStatus.EMPTY : h.status();
-            rows.add(new String[]{h.name(), st.step() == null ? "-" : st.step(),
+            List<String> cells = new ArrayList<>(List.of(h.name(), st.step() == null ? "-" : st.step(),
                     String.join(",", h.spec().nodes()),
                     h.spec().destination() == null ? "-" : h.spec().destination().cluster(),
                     String.valueOf(h.spec().due()), String.valueOf(st.violationCount() == null ? 0
-                    : st.violationCount()), st.next() == null ? "-" : st.next(),
-                    h.closed() ? HandoverStatus.CLOSED : HandoverStatus.OPEN});
-        }
-        int[] width = new int[rows.get(0).length];
-        for (String[] r : rows) {
-            for (int i = 0; i < r.length; i++) {
-                width[i] = Math.max(width[i], r[i].length());
+                            : st.violationCount()), st.next() == null ? "-" : st.next(),
+                    h.closed() ? HandoverStatus.CLOSED : HandoverStatus.OPEN));
+            if (wide) {
+                cells.add(h.spec().type() == null ? "-" : h.spec().type().text());
+                cells.add(h.spec().requester() == null ? "-" : h.spec().requester());
+                cells.add(h.spec().ticket() == null ? "-" : h.spec().ticket());
             }
+            table.row(cells.toArray(String[]::new));
         }
-        StringBuilder out = new StringBuilder();
-        for (String[] r : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.length; i++) {
-                line.append(i == r.length - 1 ? r[i] : String.format("%-" + (width[i] + 2) + "s", r[i]));
-            }
-            out.append(line.toString().stripTrailing()).append('\n');
-        }
-        return out.toString();
+        return table;
     }
 }

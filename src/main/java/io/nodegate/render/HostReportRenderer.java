@@ -1,13 +1,26 @@
 package io.nodegate.render;
 
 import io.nodegate.model.host.HostReport;
-
-
+import io.nodegate.render.output.TextReport;
+import io.nodegate.render.output.TreeReport;
+import tools.jackson.databind.JsonNode;
 
 /** The host report as a person reads it on the host's terminal. */
 public final class HostReportRenderer {
 
     private HostReportRenderer() {
+    }
+
+    /**
+     * The report as `host inspect` prints it; {@code tree} is the report's JSON (the same file --out writes, re-read
+     * with its sha256 intact), {@code savedTo} the --out file or null. There are no columns to add: -o wide prints
+     * the same.
+     */
+    public record Output(HostReport report, JsonNode tree, String savedTo) implements TextReport, TreeReport {
+        @Override
+        public String text(Style style, boolean wide) {
+            return table(report, style) + (savedTo == null ? "" : "report: " + savedTo + "\n");
+        }
     }
 
     public static String table(HostReport r, Style style) {

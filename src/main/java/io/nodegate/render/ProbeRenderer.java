@@ -7,6 +7,8 @@ import io.nodegate.probe.Latencies;
 import io.nodegate.probe.ProbeReport;
 import io.nodegate.probe.ProbeSettings;
 import io.nodegate.probe.SlowApiserverCheck;
+import io.nodegate.render.output.TextReport;
+import io.nodegate.render.output.TreeReport;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -19,7 +21,25 @@ public final class ProbeRenderer {
     private ProbeRenderer() {
     }
 
+    /** The probe as `probe apiservers` prints it. */
+    public record Output(ProbeReport report) implements TextReport, TreeReport {
+        @Override
+        public String text(Style style, boolean wide) {
+            return table(report, style, wide);
+        }
+
+        @Override
+        public tools.jackson.databind.JsonNode tree() {
+            return ProbeRenderer.tree(report);
+        }
+    }
+
     public static String table(ProbeReport report, Style style) {
+        return table(report, style, false);
+    }
+
+    /** {@code wide} adds each apiserver's URL as it was reached and the probe Lease's full name. */
+    public static String table(ProbeReport report, Style style, boolean wide) {
         ProbeSettings settings = report.settings();
         List<Finding> findings = report.findings();
         List<EndpointResult> endpoints = report.endpoints();
@@ -29,23 +49,29 @@ public final class ProbeRenderer {
                 .append(": ").append(settings.renewals()).append(" renewals (PUT) per apiserver, slow above ")
                 .append(ProbeReport.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())
                 .append(" × renew deadline ").append(ProbeReport.ms(settings.renewDeadline())).append("\n\n");
-        TextTable t = new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
+        TextTable t = wide ? new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE", "URL",
+                "LEASE") : new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
         List<String> slow = findings.stream().filter(f -> SlowApiserverCheck.CODE.equals(f.code()))
                 .flatMap(f -> f.nodes().stream()).toList();
         for (EndpointResult e : endpoints) {
             Latencies l = e.latencies();
             String result = e.error() != null ? "ERROR" : slow.contains(e.target().hostPort()) ? "SLOW" : "ok";
             List<java.util.function.UnaryOperator<String>> styles = new ArrayList<>();
-            for (int i = 0; i < 7; i++) {
+            for (int i = 0; i < (wide ? 9 : 7); i++) {
                 styles.add(null);
             }
             if (!"ok".equals(result)) {
                 styles.set(5, s -> style.severity(Severity.WARNING, s));
             }
-            t.styledRow(List.of(e.target().hostPort(), l == null ? e.renewals().size() + "/" + settings.renewals()
-                            : String.valueOf(l.count()),
-                    l == null ? "-" : ProbeReport.ms(l.p50()), l == null ? "-" : ProbeReport.ms(l.p99()), l == null ? "-" : ProbeReport.ms(l.max()),
-                    result, e.cleanup()), styles);
+            List<String> cells = new ArrayList<>(List.of(e.target().hostPort(),
+                    l == null ? e.renewals().size() + "/" + settings.renewals() : String.valueOf(l.count()),
+                    l == null ? "-" : ProbeReport.ms(l.p50()), l == null ? "-" : ProbeReport.ms(l.p99()),
+                    l == null ? "-" : ProbeReport.ms(l.max()), result, e.cleanup()));
+            if (wide) {
+                cells.add(e.url() == null ? "-" : e.url());
+                cells.add(settings.namespace() + "/" + settings.leaseName());
+            }
+            t.styledRow(cells, styles);
         }
         out.append(t.render(style));
         List<EndpointResult> failed = endpoints.stream().filter(e -> e.error() != null || e.cleanupError() != null)

@@ -11,6 +11,9 @@ import java.util.function.UnaryOperator;
  */
 public final class TextTable {
 
+    /** The width every default table (-o table) fits on the examples, as kubectl's fit a 120-column terminal. */
+    public static final int FIT = 120;
+
     private static final String GAP = "   ";
 
     private final List<String> headers;
@@ -41,15 +44,26 @@ public final class TextTable {
     }
 
     public String render(Style style) {
+        return render(style, true);
+    }
+
+    /** The rows alone, aligned as under the header (for --no-headers). */
+    public String rows(Style style) {
+        return render(style, false);
+    }
+
+    private String render(Style style, boolean withHeader) {
         int[] widths = new int[headers.size()];
         for (int i = 0; i < headers.size(); i++) {
-            widths[i] = headers.get(i).length();
+            widths[i] = withHeader ? headers.get(i).length() : 0;
             for (List<String> row : rows) {
                 widths[i] = Math.max(widths[i], row.get(i).length());
             }
         }
         StringBuilder out = new StringBuilder();
-        line(out, headers, null, widths, style, true);
+        if (withHeader) {
+            line(out, headers, null, widths, style, true);
+        }
         for (int r = 0; r < rows.size(); r++) {
             line(out, rows.get(r), styles.get(r), widths, style, false);
         }

@@ -3,6 +3,10 @@ package io.nodegate.render;
 import io.nodegate.detect.controlplane.ViewsReport;
 import io.nodegate.detect.controlplane.ViewsTable;
 
+import io.nodegate.render.output.ListReport;
+import io.nodegate.render.output.TreeReport;
+import tools.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,6 +14,29 @@ import java.util.List;
 public final class ViewsRenderer {
 
     private ViewsRenderer() {
+    }
+
+    /** The comparison as `views` prints it: -o name lists the Nodes of any view (node/NAME). */
+    public record Output(ViewsReport report) implements ListReport, TreeReport {
+        @Override
+        public String text(Style style, boolean wide) {
+            return table(report, style, wide);
+        }
+
+        @Override
+        public String rows(Style style, boolean wide) {
+            return sideBySide(report).rows(style);
+        }
+
+        @Override
+        public List<String> names() {
+            return report.rows().stream().map(r -> "node/" + r.node()).toList();
+        }
+
+        @Override
+        public JsonNode tree() {
+            return Structured.tree(report);
+        }
     }
 
     public static String table(ViewsReport report, Style style) {
@@ -30,6 +57,13 @@ public final class ViewsRenderer {
             }
         }
         out.append(summary.render(style)).append('\n');
+        out.append(sideBySide(report).render(style));
+        out.append(style.dim("(cell: Ready status and uid prefix; - = the view has no such Node)")).append("\n\n");
+        out.append(FindingsSection.block(report.findings(), report.notes(), style));
+        return out.toString();
+    }
+
+    private static TextTable sideBySide(ViewsReport report) {
         List<String> header = new ArrayList<>();
         header.add("NODE");
         report.views().forEach(v -> header.add(v.name()));
@@ -43,10 +77,7 @@ public final class ViewsRenderer {
             }
             side.row(cells.toArray(String[]::new));
         }
-        out.append(side.render(style));
-        out.append(style.dim("(cell: Ready status and uid prefix; - = the view has no such Node)")).append("\n\n");
-        out.append(FindingsSection.block(report.findings(), report.notes(), style));
-        return out.toString();
+        return side;
     }
 
     private static String readyWord(String status) {

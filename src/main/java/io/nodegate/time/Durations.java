@@ -10,10 +10,16 @@ import java.util.regex.Pattern;
 /**
  * The one duration syntax of every flag, and the one way durations and ages are printed.
  *
- * <p>Parsing follows Go's {@code time.ParseDuration}, which kubectl's flags use ({@code --request-timeout 30s}),
- * plus {@code d} for days as kubectl prints ages: a sequence of numbers, each with a unit {@code ms}, {@code s},
- * {@code m}, {@code h} or {@code d}, e.g. {@code 1500ms}, {@code 30s}, {@code 5m}, {@code 1h30m}, {@code 1.5h},
- * {@code 3d}. A bare {@code 0} is zero, as in Go. A number without a unit is refused rather than guessed.
+ * <p>Parsing follows Go's {@code time.ParseDuration} (what kubectl's duration flags take: {@code 30s}, {@code 1h30m},
+ * {@code 1.5h}, {@code 1500ms}) with two extensions of nodegate's own, neither valid in Go:
+ * <ul>
+ *   <li>a bare whole number is seconds ({@code --request-timeout 5} is 5 s), everywhere: client-go reads kubectl's
+ *   {@code --request-timeout} that way (client-go {@code tools/clientcmd/helpers.go}, {@code ParseTimeout}), and
+ *   one rule for every flag beats guessing which flags follow it;</li>
+ *   <li>{@code d} for days ({@code 3d}, {@code 7d12h}), the unit kubectl prints ages in.</li>
+ * </ul>
+ * Units are {@code ms}, {@code s}, {@code m}, {@code h} and {@code d}; a fraction needs a unit ({@code 1.5} is
+ * refused, {@code 1.5s} is not), and Go's {@code us}/{@code ns} are refused: nothing here is timed that finely.
  *
  * <p>Printing follows kubectl's AGE column: the two largest units ({@code 3d4h}, {@code 5m2s}, {@code 45s}), and
  * milliseconds only below a second ({@code 200ms}), and tenths for a set value below ten seconds ({@code 1500ms}
@@ -23,7 +29,9 @@ public final class Durations {
 
     private static final Pattern WHOLE = Pattern.compile("((\\d+(\\.\\d+)?|\\.\\d+)(ms|s|m|h|d))+");
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)(ms|s|m|h|d)");
-    public static final String SYNTAX = "a number with a unit ms, s, m, h or d, e.g. 1500ms, 30s, 5m, 1h30m, 3d";
+    private static final Pattern SECONDS = Pattern.compile("\\d+");
+    public static final String SYNTAX = "seconds (e.g. 30), or numbers with a unit ms, s, m, h or d, e.g. 1500ms, 30s, "
+            + "5m, 1h30m, 3d";
 
     private Durations() {
     }
@@ -35,11 +43,15 @@ public final class Durations {
      */
     public static Duration parse(String text, String what) {
         String v = text == null ? "" : text.trim();
-        if (v.equals("0")) {
-            return Duration.ZERO;
+        if (SECONDS.matcher(v).matches()) {
+            try {
+                return Duration.ofSeconds(Long.parseLong(v));
+            } catch (NumberFormatException e) {
+                throw new InputException(prefix(what) + "'" + text + "' is too large a duration");
+            }
         }
         if (!WHOLE.matcher(v).matches()) {
-            String hint = v.matches("\\d+") ? " (a number needs a unit: " + v + "s?)"
+            String hint = v.matches("\\d*\\.\\d+") ? " (a fraction needs a unit: " + v + "s?)"
                     : v.startsWith("P") || v.startsWith("p") ? " (ISO-8601 is not accepted: write 30s, 5m, 1h30m)"
                     : v.startsWith("-") ? " (a duration cannot be negative)" : "";
             throw new InputException(prefix(what) + "'" + text + "' is not a duration" + hint + ": use " + SYNTAX);

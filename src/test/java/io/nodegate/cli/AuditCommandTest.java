@@ -84,11 +84,14 @@ class AuditCommandTest {
 
     @Test
     void noColorWinsOverATerminal() {
-        assertThat(OutputOptions.color(OutputOptions.Format.table, null, true)).isTrue();
-        assertThat(OutputOptions.color(OutputOptions.Format.table, "1", true)).isFalse();
-        assertThat(OutputOptions.color(OutputOptions.Format.table, "", true)).isTrue();
-        assertThat(OutputOptions.color(OutputOptions.Format.table, null, false)).isFalse();
-        assertThat(OutputOptions.color(OutputOptions.Format.json, null, true)).isFalse();
+        assertThat(Terminal.colour(null, true)).isTrue();
+        assertThat(Terminal.colour("1", true)).isFalse();
+        assertThat(Terminal.colour("", true)).isTrue();
+        assertThat(Terminal.colour(null, false)).isFalse();
+        // tests run without a terminal: no format is coloured, and JSON never is
+        OutputOptions json = OutputOptions.of(io.nodegate.render.AuditRenderer.Checked.class);
+        json.format("json");
+        assertThat(json.color()).isFalse();
     }
 
     @Test

@@ -70,10 +70,20 @@ class DurationFlagsTest {
     }
 
     @Test
-    void aBareNumberIsRefusedNamingTheFlag() {
-        CliRun run = CliRun.run("remove", "gpu-a11", "--baseline", "b.json", "--timeout", "90");
+    void aBareNumberIsSecondsOnEveryDurationFlag() {
+        for (Flag f : durationFlags()) {
+            assertThat(convert(f.option().converters()[0], "5")).as(f.toString()).isEqualTo(Duration.ofSeconds(5));
+        }
+        // end to end, as kubectl takes --request-timeout 5
+        CliRun audit = CliRun.run("audit", "-f", "examples/healthy", "--batch-window", "45", "--request-timeout", "5");
+        assertThat(audit.exitCode()).as(audit.all()).isZero();
+    }
+
+    @Test
+    void whatIsNotADurationIsRefusedNamingTheFlag() {
+        CliRun run = CliRun.run("remove", "gpu-a11", "--baseline", "b.json", "--timeout", "1.5");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--timeout").contains("'90'").contains("needs a unit");
+        assertThat(run.err()).contains("--timeout").contains("'1.5'").contains("a fraction needs a unit");
         CliRun etcd = CliRun.run("etcd", "--etcd-endpoint", "http://127.0.0.1:1", "--etcd-timeout", "0s");
         assertThat(etcd.exitCode()).isEqualTo(2);
         assertThat(etcd.err()).contains("--etcd-timeout").contains("longer than zero");

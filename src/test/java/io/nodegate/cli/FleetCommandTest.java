@@ -148,11 +148,12 @@ class FleetCommandTest {
         CliRun run = fleet();
 
         assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
-        assertThat(run.out()).contains("cluster-a   2 ", "b.yaml      ?       ?            NOT READ: --kubeconfig "
-                + tmp.resolve("b.yaml"));
-        assertThat(run.out()).contains("! b.yaml could not be read: ").contains("403");
+        assertThat(run.out()).contains("cluster-a   2 ", "b.yaml      ?       ?            NOT READ\n");
+        assertThat(run.out()).contains("! b.yaml (--kubeconfig " + tmp.resolve("b.yaml") + ") could not be read: ")
+                .contains("403");
+        assertThat(fleet("-o", "wide").out()).containsPattern("NOT READ +- +--kubeconfig " + tmp.resolve("b.yaml"));
         // the host table still lists what cluster-a holds, and says b is unknown, not empty
-        assertThat(run.out()).contains("gpu-a07 Unknown").contains("? = cluster not read");
+        assertThat(run.out()).contains("gpu-a07 Unknown").contains("? = not read");
         assertThat(run.out().replace("\n    ", " ")).contains("b.yaml could not be read: its hosts are unknown, not"
                 + " absent; NG301 and NG302 were not checked against it");
         assertThat(run.err()).contains("not everything could be read", "b.yaml", "403");

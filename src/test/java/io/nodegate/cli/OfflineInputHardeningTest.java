@@ -174,7 +174,8 @@ class OfflineInputHardeningTest {
         assertInputError(CliRun.run("etcd", "-f", term.toString()), term.toString(), "raftTerm");
 
         Path fine = write("status-fine.json", status("\"https://10.0.0.1:2379\"", "\"ffffffffffffffff\"", "\"12\""));
-        CliRun ok = CliRun.run("etcd", "-f", fine.toString());
+        // the full member ID is a -o wide column (the table fits 120 columns)
+        CliRun ok = CliRun.run("etcd", "-f", fine.toString(), "-o", "wide");
         assertThat(ok.exitCode()).as(ok.all()).isNotEqualTo(2);
         assertThat(ok.out()).contains("ffffffffffffffff");
     }

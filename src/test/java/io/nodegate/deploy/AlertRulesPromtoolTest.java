@@ -184,7 +184,10 @@ class AlertRulesPromtoolTest {
 
         CliRun json = run("alerts", "-o", "json");
         assertThat(json.exitCode()).isZero();
-        assertThat(json.out()).startsWith("{").contains("\"kind\":\"List\"").contains("PrometheusRule");
+        // kubectl's -o json: one v1 List, indented
+        JsonNode list = new tools.jackson.databind.ObjectMapper().readTree(json.out());
+        assertThat(list.get("kind").asString()).isEqualTo("List");
+        assertThat(list.get("items").get(0).get("kind").asString()).isEqualTo("PrometheusRule");
     }
 
     @Test

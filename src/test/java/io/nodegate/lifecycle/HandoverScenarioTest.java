@@ -327,8 +327,8 @@ class HandoverScenarioTest extends SeededClusterTest {
         CliRun list = cli("handover", "status");
         assertThat(list.exitCode()).as(list.all()).isEqualTo(1);
         assertThat(list.out()).isEqualTo(
-                "NAME      STEP      NODES    DESTINATION  DUE         VIOLATIONS  NEXT                   PHASE\n"
-                        + "a11-to-b  1: empty  gpu-a11  cluster-b    2026-11-05  1           2: host cleanup: HOLD  Open\n");
+                "NAME       STEP       NODES     DESTINATION   DUE          VIOLATIONS   NEXT                    PHASE\n"
+                        + "a11-to-b   1: empty   gpu-a11   cluster-b     2026-11-05   1            2: host cleanup: HOLD   Open\n");
         assertThat(read().status().violations()).singleElement().satisfies(v -> assertThat(v.seenNow()).isFalse());
     }
 }

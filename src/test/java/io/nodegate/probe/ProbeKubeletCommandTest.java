@@ -92,8 +92,8 @@ class ProbeKubeletCommandTest {
     }
 
     private CliRun probe(String... args) {
-        String[] base = {"probe", "kubelet", "--kubeconfig", kubeconfig.toString(), "--port", String.valueOf(port),
-                "--timeout", "2s"};
+        String[] base = {"probe", "kubelet", "--kubeconfig", kubeconfig.toString(), "--kubelet-port",
+                String.valueOf(port), "--probe-timeout", "2s"};
         String[] all = new String[base.length + args.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(args, 0, all, base.length, args.length);
@@ -215,10 +215,28 @@ class ProbeKubeletCommandTest {
         CliRun missing = probe("gpu-zz");
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.err()).contains("Node gpu-zz not found");
-        CliRun badPort = CliRun.run("probe", "kubelet", "gpu-a07", "--kubeconfig", kubeconfig.toString(), "--port", "0");
+        CliRun badPort = CliRun.run("probe", "kubelet", "gpu-a07", "--kubeconfig", kubeconfig.toString(),
+                "--kubelet-port", "0");
         assertThat(badPort.exitCode()).isEqualTo(2);
-        assertThat(badPort.err()).contains("--port must be between 1 and 65535");
+        assertThat(badPort.err()).contains("--kubelet-port must be between 1 and 65535");
         assertThat(CliRun.run("probe", "kubelet", "--help").exitCode()).isZero();
         assertThat(CliRun.run("probe", "kubelet").exitCode()).isEqualTo(2);
+    }
+
+    /** The names documented before 0.1.0 still work for one release, hidden, with a note naming the new ones. */
+    @Test
+    void theOldFlagNamesStillWorkWithANote() {
+        CliRun old = CliRun.run("probe", "kubelet", "gpu-a05", "--kubeconfig", kubeconfig.toString(), "--port",
+                String.valueOf(port), "--timeout", "2s");
+        assertThat(old.exitCode()).as(old.all()).isZero();
+        assertThat(old.out()).containsPattern("gpu-a05 +True +127.0.0.2:\\d+ +this cluster's CA");
+        assertThat(old.err()).contains("--port is deprecated", "use --kubelet-port " + port)
+                .contains("--timeout is deprecated", "use --probe-timeout 2s");
+        CliRun both = CliRun.run("probe", "kubelet", "gpu-a05", "--kubeconfig", kubeconfig.toString(), "--port", "1",
+                "--kubelet-port", "2");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("give the port once");
+        CliRun help = CliRun.run("probe", "kubelet", "--help");
+        assertThat(help.out()).contains("--kubelet-port", "--probe-timeout").doesNotContain("--port=", "--timeout=");
     }
 }

@@ -129,7 +129,7 @@ class CollectEquivalenceTest {
         assertThat(nonEmpty.exitCode()).isEqualTo(ExitCode.USAGE);
         assertThat(nonEmpty.err()).contains("not an empty directory")
                 // -o DIR still works for one release, with a note that names its replacement
-                .contains("collect -o DIR is deprecated").contains("--dir " + out);
+                .contains("collect -o DIR and --output-dir DIR are deprecated").contains("--dir " + out);
         assertThat(Files.readString(out.resolve("nodes.json"))).isEqualTo("{}");
         CliRun dumpInput = CliRun.run("collect", "-f", out.toString(), "--dir", dir.resolve("x").toString());
         assertThat(dumpInput.exitCode()).isEqualTo(ExitCode.USAGE);

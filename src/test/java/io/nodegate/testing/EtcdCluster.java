@@ -127,7 +127,7 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     /** The command's path; skips the calling test when it is missing, fails instead under CI=true. */
-    static String requireOnPath(String command, String ciFailure, String skipReason) {
+    public static String requireOnPath(String command, String ciFailure, String skipReason) {
         String binary = findOnPath(command);
         if (binary == null) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {

@@ -43,6 +43,15 @@ class DurationsTest {
         assertThat(Durations.parse("0", "--x")).isZero();
     }
 
+    /** client-go's ParseTimeout reads kubectl's --request-timeout 5 as 5 s; here every duration flag does. */
+    @Test
+    void aBareWholeNumberIsSeconds() {
+        assertThat(Durations.parse("5", "--request-timeout")).isEqualTo(Duration.ofSeconds(5));
+        assertThat(Durations.parse("90", "--x")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(Durations.parse(" 600 ", "--x")).isEqualTo(Duration.ofMinutes(10));
+        assertThatThrownBy(() -> Durations.parsePositive("0", "--timeout")).hasMessageContaining("longer than zero");
+    }
+
     @Test
     void formatThenParseGivesTheSameDuration() {
         for (Duration d : new Duration[]{Duration.ofSeconds(45), Duration.ofMinutes(90), Duration.ofDays(3),
@@ -53,9 +62,11 @@ class DurationsTest {
 
     @Test
     void refusesWhatItWouldHaveToGuessNamingTheFlag() {
-        assertThatThrownBy(() -> Durations.parse("7", "--etcd-timeout"))
-                .isInstanceOf(InputException.class).hasMessageContaining("--etcd-timeout '7'")
-                .hasMessageContaining("needs a unit");
+        assertThatThrownBy(() -> Durations.parse("1.5", "--etcd-timeout"))
+                .isInstanceOf(InputException.class).hasMessageContaining("--etcd-timeout '1.5'")
+                .hasMessageContaining("a fraction needs a unit");
+        assertThatThrownBy(() -> Durations.parse("99999999999999999999", "--x")).hasMessageContaining("too large");
+        assertThatThrownBy(() -> Durations.parse("5us", "--x")).hasMessageContaining("not a duration");
         assertThatThrownBy(() -> Durations.parse("PT10S", "--timeout")).hasMessageContaining("ISO-8601");
         assertThatThrownBy(() -> Durations.parse("-5s", "--x")).hasMessageContaining("negative");
         assertThatThrownBy(() -> Durations.parse("", "--x")).hasMessageContaining("not a duration");

@@ -153,6 +153,26 @@ public final class Kubeconfig {
         }
     }
 
+    /**
+     * The context names of the kubeconfig kubectl would read (--kubeconfig, else $KUBECONFIG's files, else
+     * ~/.kube/config), merged by the same rule as {@link #resolve}, for shell completion; none when no file exists.
+     */
+    public static List<String> contextNames(Path kubeconfig) {
+        List<KubeconfigYaml.Loaded> files = new ArrayList<>();
+        if (kubeconfig != null) {
+            if (Files.isRegularFile(kubeconfig)) {
+                files.add(KubeconfigYaml.read(kubeconfig));
+            }
+        } else {
+            for (String name : Config.getKubeconfigFilenames()) {
+                if (!name.isBlank() && Files.isRegularFile(Path.of(name))) {
+                    files.add(KubeconfigYaml.read(Path.of(name)));
+                }
+            }
+        }
+        return files.isEmpty() ? List.of() : List.copyOf(new Merged(files).contexts.keySet());
+    }
+
     private static ApiTarget select(List<KubeconfigYaml.Loaded> files, String context) {
         Merged merged = new Merged(files);
         String where = merged.where;
