@@ -6,8 +6,11 @@
 #   floor      the LISTs nodegate needs, limit 500, bodies read but not parsed (the least any client can do)
 #   kubectl    kubectl get nodes, then leases in kube-node-lease, then secrets in kube-system, -o json (the three
 #              lists the issue compares with), one shell, warm discovery cache
+#   kubectl-nodes  kubectl get nodes -o json alone (issue 21's yardstick for the small cluster), N < 1000 only
 #   nodegate   bin/nodegate audit --kubeconfig K -o json of this checkout (the launcher, its class-data archive)
 #   before     the same through BEFORE/bin/nodegate (another checkout, built; its own archive), when BEFORE is set
+#   java       the same as nodegate with NODEGATE_JAVA=$ALSO_JAVA (e.g. /usr/bin/java, a Java 17, when the launcher
+#              picks a JDK 25: the class-data archive's row beside the AOT cache's), when ALSO_JAVA is set
 # and at N=7 only, the other live commands once each per round for both checkouts: baseline save, gate,
 # verify-gone, redundancy, views (the server twice), fleet (the server and examples/healthy). --version is measured
 # with no server.
@@ -18,6 +21,7 @@
 # Env:    BEFORE=/path/to/checkout  (e.g. `git worktree add /tmp/ng-before <commit>` then build it there with
 #                                     `mvn -q -B -o -DskipTests package`)
 #         ROUNDS_SMALL (default 5, N < 1000), ROUNDS_BIG (default 3), OUT (default bench/target/speed.md)
+#         ALSO_JAVA=/path/to/bin/java (see above); AUDIT_ONLY=1 skips the other live commands at N=7
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +29,8 @@ cd "$ROOT"
 SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(7 5000 20000)
 BEFORE=${BEFORE:-}
+ALSO_JAVA=${ALSO_JAVA:-}
+AUDIT_ONLY=${AUDIT_ONLY:-}
 ROUNDS_SMALL=${ROUNDS_SMALL:-5}
 ROUNDS_BIG=${ROUNDS_BIG:-3}
 OUT=${OUT:-$ROOT/bench/target/speed.md}
@@ -42,6 +48,7 @@ mvn -q -B -o -DskipTests package
 mvn -q -B -o -f bench/pom.xml package
 # Both launchers make their class-data archive now, so the rows show a user's second and later runs.
 "$ROOT/bin/nodegate" audit -f "$ROOT/examples/healthy" -o json >/dev/null || true
+[ -n "$ALSO_JAVA" ] && { NODEGATE_JAVA="$ALSO_JAVA" "$ROOT/bin/nodegate" audit -f "$ROOT/examples/healthy" -o json >/dev/null || true; }
 [ -n "$BEFORE" ] && { "$BEFORE/bin/nodegate" audit -f "$BEFORE/examples/healthy" -o json >/dev/null || true; }
 
 WORK=$(mktemp -d /tmp/nodegate-speed.XXXXXX)
@@ -112,11 +119,13 @@ for N in "${SIZES[@]}"; do
   for r in $(seq "$rounds"); do
     run floor java -jar "$BENCH_JAR" floor --server "$SERVER"
     run kubectl bash -c "kubectl_three '$KC' '$WORK/kcache'"
+    [ "$N" -lt 1000 ] && run kubectl-nodes kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get nodes -o json
+    [ -n "$ALSO_JAVA" ] && run audit-java env NODEGATE_JAVA="$ALSO_JAVA" "$ROOT/bin/nodegate" audit --kubeconfig "$KC" -o json
     for side in after before; do
       launcher=$ROOT/bin/nodegate; [ "$side" = before ] && launcher=$BEFORE/bin/nodegate
       [ "$side" = before ] && [ -z "$BEFORE" ] && continue
       run "audit-$side" "$launcher" audit --kubeconfig "$KC" -o json
-      if [ "$N" -lt 1000 ]; then
+      if [ "$N" -lt 1000 ] && [ -z "$AUDIT_ONLY" ]; then
         run "baseline-$side" "$launcher" baseline save --kubeconfig "$KC" --targets "$target" --control "$control" \
           --out "$WORK/b-$side-$r.json" --evidence-dir "$WORK/ev-$side-$r"
         run "gate-$side" "$launcher" gate "$target" --kubeconfig "$KC" --baseline "$WORK/baseline-$side.json" \
@@ -133,6 +142,8 @@ for N in "${SIZES[@]}"; do
   row "$N" "kubectl (3 lists)" kubectl "kubectl get nodes; -n kube-node-lease get leases; -n kube-system get secrets; -o json"
   row "$N" "nodegate audit (after)" audit-after "bin/nodegate audit --kubeconfig K -o json"
   row "$N" "nodegate audit (before)" audit-before "BEFORE/bin/nodegate, same command"
+  row "$N" "kubectl get nodes" kubectl-nodes "kubectl get nodes -o json"
+  row "$N" "nodegate audit (after, ALSO_JAVA)" audit-java "NODEGATE_JAVA=$ALSO_JAVA bin/nodegate, same command"
   for cmd in baseline gate verify redundancy views fleet; do
     row "$N" "$cmd (after)" "$cmd-after" ""
     row "$N" "$cmd (before)" "$cmd-before" ""
@@ -149,7 +160,7 @@ row "-" "--version (after)" version-after ""
 row "-" "--version (before)" version-before ""
 
 {
-  echo "<!-- bench/speed.sh ${SIZES[*]} on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), $(java -version 2>&1 | head -1)${BEFORE:+, before = $(git -C "$BEFORE" rev-parse --short HEAD)}, after = $(git rev-parse --short HEAD) -->"
+  echo "<!-- bench/speed.sh ${SIZES[*]} on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), java on PATH: $(java -version 2>&1 | head -1)${ALSO_JAVA:+, ALSO_JAVA: $("$ALSO_JAVA" -version 2>&1 | head -1)}${BEFORE:+, before = $(git -C "$BEFORE" rev-parse --short HEAD)}, after = $(git rev-parse --short HEAD) (bin/nodegate picks a JDK 25 when one is found) -->"
   echo "| N | what | wall s (median) | CPU s (median) | peak RSS MB | requests | runs | note |"
   echo "|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"

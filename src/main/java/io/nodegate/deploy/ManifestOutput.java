@@ -77,7 +77,7 @@ public record ManifestOutput(List<? extends HasMetadata> objects, List<String> a
 
     @Override
     public JsonNode tree() {
-        return Structured.JSON.readTree(Manifests.json(objects));
+        return Structured.Mappers.JSON.readTree(Manifests.json(objects));
     }
 }
 

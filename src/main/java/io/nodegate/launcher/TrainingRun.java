@@ -40,6 +40,13 @@ import java.util.regex.Pattern;
  *
  * <p>Usage (by bin/nodegate only): {@code java -XX:ArchiveClassesAtExit=F -cp nodegate.jar
  * io.nodegate.launcher.TrainingRun COLLECTION_DIR}
+ *
+ * <p>For Java 25's ahead-of-time cache the launcher trains on one real command instead: {@code TrainingRun --serve
+ * COLLECTION_DIR KUBECONFIG SECONDS} only serves the collection (and writes a kubeconfig for it once it listens,
+ * then stops by itself after SECONDS at most), while another JVM records the cache from {@code audit --kubeconfig
+ * KUBECONFIG -o json}. A JDK 25 loads every class of the cache when it starts, so a cache that also holds this
+ * class's server, the lifecycle commands and the offline path cost the 7-node live audit 1.18x the CPU of Java 17's
+ * archive; trained on the audit alone, 0.87x the CPU of that full cache (bench/RESULTS.md, issue 21).
  */
 public final class TrainingRun {
 
@@ -49,6 +56,10 @@ public final class TrainingRun {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 4 && args[0].equals("--serve")) {
+            serve(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
+            return;
+        }
         if (args.length != 1) {
             System.err.println("usage: TrainingRun COLLECTION_DIR (a directory written by `nodegate collect`)");
             System.exit(2);
@@ -115,6 +126,29 @@ public final class TrainingRun {
             deleteTree(work);
         }
         return exits;
+    }
+
+    /** Serves {@code collection} on loopback for at most {@code seconds}; the kubeconfig appears once it listens. */
+    static void serve(Path collection, Path kubeconfig, long seconds) throws IOException, InterruptedException {
+        Map<String, byte[]> lists = listsByPath(collection);
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> answer(exchange, lists));
+        server.start();
+        // written beside its final name, then renamed: the launcher waits for the file and must never read half of it
+        // (the launcher ends this JVM with a signal, which skips finally blocks: nothing may be left to clean up then)
+        try {
+            Path work = Files.createTempDirectory(kubeconfig.toAbsolutePath().getParent(), "nodegate-training");
+            try {
+                Path written = writeKubeconfig(work, "http://127.0.0.1:" + server.getAddress().getPort());
+                Files.move(written, kubeconfig, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                deleteTree(work);
+            }
+            Thread.sleep(seconds * 1000);
+        } finally {
+            server.stop(0);
+        }
     }
 
     /** API path of each kind's LIST (as fabric8 asks for it) → the collection file that holds its objects. */

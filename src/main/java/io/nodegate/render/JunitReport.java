@@ -149,7 +149,7 @@ public final class JunitReport {
     private static String details(Finding f) {
         StringBuilder b = new StringBuilder(f.message());
         if (!f.evidence().isEmpty()) {
-            b.append("\nevidence: ").append(Structured.JSON.writeValueAsString(f.evidence()).replace("\n", "\n  "));
+            b.append("\nevidence: ").append(Structured.Mappers.JSON.writeValueAsString(f.evidence()).replace("\n", "\n  "));
         }
         if (f.hint() != null && !f.hint().isBlank()) {
             b.append("\nhint: ").append(f.hint());

@@ -77,13 +77,13 @@ public final class PolicyReports {
             }
         }
         List<ObjectNode> reports = new ArrayList<>();
-        ArrayNode part = Structured.JSON.createArrayNode();
+        ArrayNode part = Structured.Mappers.JSON.createArrayNode();
         long bytes = 0;
         for (ObjectNode r : results) {
             long size = size(r);
             if (!part.isEmpty() && (part.size() >= MAX_RESULTS || bytes + size > MAX_BYTES)) {
                 reports.add(report(name, labels, reports.size() + 1, part));
-                part = Structured.JSON.createArrayNode();
+                part = Structured.Mappers.JSON.createArrayNode();
                 bytes = 0;
             }
             part.add(r);

@@ -32,7 +32,7 @@ class AuditRendererTest {
 
     @Test
     void jsonHasExactlyTheDocumentedShape() {
-        JsonNode root = Structured.JSON.readTree(Structured.json(AuditRenderer.tree(report())));
+        JsonNode root = Structured.Mappers.JSON.readTree(Structured.json(AuditRenderer.tree(report())));
 
         assertThat(names(root)).containsExactly("now", "source", "nodes", "findings", "notes");
         assertThat(root.get("now").asString()).isEqualTo("2026-10-19T06:10:00Z");
@@ -58,7 +58,7 @@ class AuditRendererTest {
     @Test
     void yamlCarriesTheSameTree() {
         JsonNode tree = AuditRenderer.tree(report());
-        JsonNode back = Structured.YAML.readTree(Structured.yaml(tree));
+        JsonNode back = Structured.Mappers.YAML.readTree(Structured.yaml(tree));
         // Compare as JSON text: YAML reads small numbers back as int where the tree holds long.
         assertThat(Structured.json(back)).isEqualTo(Structured.json(tree));
         assertThat(back.get("nodes").get(1).get("ready").asString()).isEqualTo("Unknown");
