@@ -10,7 +10,7 @@ import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.source.host.HostReportJson;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -13,7 +13,7 @@ import io.nodegate.model.TombstoneBook;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -7,7 +7,7 @@ import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.verify.GoneVerifier;
 import io.nodegate.InputException;
 import picocli.CommandLine;

@@ -1,8 +1,8 @@
 package io.nodegate.handover;
 
-import io.nodegate.lifecycle.Gpu;
-import io.nodegate.lifecycle.gate.Check;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.Gpu;
+import io.nodegate.model.verdict.Check;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
 import io.nodegate.model.Taint;

@@ -1,7 +1,7 @@
 package io.nodegate.handover;
 
-import io.nodegate.lifecycle.gate.Check;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Check;
+import io.nodegate.model.verdict.Verdict;
 
 import java.util.List;
 

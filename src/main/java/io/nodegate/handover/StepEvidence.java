@@ -1,6 +1,6 @@
 package io.nodegate.handover;
 
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,9 +2,9 @@ package io.nodegate.render;
 
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.GateService;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import io.nodegate.lifecycle.verify.GoneVerifier;

@@ -1,6 +1,6 @@
 package io.nodegate.handover;
 
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
 import org.junit.jupiter.api.Test;

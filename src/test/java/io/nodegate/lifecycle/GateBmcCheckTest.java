@@ -1,11 +1,11 @@
 package io.nodegate.lifecycle;
 
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.GateDecision;
 import io.nodegate.lifecycle.gate.GateEvidence;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateResult;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.bmc.BmcReading;
 import io.nodegate.model.bmc.BmcReadings;

@@ -1,12 +1,12 @@
 package io.nodegate.lifecycle;
 
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.GateDecision;
 import io.nodegate.lifecycle.gate.GateEvidence;
 import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateResult;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.Condition;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.EtcdEndpointReport;

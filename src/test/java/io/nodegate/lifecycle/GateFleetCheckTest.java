@@ -1,10 +1,10 @@
 package io.nodegate.lifecycle;
 
 import io.nodegate.detect.controlplane.NamedView;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.GateDecision;
 import io.nodegate.lifecycle.gate.GateResult;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.NodeSystemInfo;

@@ -1,7 +1,7 @@
 package io.nodegate.lifecycle.baseline;
 
 import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.Gpu;
+import io.nodegate.model.Gpu;
 import io.nodegate.model.Condition;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.EtcdEndpointReport;

@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
-import io.nodegate.lifecycle.Gpu;
+import io.nodegate.model.Gpu;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.NodeInfo;

@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Verdict;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.bmc.BmcBinding;

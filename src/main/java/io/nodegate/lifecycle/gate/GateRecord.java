@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Verdict;
+import io.nodegate.model.verdict.Check;
 import java.time.Instant;
 import java.util.List;
 

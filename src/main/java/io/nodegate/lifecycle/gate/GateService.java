@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Verdict;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.lifecycle.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Check;
 /**
  * Host evidence (b'): a report from `nodegate host inspect` on the target host. Its sha256 and identity must hold,
  * and its time must lie between the Lease's last renewal and now (else INVALID); clean = PASS (no objection: a

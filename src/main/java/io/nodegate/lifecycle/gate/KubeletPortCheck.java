@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Check;
 /**
  * Host evidence from the cluster side: who answered on the target's kubelet port (--probe-kubelet), judged by
  * signature ({@link io.nodegate.probe.KubeletProbe}). This cluster's CA = FAIL (alive), another cluster's CA = FAIL

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Check;
 /**
  * Says, in every run without --host-report and --probe-kubelet, that no evidence from the host was given: step (b)
  * rests on the reply's text alone (seed 000: "cleanup done" was a sentence typed by a person). Shown "not checked",

@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
+import io.nodegate.model.verdict.Verdict;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.Condition;
 import io.nodegate.model.NodeInfo;

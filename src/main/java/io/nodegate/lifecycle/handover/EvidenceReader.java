@@ -3,10 +3,10 @@ package io.nodegate.lifecycle.handover;
 import io.nodegate.InputException;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.GateRecord;
 import io.nodegate.lifecycle.gate.GateService;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import io.nodegate.lifecycle.verify.GoneVerifier;
 

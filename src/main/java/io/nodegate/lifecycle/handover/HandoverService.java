@@ -16,8 +16,8 @@ import io.nodegate.handover.StepCheck;
 import io.nodegate.handover.StepEvidence;
 import io.nodegate.handover.StepRecord;
 import io.nodegate.handover.Violations;
-import io.nodegate.lifecycle.Gpu;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.Gpu;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 
 import java.time.Clock;

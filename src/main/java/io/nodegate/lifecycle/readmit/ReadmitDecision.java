@@ -1,9 +1,9 @@
 package io.nodegate.lifecycle.readmit;
 
-import io.nodegate.lifecycle.Gpu;
+import io.nodegate.model.Gpu;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.gate.Check;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Check;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.JobInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;

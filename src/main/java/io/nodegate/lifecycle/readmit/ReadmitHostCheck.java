@@ -1,8 +1,8 @@
 package io.nodegate.lifecycle.readmit;
 
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.HostEvidence;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.host.HostJudge;
 import io.nodegate.model.host.HostReport;

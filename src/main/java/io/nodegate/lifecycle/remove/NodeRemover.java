@@ -19,7 +19,7 @@ import io.nodegate.source.live.ApiCalls;
 import io.nodegate.lifecycle.gate.GateRecord;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.MachineSource;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.RefusedException;

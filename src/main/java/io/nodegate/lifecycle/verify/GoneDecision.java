@@ -1,8 +1,8 @@
 package io.nodegate.lifecycle.verify;
 
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.gate.Check;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Check;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.Condition;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.LeaseInfo;

@@ -1,7 +1,7 @@
 package io.nodegate.lifecycle.verify;
 
-import io.nodegate.lifecycle.gate.Check;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Check;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.KubeletAnswer;
 
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.nodegate.lifecycle.verify;
 
 import io.nodegate.lifecycle.KubeletEvidence;
-import io.nodegate.lifecycle.gate.Check;
+import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.HostInputs;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.probe.KubeletProbe;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.nodegate.lifecycle.verify;
 
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.gate.Check;
-import io.nodegate.lifecycle.gate.Verdict;
+import io.nodegate.model.verdict.Check;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Tombstone;
 

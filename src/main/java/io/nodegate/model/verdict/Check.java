@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle.gate;
+package io.nodegate.model.verdict;
 
 import java.util.List;
 import java.util.Map;

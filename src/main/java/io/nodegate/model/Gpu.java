@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.model;
 
 import io.nodegate.model.NodeInfo;
 import io.nodegate.CollectionException;

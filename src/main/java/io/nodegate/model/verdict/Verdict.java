@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle.gate;
+package io.nodegate.model.verdict;
 
 import io.nodegate.ExitCode;
 
