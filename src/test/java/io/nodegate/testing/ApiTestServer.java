@@ -250,14 +250,33 @@ public final class ApiTestServer implements AutoCloseable {
 
     /** Creates the objects (namespaced objects without a namespace go to "default"). Status is kept as given. */
     public ApiTestServer create(HasMetadata... objects) {
+        awaitClosingWatches();
         for (HasMetadata o : objects) {
             setupClient.resource(o).create();
         }
         return this;
     }
 
+    /** Watches whose mock listener is being closed on another thread (see WatchSession.closeInnerLater). */
+    private final java.util.concurrent.atomic.AtomicInteger closing = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Waits (a few seconds at most) until no watch is half closed, so a write's event cannot meet one. */
+    private void awaitClosingWatches() {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (closing.get() > 0 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** Creates or replaces the objects. */
     public ApiTestServer apply(HasMetadata... objects) {
+        awaitClosingWatches();
         for (HasMetadata o : objects) {
             setupClient.resource(o).createOr(op -> op.update());
         }
@@ -266,6 +285,7 @@ public final class ApiTestServer implements AutoCloseable {
 
     /** Deletes the objects; nothing else goes with them (no GC here). */
     public ApiTestServer delete(HasMetadata... objects) {
+        awaitClosingWatches();
         for (HasMetadata o : objects) {
             setupClient.resource(o).delete();
         }
@@ -606,6 +626,8 @@ public final class ApiTestServer implements AutoCloseable {
         private volatile io.fabric8.mockwebserver.http.WebSocket socket;
         private volatile boolean open;
         private volatile java.util.concurrent.ScheduledFuture<?> bookmarking;
+        private final java.util.concurrent.atomic.AtomicBoolean innerClosed =
+                new java.util.concurrent.atomic.AtomicBoolean();
 
         WatchSession(io.fabric8.mockwebserver.http.WebSocketListener inner, String path, boolean allowBookmarks,
                      boolean setup, long fromVersion) {
@@ -663,6 +685,8 @@ public final class ApiTestServer implements AutoCloseable {
             socket.send(event.toString());
             socket.close(1000, "expired");
             gone();
+            // on the caller's thread (never the mock's event loop): the test's next write finds it gone
+            closeInnerNow(() -> inner.onClosed(socket, 1000, "expired"));
         }
 
         private void gone() {
@@ -692,14 +716,40 @@ public final class ApiTestServer implements AutoCloseable {
         @Override
         public void onClosed(io.fabric8.mockwebserver.http.WebSocket ws, int code, String reason) {
             gone();
-            CLOSERS.execute(() -> inner.onClosed(ws, code, reason));
+            closeInnerLater(() -> inner.onClosed(ws, code, reason));
         }
 
         @Override
         public void onFailure(io.fabric8.mockwebserver.http.WebSocket ws, Throwable t,
                               io.fabric8.mockwebserver.http.Response r) {
             gone();
-            CLOSERS.execute(() -> inner.onFailure(ws, t, r));
+            closeInnerLater(() -> inner.onFailure(ws, t, r));
+        }
+
+        /*
+         * The mock's listener, when closed, shuts its event sender down and only then leaves the dispatcher's set of
+         * listeners. An event for a write that lands in between is refused by the stopped sender inside the
+         * dispatcher, which then never answers that write: a test's DELETE timed out after 10 s right after
+         * expireWatches(). So the listener is closed once, and writes wait until no close is under way.
+         */
+        private void closeInnerLater(Runnable close) {
+            if (!innerClosed.compareAndSet(false, true)) {
+                return;
+            }
+            closing.incrementAndGet();
+            CLOSERS.execute(() -> {
+                try {
+                    close.run();
+                } finally {
+                    closing.decrementAndGet();
+                }
+            });
+        }
+
+        private void closeInnerNow(Runnable close) {
+            if (innerClosed.compareAndSet(false, true)) {
+                close.run();
+            }
         }
     }
 
