@@ -391,8 +391,13 @@ public final class WatchCache implements AutoCloseable {
         if (watch == null || !watch.synced()) {
             return false;
         }
-        watch.forEachHeld((key, held) -> each.accept(key.substring(key.indexOf('/') + 1),
-                held.model() instanceof io.nodegate.model.LeaseInfo lease ? lease : null));
+        watch.forEachHeld((key, held) -> {
+            if (held.model() instanceof io.nodegate.model.LeaseInfo lease) {
+                each.accept(lease.name(), lease);
+            } else {
+                each.accept(key.substring(key.indexOf('/') + 1), null);
+            }
+        });
         return true;
     }
 

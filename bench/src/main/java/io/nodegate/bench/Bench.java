@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  *   sample --metrics URL --server URL --seconds S [--every 250ms]
  *                                         scrapes /metrics and times each event to the metric that shows it
  *                                         (MetricLatency)
- *   watch --server URL [--listen-port P] [--interval 15s]
+ *   watch --server URL [--listen-port P] [--interval 15s] [--debounce 1s]
  *                                         nodegate watch's service against URL (on nodegate.jar's classpath)
  *   floor --server URL [--limit L]        the LISTs nodegate needs, paginated, bodies read but not parsed
  *   per-node-get --server URL [--max M]   the seed's way: list node names, then one GET per node
@@ -59,7 +59,7 @@ public final class Bench {
                     Integer.parseInt(opt(args, "--max-seconds", "900")));
             case "watch" -> WatchProcess.run(opt(args, "--server", null),
                     Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"),
-                    seconds(opt(args, "--debounce", "2s")));
+                    seconds(opt(args, "--debounce", "1s")));
             case "sample" -> MetricLatency.run(opt(args, "--metrics", null), opt(args, "--server", null),
                     seconds(opt(args, "--seconds", null)), seconds(opt(args, "--every", "250ms")));
             default -> usage();

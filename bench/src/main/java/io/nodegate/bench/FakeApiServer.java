@@ -431,7 +431,7 @@ final class FakeApiServer {
      *       the time it was sent, served as text on /_bench/node-changes ("node status unix-µs" per line).</li>
      *   <li>{@code statusEvery} (zero: none): every live Node's status is posted again once per that long, spread
      *       evenly, moving only lastHeartbeatTime: what a kubelet does every nodeStatusReportFrequency (5m) when
-     *       nothing changed (KubeletConfiguration, k8s.io/kubelet/config/v1beta1/types.go). At 5,000 nodes that
+     *       nothing changed (kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go: NodeStatusReportFrequency 5 min). At 5,000 nodes that
      *       is ~17 Node updates a second, each a change to nodegate watch (it runs the debounced pass).</li>
      * </ul>
      * The stored Nodes are not rewritten (a re-list shows the generated ones), as for the Lease renewals.
