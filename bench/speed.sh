@@ -9,8 +9,8 @@
 #   kubectl-nodes  kubectl get nodes -o json alone (issue 21's yardstick for the small cluster), N < 1000 only
 #   nodegate   bin/nodegate audit --kubeconfig K -o json of this checkout (the launcher, its class-data archive)
 #   before     the same through BEFORE/bin/nodegate (another checkout, built; its own archive), when BEFORE is set
-#   java       the same as nodegate with NODEGATE_JAVA=$ALSO_JAVA (e.g. /usr/bin/java, a Java 17, when the launcher
-#              picks a JDK 25: the class-data archive's row beside the AOT cache's), when ALSO_JAVA is set
+#   java       the same as nodegate with NODEGATE_JAVA=$ALSO_JAVA (e.g. a JDK 25's bin/java: the AOT cache's row beside
+#              the class-data archive's of the java on PATH), when ALSO_JAVA is set
 # and at N=7 only, the other live commands once each per round for both checkouts: baseline save, gate,
 # verify-gone, redundancy, views (the server twice), fleet (the server and examples/healthy). --version is measured
 # with no server.
@@ -160,7 +160,7 @@ row "-" "--version (after)" version-after ""
 row "-" "--version (before)" version-before ""
 
 {
-  echo "<!-- bench/speed.sh ${SIZES[*]} on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), java on PATH: $(java -version 2>&1 | head -1)${ALSO_JAVA:+, ALSO_JAVA: $("$ALSO_JAVA" -version 2>&1 | head -1)}${BEFORE:+, before = $(git -C "$BEFORE" rev-parse --short HEAD)}, after = $(git rev-parse --short HEAD) (bin/nodegate picks a JDK 25 when one is found) -->"
+  echo "<!-- bench/speed.sh ${SIZES[*]} on $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average at end:$(cut -d" " -f1-3 /proc/loadavg | sed "s/^/ /"), java on PATH: $(java -version 2>&1 | head -1)${ALSO_JAVA:+, ALSO_JAVA: $("$ALSO_JAVA" -version 2>&1 | head -1)}${BEFORE:+, before = $(git -C "$BEFORE" rev-parse --short HEAD)}, after = $(git rev-parse --short HEAD); bin/nodegate runs the java on PATH unless JAVA_HOME is 25+ or NODEGATE_JAVA is set -->"
   echo "| N | what | wall s (median) | CPU s (median) | peak RSS MB | requests | runs | note |"
   echo "|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"

@@ -4,6 +4,7 @@ import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.PrettyPrinter;
 import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.util.DefaultIndenter;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -167,11 +168,14 @@ public final class Structured {
         return mapper.writeValueAsString(tree);
     }
 
-    /** What {@link SerializationFeature#INDENT_OUTPUT} gives a mapper: a new default pretty printer per document. */
+    /**
+     * What {@link SerializationFeature#INDENT_OUTPUT} gives a mapper (a default pretty printer per document), written
+     * by {@link Indented}: the same text, held to the mapper's by {@code StructuredTest}.
+     */
     private static final ObjectWriteContext PRETTY = new ObjectWriteContext.Base() {
         @Override
         public PrettyPrinter getPrettyPrinter() {
-            return new DefaultPrettyPrinter();
+            return new Indented();
         }
 
         @Override
@@ -179,6 +183,77 @@ public final class Structured {
             return true;
         }
     };
+
+    /**
+     * Jackson's {@link DefaultPrettyPrinter} with its default separators ({@code "name" : value}, entries one per line
+     * indented by two spaces, arrays on one line as {@code [ a, b ]}, empty ones as <code>{ }</code> and {@code [ ]}).
+     * Not DefaultPrettyPrinter itself: its constructor joins its separators with an invokedynamic string
+     * concatenation of a shape nothing before it in a command uses, and linking that call spins method handles worth
+     * ~9 ms of every {@code -o json} (async-profiler, bench/RESULTS.md "Issue 21").
+     */
+    static final class Indented implements PrettyPrinter {
+        private static final DefaultIndenter NEW_LINE = DefaultIndenter.SYSTEM_LINEFEED_INSTANCE;
+        private int nesting;
+
+        @Override
+        public void writeRootValueSeparator(JsonGenerator g) {
+            g.writeRaw(' ');
+        }
+
+        @Override
+        public void writeStartObject(JsonGenerator g) {
+            g.writeRaw('{');
+            nesting++;
+        }
+
+        @Override
+        public void beforeObjectEntries(JsonGenerator g) {
+            NEW_LINE.writeIndentation(g, nesting);
+        }
+
+        @Override
+        public void writeObjectNameValueSeparator(JsonGenerator g) {
+            g.writeRaw(" : ");
+        }
+
+        @Override
+        public void writeObjectEntrySeparator(JsonGenerator g) {
+            g.writeRaw(',');
+            NEW_LINE.writeIndentation(g, nesting);
+        }
+
+        @Override
+        public void writeEndObject(JsonGenerator g, int entries) {
+            nesting--;
+            if (entries > 0) {
+                NEW_LINE.writeIndentation(g, nesting);
+            } else {
+                g.writeRaw(' ');
+            }
+            g.writeRaw('}');
+        }
+
+        @Override
+        public void writeStartArray(JsonGenerator g) {
+            g.writeRaw('[');
+        }
+
+        @Override
+        public void beforeArrayValues(JsonGenerator g) {
+            g.writeRaw(' ');
+        }
+
+        @Override
+        public void writeArrayValueSeparator(JsonGenerator g) {
+            g.writeRaw(", ");
+        }
+
+        @Override
+        public void writeEndArray(JsonGenerator g, int values) {
+            g.writeRaw(' ');
+            g.writeRaw(']');
+        }
+    }
 
     /** A node this writer does not copy (a POJO or binary node): the whole tree then goes through the mapper. */
     private static final class UnknownNode extends RuntimeException {

@@ -57,7 +57,7 @@ public final class ReadKind<T extends HasMetadata, M> {
     private ReadKind(Builder<T, M> b) {
         this.id = b.id;
         this.type = b.type;
-        this.kind = HasMetadata.getKind(b.type);
+        this.kind = ApiResource.of(b.type).kind();
         this.namespace = b.namespace;
         this.labelKey = b.labelKey;
         this.labelValue = b.labelValue;

@@ -1,6 +1,7 @@
 package io.nodegate.source.dump;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.nodegate.source.ApiResource;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.InputException;
 import io.nodegate.source.Kinds;
@@ -138,7 +139,7 @@ public final class CollectionWriter {
     private static Map<String, Object> withKind(ReadKind<?, ?> kind, Map<String, Object> item) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("apiVersion", item.get("apiVersion") != null ? item.get("apiVersion")
-                : HasMetadata.getApiVersion(kind.type()));
+                : ApiResource.of(kind.type()).apiVersion());
         out.put("kind", item.get("kind") != null ? item.get("kind") : kind.kind());
         out.putAll(item);
         if ("Secret".equals(out.get("kind"))) {

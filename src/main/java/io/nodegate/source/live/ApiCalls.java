@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.nodegate.CollectionException;
+import io.nodegate.source.ApiResource;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.json.JsonReadException;
 import io.nodegate.source.json.KubeJson;
@@ -146,9 +147,7 @@ public final class ApiCalls {
      * {@code namespace} null for a cluster-scoped type or all namespaces.
      */
     public static String collectionPath(Class<? extends HasMetadata> type, String namespace) {
-        String apiVersion = HasMetadata.getApiVersion(type);
-        String base = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
-        return base + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + HasMetadata.getPlural(type);
+        return ApiResource.of(type).collectionPath(namespace);
     }
 
     /**
@@ -166,7 +165,7 @@ public final class ApiCalls {
             throw new IllegalArgumentException("a GenericKubernetesResource LIST must say its items' kind: use "
                     + "listAll(what, path, type, itemKind, ...)");
         }
-        return listAll(what, collectionPath, type, HasMetadata.getKind(type), labelSelector, fieldSelector, map);
+        return listAll(what, collectionPath, type, ApiResource.of(type).kind(), labelSelector, fieldSelector, map);
     }
 
     /**
@@ -697,7 +696,7 @@ public final class ApiCalls {
             if (obj == null || obj.getMetadata() == null || !expectedName.equals(obj.getMetadata().getName())
                     || obj.getMetadata().getUid() == null || obj.getMetadata().getUid().isBlank()) {
                 throw new CollectionException(what + " at " + server + ": unusable answer (HTTP 200 without the "
-                        + HasMetadata.getKind(type) + " " + expectedName + ": empty, cut or another object)");
+                        + ApiResource.of(type).kind() + " " + expectedName + ": empty, cut or another object)");
             }
             return Optional.of(obj);
         });
