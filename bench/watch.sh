@@ -8,12 +8,23 @@
 # /proc/PID/stat) and RSS (VmRSS) every second, takes the sync time (start -> /readyz 200), and reads the pass
 # times from its /metrics histogram at the end.
 #
+# Event -> metric latency (issue 21: p99 <= 2 s): while the CPU is sampled, a sampler in its own JVM
+# (`Bench sample`, bench/src/.../MetricLatency.java) scrapes /metrics every SCRAPE_EVERY and times each change it shows
+# against its event: a Lease renewal against its renewTime (stamped by the server when it sends it), a Node's Ready
+# flip (the server flips one live Node every FLIP_EVERY, alternately to False and back) against the time the server
+# sent it. Each latency is an upper bound, with the scrape interval as resolution. The watch's CPU includes rendering
+# those scrapes (5,000 Lease series and 5,000 host series each): SCRAPE_EVERY=0 measures it without the sampler.
+#
 # Usage: bench/watch.sh [N] [DURATION_SECONDS]      (default: 5000 300)
 # Env:   INTERVAL (default 15s), OUT (default bench/target/watch-last-run.md),
 #        NODEGATE_JAR (default target/nodegate.jar: e.g. a jar built from an earlier commit, for a before/after run),
 #        WATCH_JVM (the watch JVM's flags; default: the Deployment's, see below),
 #        RENEW_EVERY (default 10s; e.g. 100000s for next to no Lease events, to split the watch's CPU between the
-#        events and the rest; the server serves watches only with renewals on)
+#        events and the rest; the server serves watches only with renewals on),
+#        DEBOUNCE (default 1s, nodegate watch's default --debounce), FLIP_EVERY (default 5s; 0s: no Node flips),
+#        NODE_STATUS_EVERY (default 0s: off; 300s is a kubelet's nodeStatusReportFrequency, every live Node's status
+#        posted once per 5 min with only lastHeartbeatTime moved, ~17 Node updates/s at 5,000 nodes),
+#        SCRAPE_EVERY (default 250ms; 0: no sampler)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,14 +52,21 @@ BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
 WORK=$(mktemp -d /tmp/nodegate-watch-bench.XXXXXX)
 SERVER_PID=
 WATCH_PID=
+SAMPLER_PID=
 cleanup() {
   [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null || true
+  [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
 }
 trap cleanup EXIT
 
 RENEW_EVERY=${RENEW_EVERY:-10s}
+DEBOUNCE=${DEBOUNCE:-1s}
+FLIP_EVERY=${FLIP_EVERY:-5s}
+NODE_STATUS_EVERY=${NODE_STATUS_EVERY:-0s}
+SCRAPE_EVERY=${SCRAPE_EVERY:-250ms}
 java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" --renew-every "$RENEW_EVERY" --port-file "$WORK/port" \
+  --flip-ready-every "$FLIP_EVERY" --node-status-every "$NODE_STATUS_EVERY" \
   --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
 SERVER_PID=$!
 for _ in $(seq 1 600); do [ -f "$WORK/port" ] && break; sleep 0.2; done
@@ -61,7 +79,7 @@ start=$(date +%s.%N)
 echo "watch JVM: $WATCH_JVM; jar: $JAR; load before: $(uptime)" >&2
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 java $WATCH_JVM -cp "$JAR:$BENCH_JAR" io.nodegate.bench.Bench watch --server "$SERVER" \
-  --listen-port "$HTTP_PORT" --interval "$INTERVAL" 2>"$WORK/watch.log" &
+  --listen-port "$HTTP_PORT" --interval "$INTERVAL" --debounce "$DEBOUNCE" 2>"$WORK/watch.log" &
 WATCH_PID=$!
 TICK=$(getconf CLK_TCK)
 
@@ -82,6 +100,12 @@ SYNC_CPU=$(echo "scale=2; $(cpu_ticks) / $TICK" | bc)
 RSS_AT_SYNC=$(rss_kb)
 curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" > "$WORK/metrics-at-sync.txt"
 
+if [ "$SCRAPE_EVERY" != 0 ]; then
+  java -Xmx128m -XX:+UseSerialGC -cp "$BENCH_JAR" io.nodegate.bench.Bench sample \
+    --metrics "http://127.0.0.1:$HTTP_PORT/metrics" --server "$SERVER" --seconds "$DURATION" \
+    --every "$SCRAPE_EVERY" >"$WORK/latency.txt" 2>"$WORK/sampler.log" &
+  SAMPLER_PID=$!
+fi
 c0=$(cpu_ticks)
 t0=$(date +%s.%N)
 PEAK=0
@@ -96,6 +120,7 @@ done
 c1=$(cpu_ticks)
 t1=$(date +%s.%N)
 RSS_END=$(rss_kb)
+if [ -n "$SAMPLER_PID" ]; then wait "$SAMPLER_PID" || { echo "sampler failed:"; cat "$WORK/sampler.log"; }; SAMPLER_PID=; fi
 curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" > "$WORK/metrics-at-end.txt"
 curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -116,11 +141,12 @@ EVENTS=$(grep -o '"watchEvents":[0-9]*' "$WORK/server-stats.json" | cut -d: -f2)
 
 mkdir -p "$(dirname "$OUT")"
 {
-  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR, Lease renewals every $RENEW_EVERY; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
+  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR, Lease renewals every $RENEW_EVERY, --debounce $DEBOUNCE, Ready flip every $FLIP_EVERY, Node status posts every $NODE_STATUS_EVERY, scrape every $SCRAPE_EVERY; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
   echo
-  echo "| N | duration after sync | Lease events sent | sync time | CPU at sync | avg CPU after sync | RSS at sync | RSS avg / peak / end | passes (errors) | pass mean | pass histogram (all passes, cumulative) | finding series |"
+  echo "| N | duration after sync | watch events sent (Leases + Nodes) | sync time | CPU at sync | avg CPU after sync | RSS at sync | RSS avg / peak / end | passes (errors) | pass mean | pass histogram (all passes, cumulative) | finding series |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   echo "| $N | ${DURATION} s | $EVENTS | ${SYNC} s | ${SYNC_CPU} s | ${CPU_PCT} % of one core | $((RSS_AT_SYNC / 1024)) MB | $((SUM / SAMPLES / 1024)) / $((PEAK / 1024)) / $((RSS_END / 1024)) MB | $PASSES ($ERRORS) | ${MEAN_MS} ms | $BUCKETS | $FINDINGS |"
+  if [ -s "$WORK/latency.txt" ]; then echo; sed 's/^/    /' "$WORK/latency.txt"; fi
 } > "$OUT"
 cat "$OUT"
 echo "logs and metrics: $WORK" >&2

@@ -198,6 +198,16 @@ final class KindWatch {
         return store.size();
     }
 
+    /**
+     * Calls {@code each} with every object held now, by key. Safe from any thread beside the watch thread's writes:
+     * the store is a ConcurrentHashMap (each mapping is seen complete, with everything written before its put), and
+     * a {@link Held}'s model is immutable; only its plain object is changed in place by a renewal, so readers off the
+     * watch thread read models only. Weakly consistent: a put during the walk may or may not be seen.
+     */
+    void forEachHeld(java.util.function.BiConsumer<String, Held> each) {
+        store.forEach(each);
+    }
+
     /** Watches started again since start, by reason ({@link #RESTART_REASONS}). */
     Map<String, Long> restarts() {
         Map<String, Long> out = new java.util.LinkedHashMap<>();

@@ -375,6 +375,32 @@ public final class WatchCache implements AutoCloseable {
         }
     }
 
+    /**
+     * The kube-node-lease Leases as this watch holds them now (nodegate_node_lease_renew_timestamp_seconds reads
+     * them at scrape time, so a renewal shows as soon as its event arrived, not one --interval later). Each is passed
+     * with its name and its model, or a null model when its mapping failed (the pass that meets it fails, naming
+     * it). Nothing is made up: each value is a renewTime an event or a LIST delivered; while the Lease stream is not
+     * fresh the values simply stop moving, and {@link #health()} says why. Returns false, calling nothing, before the
+     * Leases were first listed.
+     *
+     * <p>Called on an HTTP thread while the Lease watch's thread writes: see {@link KindWatch#forEachHeld}. No copy
+     * of the store is made (5,000 Leases at every scrape).
+     */
+    public boolean nodeLeasesNow(java.util.function.BiConsumer<String, io.nodegate.model.LeaseInfo> each) {
+        KindWatch watch = watches.get(Kinds.NODE_LEASES);
+        if (watch == null || !watch.synced()) {
+            return false;
+        }
+        watch.forEachHeld((key, held) -> {
+            if (held.model() instanceof io.nodegate.model.LeaseInfo lease) {
+                each.accept(lease.name(), lease);
+            } else {
+                each.accept(key.substring(key.indexOf('/') + 1), null);
+            }
+        });
+        return true;
+    }
+
     /** Updates the watches delivered (of any kind), since start. */
     long updatesSeen() {
         return updates.get();

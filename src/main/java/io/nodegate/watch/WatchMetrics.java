@@ -20,7 +20,9 @@ import java.util.function.Supplier;
  *
  * <p>Per-finding and per-node series come from the last pass that ran on usable data; a failed pass leaves them
  * as they were (never emptied, which would read as "resolved") and counts in
- * {@code nodegate_evaluation_errors_total}.
+ * {@code nodegate_evaluation_errors_total}. One exception: {@code nodegate_node_lease_renew_timestamp_seconds} is read
+ * at scrape time from the Leases the watch holds ({@link NodeLeases}), because a renewal changes no finding and runs
+ * no pass: read from the last pass it trailed each renewal by up to --interval (15 s).
  */
 public final class WatchMetrics {
 
@@ -41,6 +43,17 @@ public final class WatchMetrics {
     private volatile java.util.function.Function<ClusterState, String> more = state -> "";
     /** The codes the passes check: their nodegate_findings series read 0 when nothing is found, not absent. */
     private volatile Set<String> checked = Set.of();
+    private final NodeLeases leases;
+
+    /**
+     * Where {@code nodegate_node_lease_renew_timestamp_seconds} is read at each scrape: the node Leases as last seen,
+     * each with its name and model (null when the object could not be mapped). Returns false, calling nothing, when
+     * none has been seen yet. The watch's is {@link WatchCache#nodeLeasesNow}; without one, the last good pass's.
+     */
+    @FunctionalInterface
+    public interface NodeLeases {
+        boolean forEach(java.util.function.BiConsumer<String, LeaseInfo> each);
+    }
 
     public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth, BooleanSupplier leader) {
         this(version, informerHealth, Map::of, leader);
@@ -49,10 +62,26 @@ public final class WatchMetrics {
     /** @param restarts kind id -> reason -> watches started again for it (nodegate_informer_restarts_total) */
     public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth,
                         Supplier<Map<String, Map<String, Long>>> restarts, BooleanSupplier leader) {
+        this(version, informerHealth, restarts, leader, null);
+    }
+
+    /** @param leases the node Leases the renewal gauge reads at scrape time; null: the last good pass's */
+    public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth,
+                        Supplier<Map<String, Map<String, Long>>> restarts, BooleanSupplier leader, NodeLeases leases) {
         this.version = version;
         this.informerHealth = informerHealth;
         this.restarts = restarts;
         this.leader = leader;
+        this.leases = leases != null ? leases : this::lastPassLeases;
+    }
+
+    /** The last good pass's Leases (called under this object's lock, from {@link #render}). */
+    private boolean lastPassLeases(java.util.function.BiConsumer<String, LeaseInfo> each) {
+        if (lastGood == null) {
+            return false;
+        }
+        lastGood.state().nodeLeases().forEach(l -> each.accept(l.name(), l));
+        return true;
     }
 
     /**
@@ -92,11 +121,12 @@ public final class WatchMetrics {
         StringBuilder out = new StringBuilder(4096);
         if (lastGood != null) {
             findings(out);
-            nodes(out, lastGood.state());
+            hosts(out, lastGood.state());
         } else {
             header(out, "nodegate_finding", "gauge", "1 for each active finding and each node it names");
             header(out, "nodegate_findings", "gauge", "Count of active findings by code and severity");
         }
+        leaseRenewals(out);
         header(out, "nodegate_informer_synced", "gauge",
                 "1 when that informer's copy is proven fresh: listed, watching, progress within its idle limit");
         informerHealth.get().forEach((kind, ok) -> sample(out, "nodegate_informer_synced",
@@ -155,7 +185,7 @@ public final class WatchMetrics {
         });
     }
 
-    private static void nodes(StringBuilder out, ClusterState state) {
+    private static void hosts(StringBuilder out, ClusterState state) {
         header(out, "nodegate_host_info", "gauge",
                 "1 per Node: the host identity a federated Prometheus can join across clusters");
         for (NodeInfo n : state.nodes()) {
@@ -163,13 +193,27 @@ public final class WatchMetrics {
                     "system_uuid", nz(n.systemInfo().systemUuid()), "machine_id", nz(n.systemInfo().machineId()),
                     "internal_ip", String.join(",", n.internalIps()), "boot_id", nz(n.systemInfo().bootId())), 1);
         }
+    }
+
+    /**
+     * Each node Lease's renewTime as last seen, read now ({@link #leases}), not from the last pass. A Lease whose
+     * latest version could not be mapped shows the last good pass's renewTime, if it had one: the value last seen,
+     * never one made up. No series (and no header) before any Lease was seen.
+     */
+    private void leaseRenewals(StringBuilder out) {
+        int start = out.length();
         header(out, "nodegate_node_lease_renew_timestamp_seconds", "gauge",
-                "The Node's kube-node-lease Lease renewTime, in Unix seconds");
-        for (LeaseInfo l : state.nodeLeases()) {
-            if (l.renewTime() != null) {
-                out.append("nodegate_node_lease_renew_timestamp_seconds").append(labels("node", l.name())).append(' ')
-                        .append(number(l.renewTime().toEpochMilli() / 1000.0)).append('\n');
+                "The Node's kube-node-lease Lease renewTime as last seen, in Unix seconds");
+        boolean seen = leases.forEach((name, lease) -> {
+            LeaseInfo shown = lease != null ? lease
+                    : lastGood == null ? null : lastGood.state().leaseOf(name).orElse(null);
+            if (shown != null && shown.renewTime() != null) {
+                out.append("nodegate_node_lease_renew_timestamp_seconds{node=\"").append(escape(name)).append("\"} ")
+                        .append(number(shown.renewTime().toEpochMilli() / 1000.0)).append('\n');
             }
+        });
+        if (!seen) {
+            out.setLength(start);
         }
     }
 

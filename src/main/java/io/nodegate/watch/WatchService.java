@@ -109,7 +109,8 @@ public final class WatchService implements AutoCloseable {
         });
         ApiCalls api = new ApiCalls(connection);
         this.cache = new WatchCache(api, Kinds.audited(), this::changed, log, settings.freshness(), clock);
-        this.metrics = new WatchMetrics(settings.version(), cache::health, cache::restarts, leader::get);
+        this.metrics = new WatchMetrics(settings.version(), cache::health, cache::restarts, leader::get,
+                cache::nodeLeasesNow);
         this.guard = settings.namespace() == null ? LeaderGuard.NONE
                 : new LeaderGuard(api, settings.namespace(), LEASE_NAME, settings.identity(), leader::get,
                 Clock.systemUTC());

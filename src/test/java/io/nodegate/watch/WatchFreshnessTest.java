@@ -142,6 +142,13 @@ class WatchFreshnessTest {
         }
     }
 
+    /** The newest nodegate_node_lease_renew_timestamp_seconds value in a /metrics text; null when none. */
+    private static Instant latestRenewal(String metrics) {
+        return metrics.lines().filter(l -> l.startsWith("nodegate_node_lease_renew_timestamp_seconds{"))
+                .map(l -> Instant.ofEpochMilli(Math.round(Double.parseDouble(l.substring(l.indexOf("} ") + 2)) * 1000)))
+                .max(Instant::compareTo).orElse(null);
+    }
+
     private static int status(WatchService s, String path) {
         return get(s, path).statusCode();
     }
@@ -212,11 +219,19 @@ class WatchFreshnessTest {
             // the host dies: open streams freeze for good, nothing new is answered
             api.holdRequests(r -> true);
             api.freezeOpenWatches();
+            // every renewal delivered was made before this moment (the kubelets stamp the clock's time)
+            Instant frozenAt = clock.instant();
             Duration unready = Await.until("readyz 503", LIMITS.idleLimit(), () -> status(s, "/readyz") == 503);
             // 80 s of the cluster's time, the Leases renewed all along
             sleep(8_000);
             assertThat(status(s, "/readyz")).isEqualTo(503);
             assertThat(get(s, "/readyz").body()).contains("informer node-leases");
+            // the Lease gauge (read from the watch's copy at each scrape) shows no renewal it did not see, and the
+            // freshness gauge says the copy is not fresh
+            String frozen = get(s, "/metrics").body();
+            assertThat(frozen).contains("nodegate_informer_synced{kind=\"node-leases\"} 0\n");
+            assertThat(latestRenewal(frozen)).as("the newest renewTime on /metrics during the freeze")
+                    .isNotNull().isBeforeOrEqualTo(frozenAt);
 
             // the other apiservers answer; the dead host's connections stay frozen
             api.answerRequests();
@@ -224,6 +239,8 @@ class WatchFreshnessTest {
                     () -> status(s, "/readyz") == 200);
             System.err.println("readyz 503 after " + unready.toMillis() + " ms of freeze, 200 again "
                     + back.toMillis() + " ms after recovery");
+            Await.until("renewals after the freeze on /metrics", Duration.ofSeconds(5),
+                    () -> latestRenewal(get(s, "/metrics").body()).isAfter(frozenAt));
 
             // a bare Node created now is reported within one pass
             nodes.add("newcomer");

@@ -99,4 +99,43 @@ class WatchMetricsTest {
         assertThat(text).doesNotContain("nodegate_findings{code=\"NG101\",severity=\"critical\"}",
                 "nodegate_findings{code=\"NG110\"");
     }
+
+    /**
+     * The renewal gauge reads the Leases it is given at each scrape, not the last pass. A Lease whose latest version
+     * could not be mapped (null model) shows the last good pass's renewTime: the value last seen, never one made up;
+     * without such a pass it has no series. Before any Lease was seen there is no series and no header.
+     */
+    @Test
+    void theRenewalGaugeReadsTheLeasesAtScrapeTimeAndFallsBackOnlyToWhatWasSeen() {
+        java.time.Instant t0 = java.time.Instant.parse("2026-01-01T00:00:00Z");
+        java.util.Map<String, io.nodegate.model.LeaseInfo> held = new java.util.LinkedHashMap<>();
+        boolean[] listed = {false};
+        WatchMetrics m = new WatchMetrics("1.2.3", Map::of, Map::of, () -> true, each -> {
+            if (!listed[0]) {
+                return false;
+            }
+            held.forEach(each);
+            return true;
+        });
+        assertThat(m.render()).doesNotContain("nodegate_node_lease_renew_timestamp_seconds");
+
+        listed[0] = true;
+        held.put("w1", lease("w1", t0.plusMillis(10_250)));
+        held.put("w2", null);
+        assertThat(m.render()).contains("# TYPE nodegate_node_lease_renew_timestamp_seconds gauge\n",
+                "nodegate_node_lease_renew_timestamp_seconds{node=\"w1\"} 1.76722561025E9\n")
+                .doesNotContain("node=\"w2\"");
+
+        io.nodegate.model.ClusterState state = io.nodegate.model.ClusterState.builder(t0, "test")
+                .nodeLeases(List.of(lease("w2", t0.plusSeconds(3)))).build();
+        m.passSucceeded(new WatchEngine.Pass(t0, true, null, new io.nodegate.audit.AuditReport(t0, "test",
+                List.of(), List.of(), List.of()), state, Duration.ofMillis(5)));
+        held.put("w1", lease("w1", t0.plusSeconds(20)));
+        assertThat(m.render()).contains("nodegate_node_lease_renew_timestamp_seconds{node=\"w1\"} 1767225620\n",
+                "nodegate_node_lease_renew_timestamp_seconds{node=\"w2\"} 1767225603\n");
+    }
+
+    private static io.nodegate.model.LeaseInfo lease(String name, java.time.Instant renew) {
+        return new io.nodegate.model.LeaseInfo("kube-node-lease", name, "uid-" + name, renew, name, renew, 40);
+    }
 }

@@ -167,4 +167,62 @@ class WatchRenewalTest {
         await("the new holder in a pass", () -> "someone-else".equals(
                 leaseInPass(service.engine().lastGood(), "w2").holderIdentity()));
     }
+
+    /** The value /metrics shows for {@code node}'s Lease renewal gauge, in Unix seconds, or null without a series. */
+    private Double renewGauge(String node) {
+        String prefix = "nodegate_node_lease_renew_timestamp_seconds{node=\"" + node + "\"} ";
+        return service.metrics().render().lines().filter(l -> l.startsWith(prefix))
+                .map(l -> Double.parseDouble(l.substring(prefix.length()))).findFirst().orElse(null);
+    }
+
+    private static double seconds(Instant t) {
+        return t.toEpochMilli() / 1000.0;
+    }
+
+    /**
+     * The renewal gauge is read from the watch's Leases at scrape time: a renewal that arrived after the last pass
+     * (and runs none) is on /metrics at once; a Lease nobody renewed keeps its renewTime while the clock moves on,
+     * and a change that is not a renewal (a label) does not move it. Thread-safety: the scrape walks the Lease
+     * watch's ConcurrentHashMap while the watch thread puts into it (KindWatch#forEachHeld): each model is an
+     * immutable LeaseInfo published by the put, and the renderer never reads the plain object a renewal edits in
+     * place.
+     */
+    @Test
+    void theRenewalGaugeShowsARenewalThatArrivedAfterTheLastPassAndNoneThatDidNot() throws Exception {
+        watch();
+        long passes = evaluations();
+        Instant t0 = clock.instant();
+        WatchEngine.Pass last = service.engine().lastGood();
+        assertThat(renewGauge("w2")).isEqualTo(seconds(t0));
+
+        // w2's kubelet renews 10 s later (with microseconds, as kubelets stamp renewTime); w3's does not
+        Instant renewed = t0.plusSeconds(10).plusNanos(123_456_000);
+        clock.set(t0.plusSeconds(30));
+        long renewalsBefore = service.cache().renewalsSeen();
+        api.apply(SeedCluster.lease("w2", renewed));
+        await("the informer saw the renewal", () -> service.cache().renewalsSeen() > renewalsBefore);
+
+        assertThat(renewGauge("w2")).as("the renewal, on the next scrape").isEqualTo(seconds(renewed));
+        assertThat(evaluations()).as("without a pass").isEqualTo(passes);
+        assertThat(leaseInPass(service.engine().lastGood(), "w2").renewTime())
+                .as("the last pass still holds the older renewTime").isEqualTo(t0);
+        assertThat(service.engine().lastGood()).isSameAs(last);
+        assertThat(renewGauge("w3")).as("no renewal happened: the clock moving changes nothing")
+                .isEqualTo(seconds(t0));
+
+        // a label on w3's Lease is a change, not a renewal: its renewTime stays what the kubelet wrote
+        Lease labelledLease = new LeaseBuilder(SeedCluster.lease("w3", t0)).editMetadata()
+                .addToLabels("example.com/mark", "x").endMetadata().build();
+        long updatesBefore = service.cache().updatesSeen();
+        api.apply(labelledLease);
+        await("the informer saw the label", () -> service.cache().updatesSeen() > updatesBefore);
+        assertThat(renewGauge("w3")).isEqualTo(seconds(t0));
+
+        // a Lease deleted is gone from the next scrape: the gauge says what the watch holds
+        long beforeDelete = service.cache().updatesSeen();
+        api.delete(api.client().leases().inNamespace("kube-node-lease").withName("w4").get());
+        await("the informer saw the delete", () -> service.cache().updatesSeen() > beforeDelete);
+        assertThat(renewGauge("w4")).isNull();
+        assertThat(renewGauge("w1")).isEqualTo(seconds(t0));
+    }
 }

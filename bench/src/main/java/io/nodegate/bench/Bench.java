@@ -20,9 +20,14 @@ import java.util.regex.Pattern;
  * Entry point of the benchmark jar.
  * <pre>
  *   serve --nodes N [--port P] [--port-file F] [--max-seconds S] [--renew-every 10s]
+ *         [--flip-ready-every 5s] [--node-status-every 300s]
  *                                         synthetic API server on 127.0.0.1; with --renew-every, Leases renew
- *                                         and open HTTP watches get the MODIFIED events
- *   watch --server URL [--listen-port P] [--interval 15s]
+ *                                         and open HTTP watches get the MODIFIED events; Node Ready flips and
+ *                                         status posts with the other two (FakeApiServer#changeNodes)
+ *   sample --metrics URL --server URL --seconds S [--every 250ms]
+ *                                         scrapes /metrics and times each event to the metric that shows it
+ *                                         (MetricLatency)
+ *   watch --server URL [--listen-port P] [--interval 15s] [--debounce 1s]
  *                                         nodegate watch's service against URL (on nodegate.jar's classpath)
  *   floor --server URL [--limit L]        the LISTs nodegate needs, paginated, bodies read but not parsed
  *   per-node-get --server URL [--max M]   the seed's way: list node names, then one GET per node
@@ -53,7 +58,10 @@ public final class Bench {
                     opt(args, "--password", null), java.nio.file.Path.of(opt(args, "--dir", null)),
                     Integer.parseInt(opt(args, "--max-seconds", "900")));
             case "watch" -> WatchProcess.run(opt(args, "--server", null),
-                    Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"));
+                    Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"),
+                    seconds(opt(args, "--debounce", "1s")));
+            case "sample" -> MetricLatency.run(opt(args, "--metrics", null), opt(args, "--server", null),
+                    seconds(opt(args, "--seconds", null)), seconds(opt(args, "--every", "250ms")));
             default -> usage();
         }
     }
@@ -125,6 +133,9 @@ public final class Bench {
         if (!renewEvery.isEmpty()) {
             server.renewLeases(Duration.ofSeconds(Long.parseLong(renewEvery.replaceAll("s$", ""))));
             System.err.println("renewing every live node's Lease every " + renewEvery + " (watch events)");
+            Duration flipEvery = seconds(opt(args, "--flip-ready-every", "0s"));
+            Duration statusEvery = seconds(opt(args, "--node-status-every", "0s"));
+            server.changeNodes(flipEvery, statusEvery);
         }
         System.err.printf("synthetic cluster of %d nodes generated in %d ms; serving http://127.0.0.1:%d for at most %d s%n",
                 nodes, (System.nanoTime() - t0) / 1_000_000, port, maxSeconds);
@@ -138,6 +149,14 @@ public final class Bench {
         Thread.sleep(maxSeconds * 1000L);
         server.stop();
         System.err.println("max-seconds reached, stopped");
+    }
+
+    /** "10s", "2.5s", "250ms" or "10" (seconds). */
+    static Duration seconds(String text) {
+        if (text.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+        }
+        return Duration.ofNanos((long) (Double.parseDouble(text.replaceAll("s$", "")) * 1e9));
     }
 
     private static HttpClient client() {

@@ -56,6 +56,12 @@ final class FakeApiServer {
     /** Open HTTP watches (plural, namespace or null, queue of event lines); see {@link #renewLeases}. */
     private final List<WatchStream> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final java.util.concurrent.atomic.AtomicLong watchEvents = new java.util.concurrent.atomic.AtomicLong();
+    /** The resourceVersion of the next event (Lease renewals and Node changes share it, as etcd's revision). */
+    private final java.util.concurrent.atomic.AtomicLong nextVersion;
+    /** The Node changes sent ({@link #changeNodes}), one line each: node, Ready status, Unix time in µs. */
+    private final java.util.Queue<String> nodeChanges = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile(
+            "\"resourceVersion\":\"[^\"]*\"");
 
     private record WatchStream(String plural, String namespace,
                                java.util.concurrent.BlockingQueue<byte[]> events) {
@@ -63,6 +69,7 @@ final class FakeApiServer {
 
     FakeApiServer(SyntheticCluster cluster) {
         this.cluster = cluster;
+        this.nextVersion = new java.util.concurrent.atomic.AtomicLong(cluster.resourceVersion() + 1);
         Map<String, Collection> c = cluster.collections;
         List<Item> leases = new ArrayList<>();
         for (String key : List.of("kube-node-lease/leases", "kube-system/leases")) {
@@ -367,11 +374,8 @@ final class FakeApiServer {
             return th;
         });
         java.util.regex.Pattern renew = java.util.regex.Pattern.compile("\"renewTime\":\"[^\"]*\"");
-        java.util.regex.Pattern version = java.util.regex.Pattern.compile("\"resourceVersion\":\"[^\"]*\"");
         java.time.format.DateTimeFormatter micro = java.time.format.DateTimeFormatter
                 .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
-        java.util.concurrent.atomic.AtomicLong rv = new java.util.concurrent.atomic.AtomicLong(
-                cluster.resourceVersion() + 1);
         double[] cursor = {0};
         boolean[] silent = new boolean[n];
         for (int i = 0; i < n; i++) {
@@ -390,7 +394,8 @@ final class FakeApiServer {
                 }
                 String json = new String(it.json(), StandardCharsets.UTF_8);
                 json = renew.matcher(json).replaceAll("\"renewTime\":\"" + now + "\"");
-                json = version.matcher(json).replaceFirst("\"resourceVersion\":\"" + rv.incrementAndGet() + "\"");
+                json = VERSION.matcher(json).replaceFirst("\"resourceVersion\":\"" + nextVersion.getAndIncrement()
+                        + "\"");
                 byte[] event = ("{\"type\":\"MODIFIED\",\"object\":" + json + "}").getBytes(StandardCharsets.UTF_8);
                 for (WatchStream w : watches) {
                     if (w.plural().equals("leases") && (w.namespace() == null
@@ -401,6 +406,107 @@ final class FakeApiServer {
                 }
             }
         }, tickMillis, tickMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** A live Node's Ready condition as the synthetic cluster writes it (SyntheticCluster#condition). */
+    private static final java.util.regex.Pattern READY = java.util.regex.Pattern.compile(
+            "\\{\"type\":\"Ready\",\"status\":\"(True|False)\",\"lastHeartbeatTime\":\"[^\"]*\","
+                    + "\"lastTransitionTime\":\"[^\"]*\",\"reason\":\"[^\"]*\",\"message\":\"[^\"]*\"\\}");
+    private static final java.util.regex.Pattern HEARTBEAT = java.util.regex.Pattern.compile(
+            "\"lastHeartbeatTime\":\"[^\"]*\"");
+    /**
+     * The kubelet's Ready condition when the container runtime's network is not ready: reason KubeletNotReady and the
+     * runtime's error as message (kubernetes pkg/kubelet/nodestatus/setters.go, ReadyCondition; the message is
+     * the one a node whose CNI has not started reports, pkg/kubelet/kubelet.go updateRuntimeUp).
+     */
+    private static final String NOT_READY_REASON = "KubeletNotReady";
+    private static final String NOT_READY_MESSAGE = "container runtime network not ready: NetworkReady=false "
+            + "reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
+
+    /**
+     * Node changes on the open Node watches, for the event -> metric latency (bench/watch.sh):
+     * <ul>
+     *   <li>{@code flipEvery} (zero: none): every that long one live Node's Ready condition changes, alternately
+     *       True -> False on the next node (NG102 appears) and back to True (it resolves). Each change is noted with
+     *       the time it was sent, served as text on /_bench/node-changes ("node status unix-µs" per line).</li>
+     *   <li>{@code statusEvery} (zero: none): every live Node's status is posted again once per that long, spread
+     *       evenly, moving only lastHeartbeatTime: what a kubelet does every nodeStatusReportFrequency (5m) when
+     *       nothing changed (kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go: NodeStatusReportFrequency 5 min). At 5,000 nodes that
+     *       is ~17 Node updates a second, each a change to nodegate watch (it runs the debounced pass).</li>
+     * </ul>
+     * The stored Nodes are not rewritten (a re-list shows the generated ones), as for the Lease renewals.
+     */
+    void changeNodes(Duration flipEvery, Duration statusEvery) {
+        Collection nodes = cluster.collections.get("nodes");
+        int n = nodes.size();
+        String[] current = new String[n];
+        boolean[] live = new boolean[n];
+        java.util.List<Integer> flippable = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            current[i] = new String(nodes.get(i).json(), StandardCharsets.UTF_8);
+            int index = cluster.nodeNames.indexOf(nodes.get(i).name());
+            live[i] = !cluster.down(index);
+            if (live[i] && !cluster.cordoned(index) && index >= 3 && READY.matcher(current[i]).find()) {
+                flippable.add(i);
+            }
+        }
+        java.util.concurrent.ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(t -> {
+            Thread th = new Thread(t, "node-changes");
+            th.setDaemon(true);
+            return th;
+        });
+        if (!flipEvery.isZero() && !flippable.isEmpty()) {
+            int[] step = {0};
+            ticker.scheduleAtFixedRate(() -> {
+                int k = step[0]++;
+                // a stride through the nodes, so the flipped ones are spread over the list
+                int i = flippable.get((k / 2 * 613) % flippable.size());
+                boolean notReady = k % 2 == 0;
+                java.time.Instant now = java.time.Instant.now();
+                String at = now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                String ready = notReady
+                        ? "{\"type\":\"Ready\",\"status\":\"False\",\"lastHeartbeatTime\":\"" + at
+                        + "\",\"lastTransitionTime\":\"" + at + "\",\"reason\":\"" + NOT_READY_REASON
+                        + "\",\"message\":\"" + NOT_READY_MESSAGE + "\"}"
+                        : "{\"type\":\"Ready\",\"status\":\"True\",\"lastHeartbeatTime\":\"" + at
+                        + "\",\"lastTransitionTime\":\"" + at + "\",\"reason\":\"KubeletReady\","
+                        + "\"message\":\"kubelet is posting ready status\"}";
+                current[i] = READY.matcher(current[i]).replaceFirst(java.util.regex.Matcher.quoteReplacement(ready));
+                nodeChanges.add(nodes.get(i).name() + " " + (notReady ? "False" : "True") + " "
+                        + (now.getEpochSecond() * 1_000_000L + now.getNano() / 1000));
+                sendNode(current, i);
+            }, flipEvery.toMillis(), flipEvery.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        if (!statusEvery.isZero()) {
+            long tickMillis = 50;
+            double perTick = n * (double) tickMillis / statusEvery.toMillis();
+            double[] cursor = {0};
+            ticker.scheduleAtFixedRate(() -> {
+                int from = (int) cursor[0];
+                cursor[0] += perTick;
+                String at = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                for (int k = from; k < (int) cursor[0]; k++) {
+                    int i = k % n;
+                    if (live[i]) {
+                        current[i] = HEARTBEAT.matcher(current[i]).replaceAll("\"lastHeartbeatTime\":\"" + at + "\"");
+                        sendNode(current, i);
+                    }
+                }
+            }, tickMillis, tickMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Sends Node {@code i}, as it is now, to the open Node watches with the next resourceVersion. */
+    private void sendNode(String[] current, int i) {
+        current[i] = VERSION.matcher(current[i]).replaceFirst("\"resourceVersion\":\"" + nextVersion.getAndIncrement()
+                + "\"");
+        byte[] event = ("{\"type\":\"MODIFIED\",\"object\":" + current[i] + "}").getBytes(StandardCharsets.UTF_8);
+        for (WatchStream w : watches) {
+            if (w.plural().equals("nodes")) {
+                w.events().add(event);
+                watchEvents.incrementAndGet();
+            }
+        }
     }
 
     private static byte[] partialItem(Item it) {
@@ -488,6 +594,11 @@ final class FakeApiServer {
     }
 
     private void bench(HttpExchange ex, String path) throws IOException {
+        if (path.equals("/_bench/node-changes")) {
+            send(ex, 200, String.join("\n", nodeChanges).concat(nodeChanges.isEmpty() ? "" : "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
         if (path.equals("/_bench/reset")) {
             requests.clear();
             bytesSent.reset();

@@ -23,7 +23,7 @@ final class WatchProcess {
     private WatchProcess() {
     }
 
-    static void run(String server, int listenPort, String interval) throws Exception {
+    static void run(String server, int listenPort, String interval, Duration debounce) throws Exception {
         Path kubeconfig = Files.createTempFile("nodegate-bench-watch", ".kubeconfig");
         Files.writeString(kubeconfig, """
                 apiVersion: v1
@@ -35,7 +35,7 @@ final class WatchProcess {
                 """.formatted(server));
         KubeConnection connection = KubeConnection.openForModel(kubeconfig, null, Duration.ofSeconds(30));
         Duration every = Duration.ofSeconds(Long.parseLong(interval.replaceAll("s$", "")));
-        var settings = new WatchService.Settings(every, Duration.ofSeconds(2),
+        var settings = new WatchService.Settings(every, debounce,
                 new InetSocketAddress("127.0.0.1", listenPort), null, "bench", Duration.ofSeconds(15),
                 Duration.ofSeconds(10), Duration.ofSeconds(2), true, 1, 25, false, AuditSettings.DEFAULTS,
                 Detectors.all(), Duration.ofSeconds(30), "live: bench (" + server + ")", "bench", server, "bench");
