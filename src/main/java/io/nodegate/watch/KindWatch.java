@@ -74,7 +74,10 @@ final class KindWatch {
         /** An object was added, changed or deleted (a LIST after 410 reports only what differs). */
         void changed(ReadKind<?, ?> kind);
 
-        /** A Lease only renewed ({@link LeaseRenewal}): a heartbeat, not a change. */
+        /**
+         * A heartbeat, not a change: a Lease only renewed ({@link LeaseRenewal}) or a Node whose kubelet only posted
+         * its heartbeat times ({@link NodeHeartbeat}). The object is stored; no pass is asked for.
+         */
         void renewed(ReadKind<?, ?> kind);
     }
 
@@ -95,6 +98,7 @@ final class KindWatch {
     private final Freshness limits;
     private final Clock clock;
     private final boolean leases;
+    private final boolean nodes;
     private final Backoff backoff;
     private final Map<String, Held> store = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> restarts = new ConcurrentHashMap<>();
@@ -153,6 +157,7 @@ final class KindWatch {
         this.kind = kind;
         this.mapper = mapper;
         this.leases = "Lease".equals(kind.kind());
+        this.nodes = "Node".equals(kind.kind());
         this.listener = listener;
         this.log = log;
         this.limits = limits;
@@ -591,6 +596,11 @@ final class KindWatch {
                     listener.renewed(kind);
                     // a holder seen renewing while its Lease is valid should renew again within the short limit
                     leaseValidUntil = later(leaseValidUntil, validUntil(now));
+                } else if (nodes && before != null && NodeHeartbeat.onlyHeartbeat(before.object(), object)) {
+                    // mapped (the model holds the new heartbeat times) but no pass asked for: see NodeHeartbeat
+                    now = mapper.map(kind, object);
+                    store.put(key, now);
+                    listener.renewed(kind);
                 } else {
                     now = mapper.map(kind, object);
                     store.put(key, now);

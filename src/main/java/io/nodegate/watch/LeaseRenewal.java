@@ -45,26 +45,12 @@ final class LeaseRenewal {
         }
         for (String field : before.keySet()) {
             boolean same = switch (field) {
-                case "metadata" -> equalApartFrom(metaBefore, metaAfter, MOVES_WITH_A_RENEWAL_IN_METADATA);
-                case "spec" -> equalApartFrom(specBefore, specAfter, MOVES_WITH_A_RENEWAL_IN_SPEC);
+                case "metadata" ->
+                        HeartbeatFields.equalApartFrom(metaBefore, metaAfter, MOVES_WITH_A_RENEWAL_IN_METADATA);
+                case "spec" -> HeartbeatFields.equalApartFrom(specBefore, specAfter, MOVES_WITH_A_RENEWAL_IN_SPEC);
                 default -> after.containsKey(field) && Objects.equals(before.get(field), after.get(field));
             };
             if (!same) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean equalApartFrom(Map<?, ?> a, Map<?, ?> b, Set<String> ignored) {
-        for (var e : a.entrySet()) {
-            if (!ignored.contains(e.getKey())
-                    && (!b.containsKey(e.getKey()) || !Objects.equals(e.getValue(), b.get(e.getKey())))) {
-                return false;
-            }
-        }
-        for (Object key : b.keySet()) {
-            if (!ignored.contains(key) && !a.containsKey(key)) {
                 return false;
             }
         }

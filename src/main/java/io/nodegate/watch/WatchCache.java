@@ -75,7 +75,7 @@ public final class WatchCache implements AutoCloseable {
 
         @Override
         public void renewed(ReadKind<?, ?> kind) {
-            // a heartbeat, not a change: the every-interval pass sees the age it moves (see LeaseRenewal)
+            // a heartbeat, not a change: the every-interval pass sees the age it moves (LeaseRenewal, NodeHeartbeat)
             updates.incrementAndGet();
             renewals.incrementAndGet();
         }
@@ -406,7 +406,7 @@ public final class WatchCache implements AutoCloseable {
         return updates.get();
     }
 
-    /** Lease updates that were only renewals (no pass asked for them), since start. */
+    /** Updates that were only heartbeats (Lease renewals, Node heartbeat posts; no pass asked), since start. */
     public long renewalsSeen() {
         return renewals.get();
     }

@@ -148,6 +148,39 @@ class WatchRenewalTest {
         assertThat(evaluations()).isEqualTo(passes + 1);
     }
 
+    /**
+     * A kubelet's periodic Node status post that moves only lastHeartbeatTime is a heartbeat too (NodeHeartbeat): no
+     * debounced pass, the interval pass sees the new times. The same post with Ready gone Unknown is a change.
+     */
+    @Test
+    void nodeStatusHeartbeatsCauseNoPassButANodeGoingNotReadyDoes() throws Exception {
+        watch();
+        long passes = evaluations();
+        long renewalsBefore = service.cache().renewalsSeen();
+        Instant t0 = clock.instant();
+
+        clock.set(t0.plusSeconds(300)); // nodeStatusReportFrequency: 5 minutes
+        for (String n : List.of("w2", "w3", "w4")) {
+            api.apply(SeedCluster.node(n, "10.0.1." + (10 + NODES.indexOf(n)), "True", false, WORKER, "boot-" + n,
+                    "uuid-" + n, 0, clock.instant(), t0));
+        }
+        await("the informer saw the three posts", () -> service.cache().renewalsSeen() >= renewalsBefore + 3);
+        Thread.sleep(600);
+        assertThat(evaluations()).as("heartbeat posts: no debounced pass").isEqualTo(passes);
+
+        WatchEngine.Pass pass = service.engine().evaluate();
+        assertThat(pass.ok()).as(pass.error()).isTrue();
+        assertThat(pass.state().nodes().stream().filter(n -> n.name().equals("w3")).findFirst().orElseThrow()
+                .condition("Ready").lastHeartbeatTime()).isEqualTo(t0.plusSeconds(300));
+        long afterInterval = evaluations();
+
+        api.apply(SeedCluster.node("w4", "10.0.1.13", "Unknown", false, WORKER, "boot-w4", "uuid-w4", 0,
+                t0.plusSeconds(300), clock.instant()));
+        await("a pass after w4 went Unknown", () -> evaluations() > afterInterval);
+        await("w4 Unknown in a pass", () -> "Unknown".equals(service.engine().lastGood().state().nodes().stream()
+                .filter(n -> n.name().equals("w4")).findFirst().orElseThrow().condition("Ready").status()));
+    }
+
     @Test
     void aLeaseDeletedOrTakenOverIsAChangeAndRunsAPass() throws Exception {
         watch();
