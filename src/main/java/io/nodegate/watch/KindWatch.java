@@ -596,15 +596,15 @@ final class KindWatch {
                     listener.renewed(kind);
                     // a holder seen renewing while its Lease is valid should renew again within the short limit
                     leaseValidUntil = later(leaseValidUntil, validUntil(now));
-                } else if (nodes && before != null && NodeHeartbeat.onlyHeartbeat(before.object(), object)) {
-                    // mapped (the model holds the new heartbeat times) but no pass asked for: see NodeHeartbeat
-                    now = mapper.map(kind, object);
-                    store.put(key, now);
-                    listener.renewed(kind);
                 } else {
                     now = mapper.map(kind, object);
                     store.put(key, now);
-                    listener.changed(kind);
+                    // a Node's heartbeat post is mapped (the model holds the new times) but asks for no pass
+                    if (nodes && before != null && NodeHeartbeat.onlyHeartbeat(before.object(), object)) {
+                        listener.renewed(kind);
+                    } else {
+                        listener.changed(kind);
+                    }
                 }
             }
             case "DELETED" -> {

@@ -2,6 +2,7 @@ package io.nodegate.watch;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.ClusterState;
+import io.nodegate.model.LeaseInfo;
 import io.nodegate.source.Kinds;
 import io.nodegate.source.ReadKind;
 import io.nodegate.source.StateAssembler;
@@ -20,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -386,13 +388,13 @@ public final class WatchCache implements AutoCloseable {
      * <p>Called on an HTTP thread while the Lease watch's thread writes: see {@link KindWatch#forEachHeld}. No copy
      * of the store is made (5,000 Leases at every scrape).
      */
-    public boolean nodeLeasesNow(java.util.function.BiConsumer<String, io.nodegate.model.LeaseInfo> each) {
+    public boolean nodeLeasesNow(BiConsumer<String, LeaseInfo> each) {
         KindWatch watch = watches.get(Kinds.NODE_LEASES);
         if (watch == null || !watch.synced()) {
             return false;
         }
         watch.forEachHeld((key, held) -> {
-            if (held.model() instanceof io.nodegate.model.LeaseInfo lease) {
+            if (held.model() instanceof LeaseInfo lease) {
                 each.accept(lease.name(), lease);
             } else {
                 each.accept(key.substring(key.indexOf('/') + 1), null);

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -52,7 +53,7 @@ public final class WatchMetrics {
      */
     @FunctionalInterface
     public interface NodeLeases {
-        boolean forEach(java.util.function.BiConsumer<String, LeaseInfo> each);
+        boolean forEach(BiConsumer<String, LeaseInfo> each);
     }
 
     public WatchMetrics(String version, Supplier<Map<String, Boolean>> informerHealth, BooleanSupplier leader) {
@@ -76,7 +77,7 @@ public final class WatchMetrics {
     }
 
     /** The last good pass's Leases (called under this object's lock, from {@link #render}). */
-    private boolean lastPassLeases(java.util.function.BiConsumer<String, LeaseInfo> each) {
+    private boolean lastPassLeases(BiConsumer<String, LeaseInfo> each) {
         if (lastGood == null) {
             return false;
         }
@@ -208,7 +209,7 @@ public final class WatchMetrics {
             LeaseInfo shown = lease != null ? lease
                     : lastGood == null ? null : lastGood.state().leaseOf(name).orElse(null);
             if (shown != null && shown.renewTime() != null) {
-                out.append("nodegate_node_lease_renew_timestamp_seconds{node=\"").append(escape(name)).append("\"} ")
+                out.append("nodegate_node_lease_renew_timestamp_seconds").append(labels("node", name)).append(' ')
                         .append(number(shown.renewTime().toEpochMilli() / 1000.0)).append('\n');
             }
         });
