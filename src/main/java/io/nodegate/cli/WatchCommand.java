@@ -111,8 +111,8 @@ public final class WatchCommand implements Callable<Integer> {
     // event -> metric latency"; docs/metrics.md)
     @Option(names = "--debounce", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
             description = "Evaluate this long after a change, so a burst of changes is one pass. A Lease "
-                    + "renewal (only renewTime moved) is not a change: the --interval pass sees the ages it moves "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "renewal (only renewTime moved) or a Node status post that moves only lastHeartbeatTime is not "
+                    + "a change: the --interval pass sees the ages they move (default: ${DEFAULT-VALUE}).")
     Duration debounce;
 
     @Option(names = "--identity", paramLabel = "NAME",
