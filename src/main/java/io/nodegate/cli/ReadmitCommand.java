@@ -32,9 +32,11 @@ import java.util.concurrent.Callable;
                 + "Keeps the Node object (cordon, role labels, GPU taint, podCIDR); backs up and deletes only "
                 + "<node>.node-password.<k3s|rke2> (with --yes; without it, shows the plan); prints the host-side "
                 + "steps and the exact version to reinstall (the cluster's). --verify, after the host rejoined: "
-                + "Ready, new bootID, systemUUID/kernel/GPU count equal to the baseline, cordon and taints kept, "
+                + "Ready, new bootID, systemUUID/kernel/GPU count equal to the baseline, cordon and taints kept (for a Node "
+                + "that was deleted and registered anew: the baseline's role labels and taints put back), "
                 + "unreachable taints gone, a new node-password Secret, no Failed "
-                + "apply-system-agent-upgrader-on-NODE-... Job (--yes deletes them so the Plan runs again). Exit 0 "
+                + "apply-system-agent-upgrader-on-NODE-... Job (--yes deletes them so the Plan runs again, and only "
+                + "when every other check passes: a run that is not otherwise a PASS changes nothing). Exit 0 "
                 + "done/PASS, 5 FAIL, 3 an API call failed.",
         footer = {"", "Examples:",
                 "  nodegate readmit gpu-a07 --baseline base.json            # the plan, nothing changed",

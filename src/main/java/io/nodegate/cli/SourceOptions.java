@@ -30,11 +30,15 @@ public final class SourceOptions {
 
     @Option(names = "--now", paramLabel = "TIME",
             description = "Offline only: the time ages are computed against (ISO-8601, e.g. 2026-10-19T06:10:00Z). "
-                    + "Default: the time recorded by 'nodegate collect'.")
+                    + "Default: the time recorded by 'nodegate collect'; for -f - alone (a pipe from kubectl), the "
+                    + "moment standard input was read.")
     String now;
 
     /** Where -f - reads from; System.in unless a test gives another stream. */
     java.io.InputStream stdin = System.in;
+
+    /** The clock that stamps a dump read from standard input; the system clock unless a test gives another. */
+    java.time.Clock clock = java.time.Clock.systemUTC();
 
     @Option(names = "--allow-empty",
             description = "Accept a cluster or an input that holds no Node objects (the cluster really has none). "
@@ -132,6 +136,8 @@ public final class SourceOptions {
             try (java.io.OutputStream to = java.nio.file.Files.newOutputStream(raw)) {
                 InputFiles.copy(stdin, to, "-f - (standard input)", InputFiles.DUMP_STREAM);
             }
+            // the end of the pipe: kubectl wrote its answer before nodegate finished reading it
+            java.time.Instant readAt = clock.instant();
             String start;
             try (java.io.InputStream head = java.nio.file.Files.newInputStream(raw)) {
                 start = new String(head.readNBytes(64), java.nio.charset.StandardCharsets.UTF_8).stripLeading();
@@ -140,7 +146,12 @@ public final class SourceOptions {
             Path copy = java.nio.file.Files.move(raw, dir.resolve(start.startsWith("{") || start.startsWith("[")
                     ? "stdin.json" : "stdin.yaml"));
             List<Path> paths = files.stream().map(p -> p.equals(Path.of("-")) ? copy : p).toList();
-            return DumpSource.load(paths, now);
+            try {
+                return DumpSource.read(paths, now, new DumpSource.StandardInput(copy, readAt)).state();
+            } catch (InputException e) {
+                // messages name the input as the user gave it, not the temporary copy nodegate parsed
+                throw new InputException(e.getMessage().replace(copy.toString(), "-f - (standard input)"), e);
+            }
         } catch (java.io.IOException e) {
             throw new InputException("-f -: cannot read standard input: " + e.getMessage(), e);
         } finally {

@@ -77,4 +77,32 @@ class SourceOptionsTest {
         org.assertj.core.api.Assertions.assertThat(state.nodes()).hasSize(34);
         org.assertj.core.api.Assertions.assertThat(state.nodes()).anyMatch(n -> n.name().equals("gpu-a08"));
     }
+
+    /** 'kubectl get nodes -o json | nodegate audit -f -' (README, audit --help): the pipe was read now, so now is its clock. */
+    @Test
+    void aDumpPipedInWithoutNowIsJudgedAtTheMomentItWasRead() throws Exception {
+        SourceOptions o = parse("-f", "-");
+        java.time.Instant readAt = java.time.Instant.parse("2026-10-19T06:10:00Z");
+        o.clock = java.time.Clock.fixed(readAt, java.time.ZoneOffset.UTC);
+        o.stdin = new java.io.ByteArrayInputStream(Files.readAllBytes(Path.of("examples/cluster-a-batch-stop/nodes.json")));
+        ClusterState state = o.load(false);
+        assertThat(state.now()).isEqualTo(readAt);
+        // the source line names standard input, never the temporary copy nodegate parsed
+        assertThat(state.source()).isEqualTo("offline: - (standard input, read at 2026-10-19T06:10:00Z)")
+                .doesNotContain("nodegate-stdin");
+    }
+
+    @Test
+    void standardInputBesideAFileGivesNoClockAndErrorsNameStandardInput() throws Exception {
+        Path f = Files.writeString(dir.resolve("n.json"), "{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"a\"}}");
+        SourceOptions mixed = parse("-f", f.toString(), "-f", "-");
+        mixed.stdin = new java.io.ByteArrayInputStream(Files.readAllBytes(Path.of("examples/cluster-a-batch-stop/nodes.json")));
+        assertThatThrownBy(() -> mixed.load(false)).isInstanceOf(InputException.class)
+                .hasMessageContaining("no clock for the dump").hasMessageContaining("the files may be older");
+
+        SourceOptions broken = parse("-f", "-");
+        broken.stdin = new java.io.ByteArrayInputStream("{\"kind\": \"NodeList\", \"items\": [".getBytes());
+        assertThatThrownBy(() -> broken.load(false)).isInstanceOf(InputException.class)
+                .hasMessageStartingWith("-f - (standard input): truncated JSON").hasMessageNotContaining("nodegate-stdin");
+    }
 }

@@ -126,6 +126,9 @@ class QuarantineScenarioTest extends SeededClusterTest {
         CliRun readmit = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes");
         assertThat(readmit.exitCode()).as(readmit.all()).isZero();
         assertThat(readmit.out()).contains("released tombstone gpu-a11", "joins as a new Node");
+        // the Node was deleted: the host steps never promise a kept cordon, and say what to put back instead
+        assertThat(readmit.out()).doesNotContain("keep the name", "keeps cordon")
+                .contains("registers a new Node with no cordon, role labels or taints", "kubectl cordon gpu-a11");
         ConfigMap after = tombstones();
         assertThat(after.getData()).containsOnlyKeys("node.gpu-a10", "systemuuid.uuid-a10", "machineid.machine-gpu-a10");
         assertThat(admit(registering(returned), after).allowed()).isTrue();

@@ -127,4 +127,48 @@ class ReadmitScenarioTest extends SeededClusterTest {
         assertThat(r.err()).contains("is gone (NotFound)");
         assertThat(secretExists()).isTrue();
     }
+
+    /** A run whose verdict is not PASS changes nothing, even with --yes: the Failed Job stays until the host holds. */
+    @Test
+    void verifyYesOnAHostThatIsNotBackDeletesNoJob() throws Exception {
+        assertThat(cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exitCode()).isZero();
+        api.create(cattleSystem(), failedUpgraderJob());
+        CliRun early = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
+        assertThat(early.exitCode()).as(early.all()).isEqualTo(5);
+        assertThat(early.out()).contains("Ready is Unknown", "--yes deleted nothing")
+                .doesNotContain("deleted Failed Job");
+        assertThat(api.client().batch().v1().jobs().inNamespace("cattle-system").list().getItems()).hasSize(1);
+    }
+
+    /**
+     * The Node was deleted and the host registered anew under its name: cordon, roles and taints start empty, so
+     * --verify asks for the baseline's role labels and taints re-applied, not for a cordon that cannot have been kept.
+     */
+    @Test
+    void aNodeRegisteredAnewIsCheckedForWhatWasReappliedNotForAKeptCordon() throws Exception {
+        Node old = node();
+        assertThat(old.getSpec().getUnschedulable()).isTrue();
+        assertThat(cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exitCode()).isZero();
+        api.delete(old);
+        Instant deleted = clock.instant();
+        while (Instant.now().isBefore(deleted.plusSeconds(1))) {
+            Thread.sleep(50); // creation timestamps have whole seconds
+        }
+        Node fresh = SeedCluster.node("gpu-a10", "198.51.100.110", "True", false, java.util.Map.of(), "boot-a10-new",
+                "uuid-a10", 8, Instant.now(), null);
+        fresh.getStatus().getNodeInfo().setKernelVersion(old.getStatus().getNodeInfo().getKernelVersion());
+        fresh.getStatus().getNodeInfo().setKubeletVersion(old.getStatus().getNodeInfo().getKubeletVersion());
+        fresh.getSpec().setTaints(new java.util.ArrayList<>());
+        api.create(fresh, SeedCluster.secret("gpu-a10"));
+
+        CliRun v = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "-o", "json");
+        assertThat(v.out()).doesNotContain("cordon true -> false");
+        tools.jackson.databind.JsonNode checks = tools.jackson.databind.json.JsonMapper.builder().build()
+                .readTree(v.out()).get("checks");
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        checks.forEach(c -> ids.add(c.get("id").asString()));
+        assertThat(ids).contains("reapplied").doesNotContain("kept");
+        // the baseline's GPU taint was not put back on the new Node: that is what the check says
+        assertThat(v.out()).contains("not re-applied to the new Node");
+    }
 }

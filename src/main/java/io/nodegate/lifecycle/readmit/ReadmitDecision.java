@@ -30,6 +30,9 @@ public final class ReadmitDecision {
     private ReadmitDecision() {
     }
 
+    /** The id of the check that --verify --yes may act on (by deleting the Failed Jobs it names). */
+    public static final String UPGRADER_JOBS = "upgrader-jobs";
+
     public static String upgraderJobPrefix(String node) {
         return "apply-system-agent-upgrader-on-" + node + "-with-";
     }
@@ -71,23 +74,41 @@ public final class ReadmitDecision {
         }
         checks.add(check("identity", "the same host (systemUUID, kernel, GPU count)", same, idEv));
 
+        // A Node object that was deleted and registered anew (another uid) starts with no cordon, role labels or
+        // taints: asking whether they were "kept" would judge something that cannot exist. Its roles and taints
+        // must be put back by hand (the host steps say so), and that is what is checked instead.
+        boolean recreated = t.uid() != null && !t.uid().equals(n.uid());
         List<String> kept = new ArrayList<>();
         Map<String, String> keptEv = new LinkedHashMap<>();
         keptEv.put("unschedulable", n.unschedulable() + " (baseline " + t.unschedulable() + ")");
         keptEv.put("taints", n.taints().toString());
-        if (t.unschedulable() != n.unschedulable()) {
+        if (recreated) {
+            keptEv.put("uid", n.uid() + " (baseline " + t.uid() + ": the Node was deleted and registered anew)");
+            Map<String, String> roles = new java.util.TreeMap<>();
+            n.labels().forEach((k, v) -> {
+                if (k.startsWith(NodeInfo.ROLE_PREFIX)) {
+                    roles.put(k, v);
+                }
+            });
+            keptEv.put("roles", roles.keySet() + " (baseline " + new java.util.TreeMap<>(t.roleLabels()).keySet() + ")");
+            t.roleLabels().keySet().stream().filter(k -> !roles.containsKey(k)).sorted()
+                    .forEach(k -> kept.add("role label " + k + " not re-applied to the new Node"));
+        } else if (t.unschedulable() != n.unschedulable()) {
             kept.add("cordon " + t.unschedulable() + " -> " + n.unschedulable());
         }
         List<String> now = n.taints().stream().map(Taint::toString).toList();
         for (String taint : t.taints()) {
             String key = taint.replaceAll("[=:].*$", "");
             if (!CONTROLLER_TAINTS.contains(key) && !now.contains(taint)) {
-                kept.add("taint " + taint + " lost");
+                kept.add("taint " + taint + (recreated ? " not re-applied to the new Node" : " lost"));
             }
         }
         n.taints().stream().filter(x -> Taint.UNREACHABLE.equals(x.key()) || Taint.NOT_READY.equals(x.key()))
                 .forEach(x -> kept.add("taint " + x + " still there"));
-        checks.add(check("kept", "cordon and taints kept, unreachable taints gone", kept, keptEv));
+        checks.add(recreated
+                ? check("reapplied", "the baseline's role labels and taints re-applied to the new Node, unreachable "
+                        + "taints gone", kept, keptEv)
+                : check("kept", "cordon and taints kept, unreachable taints gone", kept, keptEv));
 
         List<String> version = new ArrayList<>();
         if (clusterVersion == null) {
@@ -117,7 +138,7 @@ public final class ReadmitDecision {
         List<String> failed = jobs.stream().filter(j -> j.failed() && j.name().startsWith(upgraderJobPrefix(n.name())))
                 .map(j -> "Failed Job " + j.namespace() + "/" + j.name() + " blocks the system-agent-upgrader Plan "
                         + "(delete it: --verify --yes)").toList();
-        checks.add(check("upgrader-jobs", "no Failed apply-system-agent-upgrader Job", failed, Map.of()));
+        checks.add(check(UPGRADER_JOBS, "no Failed apply-system-agent-upgrader Job", failed, Map.of()));
         return checks;
     }
 

@@ -90,7 +90,7 @@ public final class Readmitter {
             released = ledger.release(node).isPresent();
         }
         return new Release(node, tombstone, ledger.where(), released, backup, exists, version,
-                hostSteps(node, dist, version));
+                hostSteps(node, dist, version, exists));
     }
 
     public Plan prepare(Baseline baseline, String node, boolean yes) {
@@ -117,12 +117,12 @@ public final class Readmitter {
                 deleted = true;
             }
             Plan plan = new Plan(node, at, dist, version, n.systemInfo().kubeletVersion(), secret, deleted, backup,
-                    hostSteps(node, dist, version));
+                    hostSteps(node, dist, version, true));
             store.writeJson(dir + "/readmit.json", plan);
             return plan;
         }
         return new Plan(node, at, dist, version, n.systemInfo().kubeletVersion(), secret, false, null,
-                hostSteps(node, dist, version));
+                hostSteps(node, dist, version, true));
     }
 
     public Verification verify(Baseline baseline, String node, boolean deleteFailedJobs) {
@@ -150,37 +150,39 @@ public final class Readmitter {
         var jobs = api.jobs(CATTLE_SYSTEM);
         Instant deletedAt = lastSecretDeletion(node);
         String version = BaselineCollector.clusterKubeletVersion(nodes);
-        List<Check> checks = ReadmitDecision.verify(target, n, secret, jobs.items(), version, deletedAt,
-                baseline.baselineTs());
-        List<String> deletedJobs = new ArrayList<>();
-        if (deleteFailedJobs) {
-            List<JobInfo> failed = jobs.items().stream().filter(j -> j.failed()
-                    && j.name().startsWith(ReadmitDecision.upgraderJobPrefix(node))).toList();
-            if (!failed.isEmpty()) {
-                store.ensureWritable();
-                String dir = "readmit-" + node + "-" + EvidenceStore.stamp(at);
-                for (JobInfo j : failed) {
-                    var raw = api.rawJob(j.namespace(), j.name()).orElse(null);
-                    if (raw != null) {
-                        store.writeText(dir + "/job-" + j.name() + ".json", api.client().getKubernetesSerialization().asJson(raw) + "\n");
-                        delete("/apis/batch/v1/namespaces/" + j.namespace() + "/jobs/" + j.name(), j.uid(),
-                                "Job " + j.namespace() + "/" + j.name(), "Background");
-                        deletedJobs.add(j.namespace() + "/" + j.name());
-                    }
-                }
-                checks = ReadmitDecision.verify(target, n, secret,
-                        jobs.items().stream().filter(j -> !deletedJobs.contains(j.namespace() + "/" + j.name())).toList(),
-                        version, deletedAt, baseline.baselineTs());
-            }
-        }
-        checks = new ArrayList<>(checks);
-        checks.add(hostReport == null ? ReadmitHostCheck.notGiven() : ReadmitHostCheck.check(hostReport.report(),
+        Check hostCheck = hostReport == null ? ReadmitHostCheck.notGiven() : ReadmitHostCheck.check(hostReport.report(),
                 hostReport.file().toString(), hostReport.actualSha256(), n,
-                HostEvidence.clusterHosts(api.server(), nodes, clusterAddresses)));
-        Verdict v = Verdict.PASS;
-        for (Check c : checks) {
-            v = Verdict.worst(v, c.outcome());
+                HostEvidence.clusterHosts(api.server(), nodes, clusterAddresses));
+        List<Check> checks = withHost(ReadmitDecision.verify(target, n, secret, jobs.items(), version, deletedAt,
+                baseline.baselineTs()), hostCheck);
+        List<String> deletedJobs = new ArrayList<>();
+        List<JobInfo> failed = jobs.items().stream().filter(j -> j.failed()
+                && j.name().startsWith(ReadmitDecision.upgraderJobPrefix(node))).toList();
+        // --yes acts only on a run that is otherwise a PASS: deleting the Jobs is the step that lets the Plan run
+        // again, so it waits until everything else about the host holds (nothing changes on a run that fails)
+        Verdict others = verdict(checks.stream().filter(c -> !c.id().equals(ReadmitDecision.UPGRADER_JOBS)).toList());
+        if (deleteFailedJobs && !failed.isEmpty() && others != Verdict.PASS) {
+            checks = checks.stream().map(c -> !c.id().equals(ReadmitDecision.UPGRADER_JOBS) ? c
+                    : new Check(c.id(), c.title(), c.outcome(), append(c.reasons(), "--yes deleted nothing: the other "
+                    + "checks are " + others + ", and nothing is changed on a run that is not otherwise a PASS"),
+                    c.evidence())).toList();
+        } else if (deleteFailedJobs && !failed.isEmpty()) {
+            store.ensureWritable();
+            String dir = "readmit-" + node + "-" + EvidenceStore.stamp(at);
+            for (JobInfo j : failed) {
+                var raw = api.rawJob(j.namespace(), j.name()).orElse(null);
+                if (raw != null) {
+                    store.writeText(dir + "/job-" + j.name() + ".json", api.client().getKubernetesSerialization().asJson(raw) + "\n");
+                    delete("/apis/batch/v1/namespaces/" + j.namespace() + "/jobs/" + j.name(), j.uid(),
+                            "Job " + j.namespace() + "/" + j.name(), "Background");
+                    deletedJobs.add(j.namespace() + "/" + j.name());
+                }
+            }
+            checks = withHost(ReadmitDecision.verify(target, n, secret,
+                    jobs.items().stream().filter(j -> !deletedJobs.contains(j.namespace() + "/" + j.name())).toList(),
+                    version, deletedAt, baseline.baselineTs()), hostCheck);
         }
+        Verdict v = verdict(checks);
         Verification result = new Verification(node, at, v, checks, deletedJobs);
         store.ensureWritable();
         store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
@@ -189,6 +191,26 @@ public final class Readmitter {
                     hostReport.text());
         }
         return result;
+    }
+
+    private static List<Check> withHost(List<Check> checks, Check host) {
+        List<Check> all = new ArrayList<>(checks);
+        all.add(host);
+        return all;
+    }
+
+    private static Verdict verdict(List<Check> checks) {
+        Verdict v = Verdict.PASS;
+        for (Check c : checks) {
+            v = Verdict.worst(v, c.outcome());
+        }
+        return v;
+    }
+
+    private static List<String> append(List<String> list, String item) {
+        List<String> all = new ArrayList<>(list);
+        all.add(item);
+        return all;
     }
 
     private Instant lastSecretDeletion(String node) {
@@ -294,15 +316,24 @@ public final class Readmitter {
         }
     }
 
-    static List<String> hostSteps(String node, String dist, String version) {
+    /**
+     * @param nodeKept whether the Node object is still there: a kept one carries cordon, roles and taints through the
+     *                 reinstall; a deleted one is registered anew with none of them, and they are put back by hand
+     */
+    static List<String> hostSteps(String node, String dist, String version, boolean nodeKept) {
         String v = version == null ? "<the cluster's version: see 'kubectl get nodes'>" : version;
+        String name = nodeKept ? " (keep the name: the Node object keeps cordon, roles and taints)"
+                : " (the Node was deleted: the host registers a new Node with no cordon, role labels or taints)";
+        String after = nodeKept ? "" : "; as soon as it appears: kubectl cordon " + node + ", then put back the "
+                + "baseline's role labels and taints (--verify checks them on the new Node)";
         if ("k3s".equals(dist)) {
             return List.of(
                     "1. On the host: /usr/local/bin/rancher-system-agent-uninstall.sh (if present), then /usr/local/bin/k3s-agent-uninstall.sh",
                     "2. Check nothing is left: no cni0/flannel/cali* interfaces, no mounts under /var/lib/kubelet, no k3s units",
                     "3. Install the agent at this cluster's exact version: curl -sfL https://get.k3s.io | INSTALL_K3S_VERSION="
-                            + v + " K3S_URL=https://<server>:6443 K3S_TOKEN=<agent-token> K3S_NODE_NAME=" + node + " sh -s - agent",
-                    "4. Then: nodegate readmit " + node + " --baseline FILE --verify");
+                            + v + " K3S_URL=https://<server>:6443 K3S_TOKEN=<agent-token> K3S_NODE_NAME=" + node + " sh -s - agent"
+                            + (nodeKept ? "" : name),
+                    "4. Then: nodegate readmit " + node + " --baseline FILE --verify" + after);
         }
         return List.of(
                 "1. On the host: /usr/local/bin/rancher-system-agent-uninstall.sh (if present), then /usr/local/bin/rke2-uninstall.sh",
@@ -310,8 +341,9 @@ public final class Readmitter {
                 "3. Install RKE2 at this cluster's exact version: curl -sfL https://get.rke2.io | INSTALL_RKE2_TYPE=agent INSTALL_RKE2_VERSION="
                         + v + " sh -",
                 "4. /etc/rancher/rke2/config.yaml: server: https://<this cluster's supervisor>:9345, token: <agent-token>, node-name: "
-                        + node + " (keep the name: the Node object keeps cordon, roles and taints)",
+                        + node + name,
                 "5. systemctl enable --now rke2-agent",
-                "6. Then: nodegate readmit " + node + " --baseline FILE --verify (add --yes to delete Failed upgrader Jobs)");
+                "6. Then: nodegate readmit " + node + " --baseline FILE --verify (add --yes to delete Failed upgrader Jobs)"
+                        + after);
     }
 }

@@ -120,6 +120,22 @@ public final class DumpSource {
      * @throws InputException for a missing path, malformed file (with position), bad --now, or no clock
      */
     public static Dump read(List<Path> paths, String nowText) {
+        return read(paths, nowText, null);
+    }
+
+    /**
+     * Standard input, saved to a file before it is parsed: the file's path, and when it was read. A dump piped in
+     * from kubectl was taken as nodegate read it, so that moment is the dump's clock when nothing else gives one.
+     */
+    public record StandardInput(Path copy, Instant readAt) {
+    }
+
+    /**
+     * Reads -f paths, one of which may be standard input's copy.
+     *
+     * @param stdin the copy of standard input among the paths, or null when -f - was not given
+     */
+    public static Dump read(List<Path> paths, String nowText, StandardInput stdin) {
         if (paths == null || paths.isEmpty()) {
             throw new InputException("no -f path given");
         }
@@ -128,7 +144,7 @@ public final class DumpSource {
         for (Path file : DumpFiles.expand(paths)) {
             source.read(file);
         }
-        return source.build(paths, explicitNow);
+        return source.build(paths, explicitNow, stdin);
     }
 
     static Instant parseNow(String text) {
@@ -358,12 +374,20 @@ public final class DumpSource {
         }
     }
 
-    private Dump build(List<Path> paths, Instant explicitNow) {
+    private Dump build(List<Path> paths, Instant explicitNow, StandardInput stdin) {
         Instant now = explicitNow != null ? explicitNow : collection == null ? null : collection.collectedAt();
+        // standard input alone is a dump taken now ('kubectl get nodes -o json | nodegate audit -f -'); beside files,
+        // whose age nodegate cannot know, it gives no clock of its own
+        boolean stdinAlone = stdin != null && paths.size() == 1;
+        if (now == null && stdinAlone) {
+            now = stdin.readAt();
+        }
         if (now == null) {
             throw new InputException("no clock for the dump: ages (heartbeat, NotReady since) would be computed "
                     + "against the wrong clock; pass --now TIME (the time the dump was taken, e.g. "
-                    + "--now 2026-10-19T06:10:00Z), or read a directory written by 'nodegate collect'");
+                    + "--now 2026-10-19T06:10:00Z), or read a directory written by 'nodegate collect'"
+                    + (stdin != null ? " (standard input read beside other files gives no clock: the files may be "
+                    + "older)" : ""));
         }
         if (collection != null) {
             requireCollectionFiles(collection);
@@ -413,7 +437,9 @@ public final class DumpSource {
         List<EtcdEndpointReport> etcdReports = etcd.reports();
         notes.addAll(etcd.notes());
 
-        String source = "offline: " + String.join(", ", paths.stream().map(Path::toString).toList())
+        String source = "offline: " + String.join(", ", paths.stream().map(p -> stdin != null && p.equals(stdin.copy())
+                ? "- (standard input" + (stdinAlone && explicitNow == null && collection == null
+                ? ", read at " + stdin.readAt() : "") + ")" : p.toString()).toList())
                 + (collection == null ? "" : " (collected " + collection.collectedAt()
                 + (collection.context() == null ? "" : " from context " + collection.context()) + ")");
         // the mapping's notes in table order, as a whole-snapshot assembly says them; kinds left out say none
