@@ -98,8 +98,16 @@ public final class AuditCommand implements Callable<Integer> {
     @Option(names = "--probe-kubelets",
             description = "Live only: also knock on the kubelet port (InternalIP:10250, TCP + TLS handshake, nothing "
                     + "sent) of every Node that is Ready=Unknown, and report NG303 when a CA other than this "
-                    + "cluster's answers (see `nodegate probe kubelet`).")
+                    + "cluster's answers (see `nodegate probe kubelet`). It also knocks on up to 3 Ready Nodes as a "
+                    + "positive control (that this cluster's CA, as read, verifies a live kubelet); the report names "
+                    + "them. Choose them with --probe-control, or turn the control off.")
     boolean probeKubelets;
+
+    @Option(names = "--probe-control", paramLabel = "NODE", split = ",",
+            description = "With --probe-kubelets: the Ready Nodes knocked on as the positive control, instead of the "
+                    + "first 3 Ready ones; 'none' knocks on no Ready Node (the report then says that the CA was not "
+                    + "shown to verify a live kubelet, so an NG303 may come from a CA misread).")
+    List<String> probeControl;
 
     @CommandLine.Mixin
     KubeletProbeOptions kubeletProbe = new KubeletProbeOptions();
@@ -117,6 +125,12 @@ public final class AuditCommand implements Callable<Integer> {
                         + "with -f (drop -f, or run `nodegate probe kubelet NODE...` against the live cluster)");
             }
             kubeletProbe.check();
+        } else if (probeControl != null) {
+            throw new InputException("--probe-control goes with --probe-kubelets: it chooses the Ready Nodes that "
+                    + "probe knocks on as its control");
+        }
+        if (probeControl != null && probeControl.contains("none") && probeControl.size() > 1) {
+            throw new InputException("--probe-control none turns the control off; it cannot be combined with Node names");
         }
         ClusterState state = source.load(false);
         List<Finding> extra = new ArrayList<>();
@@ -147,7 +161,7 @@ public final class AuditCommand implements Callable<Integer> {
             KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
             List<KubeletAnswer> answers = kubelets.probe(unknown, cas);
             // the positive control, before any finding: a CA that verifies no live kubelet makes every verdict false
-            String control = unknown.isEmpty() ? null : kubelets.control(state.nodes(), cas);
+            String control = unknown.isEmpty() ? null : control(kubelets, state, cas);
             findings.addAll(new KubeletAnswersForAnotherClusterDetector().detect(state.nodes(), answers));
             Map<KubeletAnswer.Outcome, Long> counts = new TreeMap<>(answers.stream()
                     .collect(Collectors.groupingBy(KubeletAnswer::outcome, Collectors.counting())));
@@ -157,6 +171,28 @@ public final class AuditCommand implements Callable<Integer> {
                     + " (this cluster's CA from " + String.join(", ", cas.sources()) + ")"
                     + (control == null ? "" : "; control: " + control));
         }
+    }
+
+    /** The positive control on the Nodes the user chose (every one must be a Ready Node), the default, or none. */
+    private String control(KubeletEvidence kubelets, ClusterState state, KubeletEvidence.ClusterCas cas) {
+        if (probeControl == null) {
+            return kubelets.control(KubeletEvidence.defaultControls(state.nodes()), cas, false);
+        }
+        if (probeControl.equals(List.of("none"))) {
+            return "no control (--probe-control none): no Ready Node was knocked on, so that this cluster's CA as "
+                    + "read verifies a live kubelet was not shown";
+        }
+        List<NodeInfo> chosen = new ArrayList<>();
+        for (String name : probeControl) {
+            NodeInfo n = state.node(name).orElseThrow(() -> new InputException("--probe-control " + name
+                    + ": no Node of that name in the cluster"));
+            if (!n.isReady()) {
+                throw new InputException("--probe-control " + name + ": the Node is Ready=" + n.readyStatus()
+                        + ", and a control must be a live kubelet (Ready=True)");
+            }
+            chosen.add(n);
+        }
+        return kubelets.control(chosen, cas, true);
     }
 
     /** Runs the audit on a snapshot, prints it in the chosen format and returns the exit code. */

@@ -76,14 +76,27 @@ public final class KubeletEvidence {
     /** How many Ready Nodes are probed to show that this cluster's CA, as read, verifies a live kubelet. */
     public static final int CONTROLS = 3;
 
+    /** The Nodes knocked on as the positive control when the user names none: the first Ready ones. */
+    public static List<NodeInfo> defaultControls(List<NodeInfo> nodes) {
+        return nodes.stream().filter(NodeInfo::isReady).limit(CONTROLS).toList();
+    }
+
     /**
      * The positive control: up to {@value #CONTROLS} Ready Nodes' kubelets, probed with the same CA. When kubelets
      * answer and none chains to the CA as read, while some answer with another CA, the CA read is not the one that
      * signs this cluster's kubelets, and every "another cluster" verdict would be false: that is an error, never a
-     * finding. Returns what the control showed, in words, for the report's notes.
+     * finding. Returns the Nodes knocked on and what the control showed, in words, for the report's notes.
+     *
+     * @param ready  the Ready Nodes to knock on: the user's choice, or {@link #defaultControls}
+     * @param chosen whether the user named them
      */
-    public String control(List<NodeInfo> nodes, ClusterCas cas) {
-        List<NodeInfo> ready = nodes.stream().filter(NodeInfo::isReady).limit(CONTROLS).toList();
+    public String control(List<NodeInfo> ready, ClusterCas cas, boolean chosen) {
+        String knocked = "Ready Node(s) knocked on as the control" + (chosen ? " (--probe-control)" : "") + ": "
+                + String.join(", ", ready.stream().map(NodeInfo::name).toList()) + "; ";
+        return ready.isEmpty() ? knock(ready, cas) : knocked + knock(ready, cas);
+    }
+
+    private String knock(List<NodeInfo> ready, ClusterCas cas) {
         if (ready.isEmpty()) {
             return "no Ready Node to show that this cluster's CA verifies a live kubelet";
         }

@@ -180,12 +180,41 @@ class ProbeKubeletCommandTest {
         assertThat(r.path("notes").toString()).contains("kubelet ports probed for 3 Unknown Node(s): 1 refused "
                 + "(nothing listens), 1 another cluster's CA, 1 self-signed by this node's kubelet");
 
-        assertThat(r.path("notes").toString()).contains("control: this cluster's CA verifies the kubelet of Ready Node "
-                + "gpu-a05");
+        assertThat(r.path("notes").toString()).contains("control: Ready Node(s) knocked on as the control: gpu-a05, "
+                + "gpu-a06; this cluster's CA verifies the kubelet of Ready Node gpu-a05");
 
         CliRun offline = CliRun.run("audit", "-f", "examples/healthy", "--probe-kubelets");
         assertThat(offline.exitCode()).isEqualTo(2);
         assertThat(offline.err()).contains("--probe-kubelets knocks on live Nodes' kubelet ports");
+    }
+
+    /** The control knocks on Ready Nodes the user did not name: they may choose which, or none. */
+    @Test
+    void theControlNodesCanBeChosenOrTurnedOff() {
+        CliRun chosen = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--probe-control", "gpu-a05", "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s", "-o", "json");
+        assertThat(chosen.exitCode()).as(chosen.all()).isEqualTo(1);
+        assertThat(chosen.out()).contains("knocked on as the control (--probe-control): gpu-a05;")
+                .doesNotContain("gpu-a05, gpu-a06");
+        // gpu-a06's kubelet presents another CA: chosen alone, the control shows the CA read verifies no live kubelet
+        CliRun misread = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--probe-control", "gpu-a06", "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s");
+        assertThat(misread.exitCode()).as(misread.all()).isEqualTo(3);
+        assertThat(misread.err()).contains("does not verify the kubelet of Ready Node gpu-a06");
+
+        CliRun off = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--probe-control", "none", "--kubelet-port", String.valueOf(port), "--probe-timeout", "2s", "-o", "json");
+        assertThat(off.exitCode()).as(off.all()).isEqualTo(1);
+        assertThat(off.out()).contains("no control (--probe-control none)").doesNotContain("knocked on as the control");
+
+        CliRun notReady = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-kubelets",
+                "--probe-control", "gpu-a07", "--kubelet-port", String.valueOf(port));
+        assertThat(notReady.exitCode()).isEqualTo(2);
+        assertThat(notReady.err()).contains("--probe-control gpu-a07: the Node is Ready=Unknown");
+        CliRun alone = CliRun.run("audit", "--kubeconfig", kubeconfig.toString(), "--probe-control", "gpu-a05");
+        assertThat(alone.exitCode()).isEqualTo(2);
+        assertThat(alone.err()).contains("--probe-control goes with --probe-kubelets");
+        assertThat(CliRun.run("audit", "--help").out()).contains("positive control", "--probe-control");
     }
 
     @Test
