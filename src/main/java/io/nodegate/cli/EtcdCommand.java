@@ -31,8 +31,9 @@ import java.util.concurrent.Callable;
                 "",
                 "Live from --etcd-endpoint (repeat it for every server, or add --etcd-cluster), or offline from "
                         + "`etcdctl member list -w json` and `etcdctl endpoint status -w json` files given with -f. "
-                        + "Nodes for NG204/NG205 come from --kubeconfig/--context or kubectl dumps given with -f; "
-                        + "without them those two checks are skipped.",
+                        + "Nodes for NG204/NG205 come from --kubeconfig/--context, $KUBECONFIG, or kubectl dumps "
+                        + "given with -f; without any of them those two checks are skipped (~/.kube/config alone is "
+                        + "not read here: on an etcd server it may well belong to another cluster).",
                 ""},
         sortOptions = false,
         footer = {"",
@@ -77,7 +78,8 @@ public final class EtcdCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "Give --etcd-endpoint URL (once per etcd server) or etcdctl JSON output with -f.");
         }
-        boolean kubeRequested = source.live.named() || source.offline();
+        // an exported KUBECONFIG names a cluster as plainly as --kubeconfig does (kubectl's rules read it first)
+        boolean kubeRequested = source.live.named() || source.offline() || LiveOptions.kubeconfigExported();
         if (source.offline() && source.now == null) {
             // NG201-NG206 compare answers, never ages: any clock will do, so --now is not demanded offline
             source.now = Instant.now().toString();
@@ -101,7 +103,8 @@ public final class EtcdCommand implements Callable<Integer> {
         if (state.nodes().isEmpty()) {
             notes.add(kubeRequested
                     ? "NG204/NG205 skipped: the Kubernetes source holds no Nodes"
-                    : "NG204/NG205 skipped: no Nodes read (add --kubeconfig/--context, or `kubectl get nodes -o json` with -f)");
+                    : "NG204/NG205 skipped: no Nodes read (add --kubeconfig/--context, export KUBECONFIG, or give "
+                    + "`kubectl get nodes -o json` with -f)");
         }
         // only the source's etcd notes matter here; its notes on CSINodes, Jobs etc. belong to other commands
         notes.addAll(0, state.notes().stream().filter(n -> n.startsWith("etcd")).toList());

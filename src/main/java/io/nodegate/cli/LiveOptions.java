@@ -33,6 +33,15 @@ public final class LiveOptions {
      */
     LastServerAsked lastAsked = new LastServerAsked();
 
+    /**
+     * Whether a kubeconfig is named outside the command line: $KUBECONFIG, or the {@code kubeconfig} system property
+     * that the client library reads before it (the same list kubectl's rules take before ~/.kube/config).
+     */
+    static boolean kubeconfigExported() {
+        String named = System.getProperty("kubeconfig", System.getenv("KUBECONFIG"));
+        return named != null && !named.isBlank();
+    }
+
     /** True when the user named a cluster explicitly (a default kubeconfig may still be used without this). */
     boolean named() {
         return kubeconfig != null || context != null;

@@ -48,4 +48,22 @@ class EtcdCommandTest {
         assertThat(run.out()).contains("--etcd-endpoint=URL").contains("--etcd-timeout").contains("default: 5s")
                 .contains("server-client.key").contains("Exit codes");
     }
+
+    /** `etcd --help` says Nodes come from $KUBECONFIG too: with only KUBECONFIG exported, the Nodes are read. */
+    @Test
+    void anExportedKubeconfigIsReadForTheMemberAndNodeChecks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        assertThat(CliRun.run("etcd", "--help").out()).contains("$KUBECONFIG");
+        try (io.nodegate.testing.ApiTestServer api = io.nodegate.testing.ApiTestServer.start()) {
+            api.create(io.nodegate.source.Fixtures.cluster(2, false).toArray(io.fabric8.kubernetes.api.model.HasMetadata[]::new));
+            java.nio.file.Path kc = api.writeKubeconfig(dir.resolve("kc"), "lab");
+            CliRun[] run = new CliRun[1];
+            io.nodegate.testing.SystemProperties.with(java.util.Map.of("kubeconfig", kc.toString()), () ->
+                    run[0] = CliRun.run("etcd", "--etcd-endpoint", "http://127.0.0.1:1", "--etcd-timeout", "1s", "-o", "json"));
+            assertThat(run[0].out()).doesNotContain("no Nodes read").contains("context lab");
+            // (the negative half needs a process without KUBECONFIG of its own)
+            org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("KUBECONFIG") == null, "KUBECONFIG is exported here");
+            CliRun without = CliRun.run("etcd", "--etcd-endpoint", "http://127.0.0.1:1", "--etcd-timeout", "1s", "-o", "json");
+            assertThat(without.out()).contains("NG204/NG205 skipped: no Nodes read", "export KUBECONFIG");
+        }
+    }
 }
