@@ -155,7 +155,7 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
                 }
             } else {
                 source.append("; power-off time unknown: ").append(s.log() == null ? "its log was not read"
-                        : s.log().whyNoPowerOff());
+                        : s.log().whyNoPowerOff() + "; " + s.log().describeLogs());
             }
         } else if (verdict == PowerVerdict.RUNNING && s.bootProgress() != null) {
             source.append("; BootProgress ").append(s.bootProgress())

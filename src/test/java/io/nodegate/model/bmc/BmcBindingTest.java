@@ -151,7 +151,7 @@ class BmcBindingTest {
                 system("https://b", "/redfish/v1/Systems/1", BMC_A07, "Off", failed))))).of("gpu-a07");
 
         assertThat(p.powerOff()).isNull();
-        assertThat(p.source()).endsWith("PowerState=Off; power-off time unknown: the BMC's log could not be used "
-                + "(GET /x: HTTP 500): when it went off is unknown");
+        assertThat(p.source()).contains("PowerState=Off; power-off time unknown: a log could not be read "
+                + "(GET /x: HTTP 500): when it went off is unknown; logs read: log (failed: GET /x: HTTP 500)");
     }
 }
