@@ -35,7 +35,8 @@ import java.util.concurrent.Callable;
                 "  nodegate bmc -f dump/ --bmc-inventory bmcs.yaml     # the cluster from a dump, the BMCs live",
                 "",
                 "Exit codes: 0 every BMC read, 2 usage or input error, 3 a BMC could not be read",
-                "            (TLS, credentials, timeout, 503) or two BMCs claim one UUID."})
+                "            (TLS, credentials, timeout, 503) or a Node's UUID is reported by several",
+                "            systems (a UUID no Node has is only reported)."})
 public final class BmcCommand implements Callable<Integer> {
 
     private final Environment env;

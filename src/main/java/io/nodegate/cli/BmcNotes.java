@@ -25,6 +25,8 @@ final class BmcNotes {
                 .collect(Collectors.joining(", ")));
         List<String> problems = binding.problems(state.bmc());
         problems.forEach(p -> notes.add("unreadable (never evidence either way): " + p));
+        binding.duplicates().stream().filter(d -> d.nodes().isEmpty())
+                .forEach(d -> notes.add(d.describe() + " (reported, not a failed collection)"));
         long unbound = binding.unbound().size();
         if (unbound > 0) {
             notes.add(unbound + " BMC system(s) bound to no Node (see `nodegate bmc`)");

@@ -38,9 +38,16 @@ public final class BmcRenderer {
             report.rows().forEach(r -> FindingsSection.wrap(r.node() + ": " + r.power().source(), "  ", "      ")
                     .forEach(l -> out.append(l).append('\n')));
         }
-        if (!report.unbound().isEmpty()) {
+        if (!report.duplicates().isEmpty()) {
+            out.append("\nUUIDs reported by more than one system:\n");
+            report.duplicates().forEach(d -> FindingsSection.wrap(d.describe(), "  ", "      ")
+                    .forEach(l -> out.append(l).append('\n')));
+        }
+        List<BmcBinding.Unbound> unbound = report.unbound().stream().filter(u -> report.duplicates().stream()
+                .noneMatch(d -> d.systems().contains(u.system()))).toList();
+        if (!unbound.isEmpty()) {
             out.append("\nSystems bound to no Node:\n");
-            report.unbound().forEach(u -> out.append("  ").append(u.system().source()).append(" (PowerState ")
+            unbound.forEach(u -> out.append("  ").append(u.system().source()).append(" (PowerState ")
                     .append(u.system().powerState() == null ? "absent" : u.system().powerState()).append("): ")
                     .append(u.why()).append('\n'));
         }
@@ -145,6 +152,15 @@ public final class BmcRenderer {
             o.put("uuid", u.system().uuid());
             o.put("powerState", u.system().powerState());
             o.put("why", u.why());
+        }
+        ArrayNode duplicates = root.putArray("duplicateUuids");
+        for (BmcBinding.DuplicateUuid d : report.duplicates()) {
+            ObjectNode o = duplicates.addObject();
+            o.put("uuid", d.uuid());
+            ArrayNode systems = o.putArray("systems");
+            d.systems().forEach(s -> systems.addObject().put("bmc", s.bmc()).put("system", s.path())
+                    .put("powerState", s.powerState()));
+            o.set("nodes", Structured.strings(d.nodes()));
         }
         ArrayNode bmcs = root.putArray("bmcs");
         for (BmcReading b : report.bmcs()) {

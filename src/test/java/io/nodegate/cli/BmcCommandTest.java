@@ -2,6 +2,7 @@ package io.nodegate.cli;
 
 import io.nodegate.testing.BmcStory;
 import io.nodegate.testing.CliRun;
+import io.nodegate.testing.FieldCaptures;
 import io.nodegate.testing.RedfishTestServer;
 import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.AfterAll;
@@ -158,5 +159,39 @@ class BmcCommandTest {
         assertThat(bad.err()).contains("--bmc-credentials " + broken + ": not valid YAML or JSON");
         assertThat(bad.all()).doesNotContain(BmcStory.PASSWORD);
         assertThat(story.a07.requests()).hasSize(before);
+    }
+
+    @Test
+    void aBaseboardUuidTwoGpuTraysShareIsReportedAndChangesNoVerdictNorTheExitCode() throws Exception {
+        // two real Supermicro GB300 NVL trays (NVIDIA OpenBMC, ../shared/field/redfish): each lists HGX_Baseboard_0
+        // with UUID c01dc250-5678-11ed-9b6a-0242ac120002, a version-1 UUID whose node field is a Docker bridge MAC
+        try (RedfishTestServer n1 = RedfishTestServer.capture(certs.serverCert, certs.serverKey,
+                FieldCaptures.redfish("supermicro-gb300-nvl-n1")).account("root", BmcStory.PASSWORD);
+             RedfishTestServer n2 = RedfishTestServer.capture(certs.serverCert, certs.serverKey,
+                     FieldCaptures.redfish("supermicro-gb300-nvl-n2")).account("root", BmcStory.PASSWORD)) {
+            List<String> args = new ArrayList<>(List.of("bmc", "-f", BmcStory.EXAMPLE, "gpu-a07", "gpu-a10"));
+            args.addAll(story.flags());
+            args.addAll(List.of("--bmc", n1.url(), "--bmc", n2.url()));
+
+            CliRun json = CliRun.run(java.util.stream.Stream.concat(args.stream(), java.util.stream.Stream.of("-o",
+                    "json")).toArray(String[]::new));
+            CliRun table = CliRun.run(args.toArray(String[]::new));
+
+            assertThat(json.exitCode()).as(json.all()).isZero();
+            JsonNode out = JSON.readTree(json.out());
+            assertThat(out.get("nodes").get(0).get("power").asString()).isEqualTo("running");
+            assertThat(out.get("nodes").get(1).get("power").asString()).isEqualTo("powered-off");
+            JsonNode dup = out.get("duplicateUuids");
+            assertThat(dup).hasSize(1);
+            assertThat(dup.get(0).get("uuid").asString()).isEqualTo("c01dc250-5678-11ed-9b6a-0242ac120002");
+            assertThat(dup.get(0).get("systems")).extracting(s -> s.get("bmc").asString() + s.get("system").asString())
+                    .containsExactly(n1.url() + "/redfish/v1/Systems/HGX_Baseboard_0",
+                            n2.url() + "/redfish/v1/Systems/HGX_Baseboard_0");
+            assertThat(dup.get(0).get("nodes")).isEmpty();
+            assertThat(table.exitCode()).as(table.all()).isZero();
+            // the table wraps long lines: compare with the whitespace folded
+            assertThat(table.out().replaceAll("\\s+", " ")).contains("UUIDs reported by more than one system:")
+                    .contains("no Node has it: a UUID several machines share identifies none of them");
+        }
     }
 }

@@ -91,8 +91,8 @@ class GateBmcCheckTest {
 
         assertThat(check(r, "bmc").outcome()).isEqualTo(Verdict.PASS);
         assertThat(check(r, "bmc").evidence()).containsEntry("poweredOffAt", "unknown (see source)");
-        assertThat(check(r, "bmc").evidence().get("source")).contains("power-off time unknown: no power-off entry "
-                + "among the 112 log entries read");
+        assertThat(check(r, "bmc").evidence().get("source")).contains("power-off time unknown: none of the 112 entries "
+                + "read is a power-off nodegate recognises");
         assertThat(check(r, "c").evidence()).doesNotContainKey("bmcPowerOff");
     }
 

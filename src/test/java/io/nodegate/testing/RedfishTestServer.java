@@ -110,15 +110,109 @@ public final class RedfishTestServer implements AutoCloseable {
     private volatile Duration clockOffset = Duration.ZERO;
     private volatile int pageSize = Integer.MAX_VALUE;
 
-    private RedfishTestServer(HttpsServer server, ExecutorService executor, Layout layout) {
+    /** Serving a real BMC's capture: every resource as it was captured, a query string ignored. */
+    private final boolean captured;
+
+    private RedfishTestServer(HttpsServer server, ExecutorService executor, Layout layout, boolean captured) {
         this.server = server;
         this.executor = executor;
         this.layout = layout;
-        root();
+        this.captured = captured;
+        if (!captured) {
+            root();
+        }
     }
 
     /** An HTTPS Redfish service on 127.0.0.1 presenting {@code cert} (a PEM chain) with {@code key}. */
     public static RedfishTestServer start(Path cert, Path key, Layout layout) {
+        return start(cert, key, layout, false);
+    }
+
+    /**
+     * Serves a real BMC's capture as it is (../shared/field/redfish/NAME, see FieldCaptures): each {@code index.json}
+     * at its own {@code @odata.id} (with or without a trailing slash), a query string ignored (the capture has one page
+     * per collection), the Manager's DateTime set to now as a live BMC reports it. A capture without a service root
+     * (the crawler never got it) gets one written here, linking Systems, Managers and the Sessions collection, with a
+     * Name saying so. Read in place, never copied.
+     */
+    public static RedfishTestServer capture(Path cert, Path key, Path dir) {
+        RedfishTestServer rf = start(cert, key, Layout.DMTF, true);
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().equals("index.json")).toList()) {
+                JsonNode node = JSON.readTree(f.toFile());
+                if (node instanceof ObjectNode o && o.hasNonNull("@odata.id")) {
+                    rf.resources.put(trim(o.get("@odata.id").asString()), o);
+                }
+            }
+        } catch (IOException e) {
+            rf.close();
+            throw new IllegalStateException("cannot read the capture " + dir + ": " + e, e);
+        }
+        if (!rf.resources.containsKey("/redfish/v1")) {
+            ObjectNode root = object("#ServiceRoot.v1_5_0.ServiceRoot", "/redfish/v1");
+            root.put("Id", "RootService");
+            root.put("Name", "Service root written by the test: the capture has none");
+            root.put("RedfishVersion", "1.0.0");
+            root.set("Systems", link("/redfish/v1/Systems"));
+            root.set("Managers", link("/redfish/v1/Managers"));
+            root.set("SessionService", link("/redfish/v1/SessionService"));
+            root.putObject("Links").set("Sessions", link(SESSIONS));
+            rf.resources.put("/redfish/v1", root);
+        }
+        return rf;
+    }
+
+    /** Sets a captured system's PowerState, as the BMC would report it now. */
+    public RedfishTestServer powerState(String systemPath, String state) {
+        ObjectNode s = resources.get(trim(systemPath));
+        if (s == null) {
+            throw new IllegalArgumentException("no resource " + systemPath);
+        }
+        s.put("PowerState", state);
+        return this;
+    }
+
+    /**
+     * Cuts a captured log to the entries {@code Created} at or before {@code until} (an ISO instant): the log as it
+     * stood then. Logs wrap, so the cut is by Created, not by position; an entry without a readable date stays.
+     */
+    public RedfishTestServer logAsOf(String entriesPath, String until) {
+        Instant cut = Instant.parse(until);
+        ObjectNode entries = resources.get(trim(entriesPath));
+        ArrayNode kept = JSON.createArrayNode();
+        for (JsonNode e : entries.get("Members")) {
+            Instant created;
+            try {
+                created = java.time.OffsetDateTime.parse(e.path("Created").asString("")).toInstant();
+            } catch (java.time.format.DateTimeParseException ex) {
+                created = null;
+            }
+            if (created == null || !created.isAfter(cut)) {
+                kept.add(e);
+            }
+        }
+        ObjectNode out = entries.deepCopy();
+        out.set("Members", kept);
+        out.put("Members@odata.count", kept.size());
+        resources.put(trim(entriesPath), out);
+        return this;
+    }
+
+    /** Cuts a captured log to its first {@code n} members (a log that had not yet grown). */
+    public RedfishTestServer logFirst(String entriesPath, int n) {
+        ObjectNode out = resources.get(trim(entriesPath)).deepCopy();
+        ArrayNode kept = JSON.createArrayNode();
+        JsonNode members = out.get("Members");
+        for (int i = 0; i < Math.min(n, members.size()); i++) {
+            kept.add(members.get(i));
+        }
+        out.set("Members", kept);
+        out.put("Members@odata.count", kept.size());
+        resources.put(trim(entriesPath), out);
+        return this;
+    }
+
+    private static RedfishTestServer start(Path cert, Path key, Layout layout, boolean captured) {
         try {
             HttpsServer s = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
             s.setHttpsConfigurator(new HttpsConfigurator(PemTls.sslContext(null, cert, key)));
@@ -128,7 +222,7 @@ public final class RedfishTestServer implements AutoCloseable {
                 return t;
             });
             s.setExecutor(executor);
-            RedfishTestServer rf = new RedfishTestServer(s, executor, layout);
+            RedfishTestServer rf = new RedfishTestServer(s, executor, layout, captured);
             s.createContext("/", rf::handle);
             s.start();
             return rf;
@@ -459,6 +553,9 @@ public final class RedfishTestServer implements AutoCloseable {
 
     /** A collection page: Members from $skip, at most pageSize, with Members@odata.nextLink when more follow. */
     private ObjectNode page(ObjectNode resource, String query) {
+        if (captured) {
+            return resource;
+        }
         JsonNode members = resource.get("Members");
         if (members == null || !members.isArray() || members.size() <= pageSize && query == null) {
             return resource;

@@ -19,22 +19,48 @@ import java.util.stream.Collectors;
  * kubelet reports as {@code status.nodeInfo.systemUUID}. Compared without case; an empty or all-zero UUID never binds
  * (some boards report zeros, and two such hosts are not one host). Some old firmware prints the first three groups
  * of the UUID in the other byte order (SMBIOS 2.6 made them little-endian): that is not a match, and the binding says
- * so, because a guess that binds the wrong machine is worse than no binding. Two systems claiming one UUID are an error
- * for both. Pure.
+ * so, because a guess that binds the wrong machine is worse than no binding. A UUID that several systems carry
+ * identifies none of them: reported once per UUID with every system carrying it; a Node whose systemUUID it is gets an
+ * ambiguous (unreadable) verdict, and no other Node is touched (NVIDIA GB300 trays each list an {@code HGX_Baseboard_0}
+ * with the same firmware-baked UUID, which no Node has). Pure.
  *
- * @param byNode  one verdict per Node, in the Nodes' order (empty when no BMC was read)
- * @param unbound the systems that bound to no Node, each with why
+ * @param byNode     one verdict per Node, in the Nodes' order (empty when no BMC was read)
+ * @param unbound    the systems that bound to no Node, each with why
+ * @param duplicates each UUID carried by more than one system, with those systems and the Nodes claiming it
  */
-public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
+public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound, List<DuplicateUuid> duplicates) {
 
     private static final Pattern UUID_SHAPE = Pattern.compile(
             "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-    public static final BmcBinding NONE = new BmcBinding(Map.of(), List.of());
+    public static final BmcBinding NONE = new BmcBinding(Map.of(), List.of(), List.of());
 
     public BmcBinding {
         byNode = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byNode));
         unbound = List.copyOf(unbound);
+        duplicates = List.copyOf(duplicates);
+    }
+
+    /**
+     * One UUID several systems report.
+     *
+     * @param uuid    the UUID as compared (lower case)
+     * @param systems every system reporting it, in the order read
+     * @param nodes   the Nodes whose systemUUID it is (empty: a fact to report, nothing is ambiguous)
+     */
+    public record DuplicateUuid(String uuid, List<BmcSystem> systems, List<String> nodes) {
+        public DuplicateUuid {
+            systems = List.copyOf(systems);
+            nodes = List.copyOf(nodes);
+        }
+
+        /** "c01dc250-… is reported by 2 systems (https://a/redfish/v1/Systems/X, …); no Node has it". */
+        public String describe() {
+            return "UUID " + uuid + " is reported by " + systems.size() + " systems ("
+                    + systems.stream().map(BmcSystem::source).collect(Collectors.joining(", ")) + "); "
+                    + (nodes.isEmpty() ? "no Node has it: a UUID several machines share identifies none of them"
+                    : "Node(s) " + String.join(", ", nodes) + " have it: ambiguous, nothing those systems say is used");
+        }
     }
 
     /** A system no Node carries, and why ("no Node has this UUID", a byte-swapped near match, a conflict...). */
@@ -46,14 +72,14 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
     }
 
     /**
-     * What keeps these readings from being complete evidence: each BMC that failed, each UUID two systems claim. A run
-     * that has any is a failed collection (exit 3), whatever else it found.
+     * What keeps these readings from being complete evidence: each BMC that failed, each UUID several systems report
+     * that a Node has (that Node's binding is ambiguous). A run that has any is a failed collection (exit 3), whatever
+     * else it found. A duplicate UUID no Node has is reported, not a problem: every Node's verdict stands without it.
      */
     public List<String> problems(BmcReadings readings) {
         List<String> out = new ArrayList<>();
         readings.failed().forEach(b -> out.add("BMC " + b.bmc() + ": " + b.error()));
-        unbound.stream().filter(u -> u.why().contains(" is claimed by ")).map(Unbound::why).distinct()
-                .forEach(out::add);
+        duplicates.stream().filter(d -> !d.nodes().isEmpty()).map(DuplicateUuid::describe).forEach(out::add);
         return out;
     }
 
@@ -86,10 +112,16 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
         for (NodeInfo node : nodes) {
             byNode.putIfAbsent(node.name(), verdict(node, claims, failed, readings));
         }
+        List<DuplicateUuid> duplicates = new ArrayList<>();
         for (Map.Entry<String, List<Claim>> e : claims.entrySet()) {
             if (e.getValue().size() > 1) {
+                List<NodeInfo> claiming = nodesByUuid.getOrDefault(e.getKey(), List.of());
+                duplicates.add(new DuplicateUuid(e.getKey(), e.getValue().stream().map(Claim::system).toList(),
+                        claiming.stream().map(NodeInfo::name).toList()));
                 for (Claim c : e.getValue()) {
-                    unbound.add(new Unbound(c.system(), conflict(e.getKey(), e.getValue())));
+                    unbound.add(new Unbound(c.system(), claiming.isEmpty() ? "UUID " + e.getKey() + " is reported by "
+                            + e.getValue().size() + " systems and no Node has it: it identifies none of them"
+                            : conflict(e.getKey(), e.getValue())));
                 }
             } else if (!nodesByUuid.containsKey(e.getKey())) {
                 BmcSystem system = e.getValue().get(0).system();
@@ -101,7 +133,7 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
                         + "bound, since a guess could bind the wrong machine"));
             }
         }
-        return new BmcBinding(byNode, unbound);
+        return new BmcBinding(byNode, unbound, duplicates);
     }
 
     private record Claim(BmcReading reading, BmcSystem system) {
@@ -155,7 +187,7 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
                 }
             } else {
                 source.append("; power-off time unknown: ").append(s.log() == null ? "its log was not read"
-                        : s.log().whyNoPowerOff());
+                        : s.log().whyNoPowerOff() + "; " + s.log().describeLogs());
             }
         } else if (verdict == PowerVerdict.RUNNING && s.bootProgress() != null) {
             source.append("; BootProgress ").append(s.bootProgress())
@@ -170,7 +202,7 @@ public record BmcBinding(Map<String, NodePower> byNode, List<Unbound> unbound) {
     private static String conflict(String uuid, List<Claim> claims) {
         return "UUID " + uuid + " is claimed by " + claims.size() + " systems ("
                 + claims.stream().map(c -> c.system().source()).collect(Collectors.joining(", "))
-                + "): an error for all of them, nothing they say is used";
+                + "): ambiguous, nothing they say is used for this Node";
     }
 
     /** The UUID as compared: lower case; null when it identifies nothing (empty, all zeros). */

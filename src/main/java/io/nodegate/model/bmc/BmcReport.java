@@ -18,11 +18,12 @@ import java.util.Map;
  * @param problems what keeps the readings from being complete evidence ({@link BmcBinding#problems}): exit 3
  */
 public record BmcReport(Instant now, String source, List<Row> rows, List<BmcBinding.Unbound> unbound,
-                        List<BmcReading> bmcs, List<String> problems) {
+                        List<BmcBinding.DuplicateUuid> duplicates, List<BmcReading> bmcs, List<String> problems) {
 
     public BmcReport {
         rows = List.copyOf(rows);
         unbound = List.copyOf(unbound);
+        duplicates = List.copyOf(duplicates);
         bmcs = List.copyOf(bmcs);
         problems = List.copyOf(problems);
     }
@@ -50,7 +51,7 @@ public record BmcReport(Instant now, String source, List<Row> rows, List<BmcBind
                     renew == null ? null : Duration.between(renew, state.now()), node.taints(),
                     binding.of(node.name())));
         }
-        return new BmcReport(state.now(), state.source(), rows, binding.unbound(), state.bmc().bmcs(),
+        return new BmcReport(state.now(), state.source(), rows, binding.unbound(), binding.duplicates(), state.bmc().bmcs(),
                 binding.problems(state.bmc()));
     }
 }

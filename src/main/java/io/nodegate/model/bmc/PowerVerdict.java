@@ -12,7 +12,7 @@ public enum PowerVerdict {
     TRANSITIONING,
     /** Every BMC given was read and none carries this Node's systemUUID (or the Node has none to bind by). */
     NOT_FOUND,
-    /** A BMC failed, or two BMCs claim this UUID: never evidence either way. */
+    /** A BMC failed, or several systems report this Node's UUID (ambiguous): never evidence either way. */
     UNREADABLE;
 
     /** "powered-off", as printed and in JSON. */

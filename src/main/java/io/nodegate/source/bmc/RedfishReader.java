@@ -28,15 +28,16 @@ final class RedfishReader {
 
     /** Collections are paged (Members@odata.nextLink); more pages than this are not followed. */
     static final int MAX_PAGES = 40;
-    /** LogServices read per collection at most. */
-    static final int MAX_LOG_SERVICES = 8;
+    /** LogServices read per system at most (the system's and its managers' together). */
+    static final int MAX_LOG_SERVICES = 24;
     /**
-     * LogService Ids known to hold power transitions (DMTF mockup "Log", iDRAC "Sel", OpenBMC "EventLog"/"SEL", iLO
-     * "IML"/"IEL", XClarity "PlatformLog"/"StandardLog"); any other is read only when its LogEntryType says SEL or
-     * Event. Dumps, crash logs and journals are never read.
+     * LogServices that hold no power events and can be large, never read: BMC journals (bmcweb's "Journal"), dumps and
+     * crash dumps, POST codes (NVIDIA's System_0 PostCodes holds 19,340), host console logs (OpenBMC "HostLogger"),
+     * NVIDIA's field diagnostics ("FDR") and debug tokens. Every other log service is read, whatever its
+     * LogEntryType: iLO's Event log and Supermicro's Log1 have none.
      */
-    static final Set<String> EVENT_LOG_IDS = Set.of("log", "sel", "eventlog", "iml", "iel", "platformlog",
-            "standardlog");
+    static final Set<String> NOT_EVENT_LOGS = Set.of("journal", "dump", "crashdump", "postcodes", "hostlogger", "fdr",
+            "debugtokenservice");
 
     enum Auth { BASIC, SESSION }
 
@@ -47,6 +48,8 @@ final class RedfishReader {
     private final Consumer<String> notes;
     /** The BMC's clock minus ours, from the first Manager read (its DateTime); null until then. */
     private Duration clockOffset;
+    /** The service root's Managers collection; null when it links none. */
+    private String managersPath;
 
     RedfishReader(BmcTarget target, RedfishHttp http, Auth auth, Clock clock, Consumer<String> notes) {
         this.target = target;
@@ -64,6 +67,7 @@ final class RedfishReader {
                 throw new BmcException("GET /redfish/v1: the answer is not a Redfish service root (no RedfishVersion)");
             }
             login(root);
+            managersPath = link(root.path("Managers"));
             String systemsPath = link(root.path("Systems"));
             if (systemsPath == null) {
                 throw new BmcException("the service root links no Systems collection: this BMC manages no computer "
@@ -110,26 +114,43 @@ final class RedfishReader {
     private BmcSystem system(String path) {
         JsonNode s = http.get(path);
         String power = text(s.path("PowerState"));
-        PowerLog log = PowerVerdict.of(power) == PowerVerdict.POWERED_OFF ? powerLog(s) : null;
+        PowerLog log = PowerVerdict.of(power) == PowerVerdict.POWERED_OFF
+                ? powerLog(s, s.path("@odata.id").asString(path)) : null;
         return new BmcSystem(target.url(), s.path("@odata.id").asString(path), text(s.path("UUID")), power,
                 PowerEvents.time(text(s.path("LastResetTime"))), text(s.path("BootProgress").path("LastState")),
                 PowerEvents.time(text(s.path("BootProgress").path("LastStateTime"))),
                 text(s.path("Status").path("Health")), text(s.path("Status").path("State")), log);
     }
 
-    /** The power events of every event log the system and its managers keep; a log that fails is said, not hidden. */
-    private PowerLog powerLog(JsonNode system) {
+    /**
+     * The power events of every log the system and its managers keep: the system's own LogServices, those of each
+     * manager in its Links.ManagedBy, and those of every manager in the Managers collection (the power log may hang
+     * off any of them: HPE iLO's Systems/1/LogServices/Event, Supermicro's Systems/1/LogServices/Log1, AMI's
+     * Managers/Self/LogServices/EventLog), whatever their LogEntryType says or whether they have one. Each log is read
+     * on its own: one that fails is said and does not keep the others from being read.
+     */
+    private PowerLog powerLog(JsonNode system, String systemPath) {
+        List<PowerLog.LogRead> outcomes = new ArrayList<>();
         Set<String> collections = new LinkedHashSet<>();
         String own = link(system.path("LogServices"));
         if (own != null) {
             collections.add(own);
         }
-        List<String> errors = new ArrayList<>();
+        Set<String> managers = new LinkedHashSet<>();
         for (JsonNode manager : system.path("Links").path("ManagedBy")) {
             String managerPath = link(manager);
-            if (managerPath == null) {
-                continue;
+            if (managerPath != null) {
+                managers.add(trim(managerPath));
             }
+        }
+        if (managersPath != null) {
+            try {
+                members(managersPath, "Managers").paths().forEach(m -> managers.add(trim(m)));
+            } catch (BmcException e) {
+                outcomes.add(failed(managersPath, e));
+            }
+        }
+        for (String managerPath : managers) {
             try {
                 JsonNode m = http.get(managerPath);
                 clock(m);
@@ -138,26 +159,50 @@ final class RedfishReader {
                     collections.add(logs);
                 }
             } catch (BmcException e) {
-                if (!e.notFound()) {
-                    errors.add(e.getMessage());
-                }
+                outcomes.add(failed(managerPath, e));
             }
         }
-        LogScan scan = new LogScan();
+        LogScan scan = new LogScan(systemPath);
+        Set<String> services = new LinkedHashSet<>();
         for (String collection : collections) {
             try {
-                List<String> services = members(collection, "LogServices").paths();
-                for (String service : services.subList(0, Math.min(services.size(), MAX_LOG_SERVICES))) {
-                    readService(service, scan);
+                for (String service : members(collection, "LogServices").paths()) {
+                    if (!NOT_EVENT_LOGS.contains(lastSegment(service))) {
+                        services.add(trim(service));
+                    }
                 }
             } catch (BmcException e) {
-                if (!e.notFound()) {
-                    errors.add(e.getMessage());
-                }
+                outcomes.add(failed(collection, e));
             }
         }
-        return new PowerLog(scan.read, scan.lastOff, scan.lastOn, scan.entries, scan.truncated,
-                errors.isEmpty() ? null : String.join("; ", errors));
+        int n = 0;
+        for (String service : services) {
+            if (++n > MAX_LOG_SERVICES) {
+                outcomes.add(new PowerLog.LogRead(service, PowerLog.Outcome.FAILED, 0, "more than "
+                        + MAX_LOG_SERVICES + " log services: not read"));
+                continue;
+            }
+            outcomes.add(readService(service, scan));
+        }
+        return new PowerLog(outcomes, scan.lastOff, scan.lastOn, scan.undated);
+    }
+
+    private static PowerLog.LogRead failed(String path, BmcException e) {
+        return new PowerLog.LogRead(path, e.notFound() ? PowerLog.Outcome.NOT_FOUND : PowerLog.Outcome.FAILED, 0,
+                e.getMessage());
+    }
+
+    private static String lastSegment(String path) {
+        String p = trim(path);
+        return p.substring(p.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+    }
+
+    private static String trim(String path) {
+        String p = path.strip();
+        while (p.length() > 1 && p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        return p;
     }
 
     /**
@@ -173,14 +218,24 @@ final class RedfishReader {
     }
 
     private static final class LogScan {
-        final List<String> read = new ArrayList<>();
+        final String system;
         PowerEvent lastOff;
         PowerEvent lastOn;
-        int entries;
-        boolean truncated;
+        int undated;
 
-        void see(PowerEvent e) {
-            if (e.kind() == PowerEvent.Kind.OFF && (lastOff == null || e.created().isAfter(lastOff.created()))) {
+        LogScan(String system) {
+            this.system = system;
+        }
+
+        void see(JsonNode entry) {
+            PowerEvent.Kind kind = PowerEvents.kind(entry, system);
+            if (kind == null) {
+                return;
+            }
+            PowerEvent e = PowerEvents.of(entry, system);
+            if (e == null) {
+                undated++;
+            } else if (e.kind() == PowerEvent.Kind.OFF && (lastOff == null || e.created().isAfter(lastOff.created()))) {
                 lastOff = e;
             } else if (e.kind() == PowerEvent.Kind.ON && (lastOn == null || e.created().isAfter(lastOn.created()))) {
                 lastOn = e;
@@ -188,34 +243,33 @@ final class RedfishReader {
         }
     }
 
-    private void readService(String servicePath, LogScan scan) {
-        JsonNode service = http.get(servicePath);
-        String id = service.path("Id").asString(servicePath.substring(servicePath.lastIndexOf('/') + 1));
-        String type = service.path("LogEntryType").asString("");
-        boolean eventLog = EVENT_LOG_IDS.contains(id.toLowerCase(Locale.ROOT))
-                || type.equals("SEL") || type.equals("Event");
-        String entries = link(service.path("Entries"));
-        if (!eventLog || entries == null) {
-            return;
-        }
-        Page page = members(entries, "Entries");
-        scan.read.add(entries);
-        scan.truncated |= page.truncated();
-        int linkOnly = 0;
-        for (JsonNode entry : page.members()) {
-            scan.entries++;
-            if (!entry.has("Created") && !entry.has("Message") && !entry.has("MessageId")) {
-                linkOnly++;
-                continue;
+    /** One log service: its entries, or what kept them from being read. Never throws for the log's own faults. */
+    private PowerLog.LogRead readService(String servicePath, LogScan scan) {
+        String entries = servicePath;
+        try {
+            JsonNode service = http.get(servicePath);
+            entries = link(service.path("Entries"));
+            if (entries == null) {
+                return new PowerLog.LogRead(servicePath, PowerLog.Outcome.FAILED, 0, "the log service links no "
+                        + "Entries");
             }
-            PowerEvent e = PowerEvents.of(entry);
-            if (e != null) {
-                scan.see(e);
+            Page page = members(entries, "Entries");
+            int linkOnly = 0;
+            for (JsonNode entry : page.members()) {
+                if (!entry.has("Created") && !entry.has("Message") && !entry.has("MessageId")) {
+                    linkOnly++;
+                    continue;
+                }
+                scan.see(entry);
             }
-        }
-        if (linkOnly > 0) {
-            throw new BmcException(entries + " lists " + linkOnly + " entries by link only; nodegate does not read "
-                    + "them one by one");
+            if (linkOnly > 0) {
+                return new PowerLog.LogRead(entries, PowerLog.Outcome.FAILED, page.members().size() - linkOnly,
+                        entries + " lists " + linkOnly + " entries by link only; nodegate does not read them one by one");
+            }
+            return new PowerLog.LogRead(entries, page.truncated() ? PowerLog.Outcome.TRUNCATED
+                    : PowerLog.Outcome.READ, page.members().size(), null);
+        } catch (BmcException e) {
+            return failed(entries, e);
         }
     }
 

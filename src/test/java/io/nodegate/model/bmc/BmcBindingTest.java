@@ -93,8 +93,33 @@ class BmcBindingTest {
         assertThat(p.verdict()).isEqualTo(PowerVerdict.UNREADABLE);
         assertThat(p.system()).isNull();
         assertThat(p.source()).isEqualTo("UUID " + BMC_A07 + " is claimed by 2 systems (https://10.0.30.7/redfish/v1/"
-                + "Systems/1, https://10.0.30.8/redfish/v1/Systems/1): an error for all of them, nothing they say is used");
+                + "Systems/1, https://10.0.30.8/redfish/v1/Systems/1): ambiguous, nothing they say is used for this Node");
         assertThat(b.unbound()).hasSize(2);
+    }
+
+    @Test
+    void aUuidSeveralSystemsReportIsAmbiguousOnlyForTheNodeThatHasIt() {
+        String shared = "c01dc250-5678-11ed-9b6a-0242ac120002";
+        BmcReadings readings = BmcReadings.of(List.of(
+                reading("https://n1", system("https://n1", "/redfish/v1/Systems/HGX_Baseboard_0", shared, "On", null),
+                        system("https://n1", "/redfish/v1/Systems/System_0", BMC_A07, "On", null)),
+                reading("https://n2", system("https://n2", "/redfish/v1/Systems/HGX_Baseboard_0", shared, "On", null))));
+
+        BmcBinding none = BmcBinding.bind(List.of(node("gpu-a07", KUBELET_A07)), readings);
+        assertThat(none.of("gpu-a07").verdict()).isEqualTo(PowerVerdict.RUNNING);
+        assertThat(none.problems(readings)).isEmpty();
+        assertThat(none.duplicates()).singleElement().satisfies(d -> {
+            assertThat(d.uuid()).isEqualTo(shared);
+            assertThat(d.systems()).extracting(BmcSystem::source).containsExactly(
+                    "https://n1/redfish/v1/Systems/HGX_Baseboard_0", "https://n2/redfish/v1/Systems/HGX_Baseboard_0");
+            assertThat(d.nodes()).isEmpty();
+        });
+
+        BmcBinding claimed = BmcBinding.bind(List.of(node("gpu-a07", KUBELET_A07), node("tray-odd", shared)), readings);
+        assertThat(claimed.of("gpu-a07").verdict()).isEqualTo(PowerVerdict.RUNNING);
+        assertThat(claimed.of("tray-odd").verdict()).isEqualTo(PowerVerdict.UNREADABLE);
+        assertThat(claimed.of("tray-odd").source()).contains("ambiguous");
+        assertThat(claimed.problems(readings)).singleElement().asString().contains("tray-odd");
     }
 
     @Test
@@ -151,7 +176,7 @@ class BmcBindingTest {
                 system("https://b", "/redfish/v1/Systems/1", BMC_A07, "Off", failed))))).of("gpu-a07");
 
         assertThat(p.powerOff()).isNull();
-        assertThat(p.source()).endsWith("PowerState=Off; power-off time unknown: the BMC's log could not be used "
-                + "(GET /x: HTTP 500): when it went off is unknown");
+        assertThat(p.source()).contains("PowerState=Off; power-off time unknown: a log could not be read "
+                + "(GET /x: HTTP 500): when it went off is unknown; logs read: log (failed: GET /x: HTTP 500)");
     }
 }
