@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
+import io.nodegate.InputException;
 import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
@@ -86,8 +87,17 @@ public final class GateCommand implements Callable<Integer> {
 
     @Option(names = "--removed-at", paramLabel = "TIME",
             description = "When RKE2 was removed or the agent stopped, per the host owner's reply (not the reboot time). "
-                    + "ISO-8601 with offset, or local time with --tz. Without it the verdict is at best HOLD.")
+                    + "ISO-8601 with offset, or local time with --tz. Without it the verdict is at best HOLD. A time "
+                    + "more than 5 minutes ahead of this machine's clock is refused (a removal that has not happened "
+                    + "yet proves nothing; the 5 minutes allow for clock skew).")
     String removedAt;
+
+    /**
+     * How far --removed-at may lie ahead of this machine's clock: a reply is written after the removal, so a later
+     * time is a typo (a wrong date, a wrong zone), never evidence; the margin is for a host owner's clock that runs
+     * a little ahead of ours.
+     */
+    static final Duration FUTURE_SKEW = Duration.ofMinutes(5);
 
     @Option(names = "--tz", paramLabel = "ZONE", description = "Zone for a --removed-at without offset (e.g. Asia/Seoul).")
     String tz;
@@ -155,6 +165,14 @@ public final class GateCommand implements Callable<Integer> {
     public Integer call() {
         Baseline baseline = prelude.baseline();
         Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
+        Instant now = env.clock().instant();
+        if (at != null && at.isAfter(now.plus(FUTURE_SKEW))) {
+            throw new InputException("--removed-at '" + removedAt + "' is " + at + ", "
+                    + Duration.between(now, at).toMinutes() + " min after this machine's clock (" + now
+                    + "): a removal cannot be reported before it happens. Check the date and the zone"
+                    + (tz == null ? " (an offset such as +09:00, or --tz ZONE)" : " (--tz " + tz + ")")
+                    + "; up to " + FUTURE_SKEW.toMinutes() + " min ahead is accepted as clock skew");
+        }
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
         HostInputs host = hostInputs();

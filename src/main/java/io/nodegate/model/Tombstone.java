@@ -63,16 +63,29 @@ public record Tombstone(String name, String uid, String systemUuid, String machi
      * matches.
      */
     public String matchOf(NodeInfo node, boolean sameCluster) {
+        return matchOf(node, sameCluster, new SharedMachineIds());
+    }
+
+    /**
+     * As {@link #matchOf(NodeInfo, boolean)}, where a machineID matches only while it is an identity: not when the
+     * two sides report different systemUUIDs (the machineID is then carried by two of them), and not when
+     * {@code images} has seen it with several systemUUIDs ({@link SharedMachineIds}): Nodes built from the removed
+     * host's image or VM template share its /etc/machine-id without being it.
+     */
+    public String matchOf(NodeInfo node, boolean sameCluster, SharedMachineIds images) {
         if (uid != null && uid.equals(node.uid())) {
             return null;
         }
         if (sameCluster && name.equals(node.name())) {
             return BY_NAME;
         }
-        if (systemUuid != null && systemUuid.equals(identity(node.systemInfo().systemUuid()))) {
+        String uuid = identity(node.systemInfo().systemUuid());
+        if (systemUuid != null && systemUuid.equals(uuid)) {
             return BY_SYSTEM_UUID;
         }
-        if (machineId != null && machineId.equals(identity(node.systemInfo().machineId()))) {
+        boolean uuidsDiffer = systemUuid != null && uuid != null;
+        if (machineId != null && machineId.equals(identity(node.systemInfo().machineId())) && !uuidsDiffer
+                && !images.isImage(machineId)) {
             return BY_MACHINE_ID;
         }
         return null;

@@ -119,6 +119,30 @@ class FleetCommandTest {
     }
 
     @Test
+    void twoClustersFromOneImageAreSixHostsAndTheNoteNamesTheSharedMachineId() {
+        // siderolabs/talos#4759: every Node of a cluster reports machineID ad432f2cb0c28bbcd1f87a20199237f9 (the
+        // kubelet image's) under its own systemUUID; four Ready Nodes here, two in a second cluster on that image
+        String image = "ad432f2cb0c28bbcd1f87a20199237f9";
+        for (int i = 2; i <= 5; i++) {
+            a.create(node("talos-192-168-32-" + i, "True", "1f5e3a2c-7b1d-4c8e-9a6f-00000000000" + i, image, "b" + i));
+        }
+        b.create(node("talos-10-5-0-2", "True", "1f5e3a2c-7b1d-4c8e-9a6f-000000000102", image, "c2"),
+                node("talos-10-5-0-3", "True", "1f5e3a2c-7b1d-4c8e-9a6f-000000000103", image, "c3"));
+
+        CliRun table = fleet();
+        assertThat(table.exitCode()).as(table.all()).isZero();
+        assertThat(table.out()).doesNotContain("NG301").doesNotContain("one host is Ready");
+        assertThat(table.out().replaceAll("\\s+", " ")).contains("machineID " + image
+                + " is reported with 6 different systemUUIDs (in cluster-a, cluster-b): an image's or cloned VM"
+                + " template's /etc/machine-id, not a host's; no Nodes are matched as one host by it");
+
+        JsonNode report = json(fleet("-o", "json"));
+        assertThat(report.get("hosts")).isEmpty();
+        assertThat(report.get("findings")).isEmpty();
+        assertThat(report.get("notes").toString()).contains("machineID " + image + " is reported with 6 different");
+    }
+
+    @Test
     void aClonedVmPairIsAWarningAndAllZeroUuidsAreNoMatch() {
         String cloned = "42000000-aaaa-bbbb-cccc-000000000001";
         String zero = "00000000-0000-0000-0000-000000000000";

@@ -91,6 +91,24 @@ class GateFleetScenarioTest extends SeededClusterTest {
     }
 
     @Test
+    void nodesOfClusterBBuiltFromTheSameImageAreNotTheHost() {
+        // cluster B's VMs were cloned from the template gpu-a11 was (siderolabs/talos#4759: one machineID on every
+        // Node, distinct systemUUIDs): the same /etc/machine-id under their own firmware UUIDs is two machines
+        for (int i = 1; i <= 2; i++) {
+            Node n = SeedCluster.node("b-clone-" + i, "198.51.100.8" + i, "True", false, Map.of(), "boot-c" + i,
+                    "uuid-clone-" + i, 0, Instant.now(), null);
+            n.getStatus().getNodeInfo().setMachineID("machine-gpu-a11");
+            clusterB.create(n);
+        }
+
+        CliRun g = gate("--fleet-kubeconfig", kubeconfigB.toString());
+
+        assertThat(g.exitCode()).as(g.all()).isZero();
+        assertThat(g.out()).startsWith("gate gpu-a11: PASS (not checked: host, bmc)\n").contains("[fleet]      PASS")
+                .doesNotContain("same machineID");
+    }
+
+    @Test
     void theHostSeenButNotReadyInClusterBHolds() {
         gpuA11JoinsClusterB("Unknown");
 

@@ -65,6 +65,18 @@ public record FleetReport(Instant now, List<ClusterSummary> clusters, List<Host>
         List<Finding> findings = new java.util.ArrayList<>();
         detectors.forEach(d -> findings.addAll(d.detect(fleet)));
         findings.sort(Finding.ORDER);
-        return new FleetReport(fleet.now(), clusters, fleet.ledger().repeated(), findings, notes);
+        List<String> allNotes = new java.util.ArrayList<>(imageNotes(fleet.ledger()));
+        allNotes.addAll(notes);
+        return new FleetReport(fleet.now(), clusters, fleet.ledger().repeated(), findings, allNotes);
+    }
+
+    /**
+     * One note per machineID that several systemUUIDs report: why Nodes sharing it are not one host (the same
+     * judgement as audit's, which never joins Nodes by machineID), and the count that shows it is an image.
+     */
+    static List<String> imageNotes(HostLedger ledger) {
+        return ledger.shared().images().stream().map(i -> "machineID " + i.machineId() + " is reported with "
+                + i.systemUuids() + " different systemUUIDs (in " + String.join(", ", i.where()) + "): an image's or"
+                + " cloned VM template's /etc/machine-id, not a host's; no Nodes are matched as one host by it").toList();
     }
 }

@@ -12,8 +12,9 @@ import java.util.TreeSet;
  * @param systemUuids  the meaningful systemUUIDs its appearances report (normally one)
  * @param machineIds   the meaningful machineIDs its appearances report (normally one)
  * @param match        why the appearances are one host: "systemUUID and machineID", "machineID" (only /etc/machine-id
- *                     matches: VMs cloned from one image) or "systemUUID" (only the firmware UUID matches: cloned
- *                     VMs with a copied UUID, or a host whose OS was reinstalled)
+ *                     matches, the firmware UUID unknown on one side) or "systemUUID" (only the firmware UUID
+ *                     matches: cloned VMs with a copied UUID, a host whose OS was reinstalled, or a machineID that
+ *                     is an image's, which never counts as a match: {@link HostLedger})
  * @param appearances  oldest Node first
  */
 @JsonPropertyOrder({"systemUUIDs", "machineIDs", "match", "clusters", "appearances"})

@@ -3,6 +3,7 @@ package io.nodegate.detect.fleet;
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SharedMachineIds;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +21,11 @@ import java.util.TreeSet;
  * zeros identifies nothing and is ignored: some boards report a zero UUID, and hosts that share it are not one host.
  * Names never join hosts: node names are per cluster, and "worker-1" exists in many of them. A Node with neither ID
  * is a host of its own. Matching is transitive (A shares the UUID with B, B the machineID with C: one host).
+ *
+ * <p>A machineID reported with two or more different systemUUIDs is an image's /etc/machine-id, not a host's
+ * ({@link SharedMachineIds}): clusters built from one image or cloned VM template report it on every Node. It
+ * joins nothing, so one image in two clusters is never "one host in two clusters"; {@link #shared()} keeps it, and
+ * `fleet` names it in a note.
  */
 public final class HostLedger {
 
@@ -28,9 +34,16 @@ public final class HostLedger {
             .thenComparing(HostAppearance::cluster).thenComparing(HostAppearance::node);
 
     private final List<Host> hosts;
+    private final SharedMachineIds shared;
 
-    private HostLedger(List<Host> hosts) {
+    private HostLedger(List<Host> hosts, SharedMachineIds shared) {
         this.hosts = List.copyOf(hosts);
+        this.shared = shared;
+    }
+
+    /** The machineIDs seen with several systemUUIDs across every cluster read: images, never joining hosts. */
+    public SharedMachineIds shared() {
+        return shared;
     }
 
     /** Every host, with the hosts seen more than once first-class citizens of {@link #repeated()}. */
@@ -59,11 +72,14 @@ public final class HostLedger {
         for (int i = 0; i < parent.length; i++) {
             parent[i] = i;
         }
+        SharedMachineIds shared = new SharedMachineIds();
+        all.forEach(a -> shared.add(a.systemUuid(), a.machineId(), a.cluster()));
         Map<String, Integer> firstWithId = new HashMap<>();
         for (int i = 0; i < all.size(); i++) {
             HostAppearance a = all.get(i);
+            boolean midIdentifies = a.machineId() != null && !shared.isImage(a.machineId());
             for (String key : new String[]{a.systemUuid() == null ? null : "uuid:" + a.systemUuid(),
-                    a.machineId() == null ? null : "mid:" + a.machineId()}) {
+                    midIdentifies ? "mid:" + a.machineId() : null}) {
                 if (key == null) {
                     continue;
                 }
@@ -80,14 +96,14 @@ public final class HostLedger {
         List<Host> hosts = new ArrayList<>();
         for (List<HostAppearance> group : groups.values()) {
             group.sort(OLDEST_FIRST);
-            hosts.add(host(group));
+            hosts.add(host(group, shared));
         }
         hosts.sort(Comparator.comparing((Host h) -> h.appearances().get(0).cluster())
                 .thenComparing(h -> h.appearances().get(0).node()));
-        return new HostLedger(hosts);
+        return new HostLedger(hosts, shared);
     }
 
-    private static Host host(List<HostAppearance> group) {
+    private static Host host(List<HostAppearance> group, SharedMachineIds shared) {
         TreeSet<String> uuids = new TreeSet<>();
         TreeSet<String> mids = new TreeSet<>();
         long withUuid = 0;
@@ -103,7 +119,8 @@ public final class HostLedger {
             }
         }
         boolean uuidShared = uuids.size() == 1 && withUuid >= 2;
-        boolean midShared = mids.size() == 1 && withMid >= 2;
+        // an image's machineID on both sides confirms nothing: the match is the firmware UUID's alone
+        boolean midShared = mids.size() == 1 && withMid >= 2 && !shared.isImage(mids.first());
         String match = group.size() < 2 ? null
                 : uuidShared && midShared ? Host.BOTH
                 : midShared ? Host.MACHINE_ID

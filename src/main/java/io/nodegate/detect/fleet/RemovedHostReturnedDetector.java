@@ -9,6 +9,7 @@ import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SharedMachineIds;
 import io.nodegate.model.Tombstone;
 
 import java.time.Duration;
@@ -59,7 +60,8 @@ public final class RemovedHostReturnedDetector implements FleetDetector, Detecto
         for (Map.Entry<String, Collected<Tombstone>> book : fleet.tombstones().entrySet()) {
             for (Tombstone tombstone : book.getValue().items()) {
                 for (NamedView cluster : fleet.clusters()) {
-                    findings.addAll(returns(book.getKey(), tombstone, cluster.name(), cluster.state().nodes()));
+                    findings.addAll(returns(book.getKey(), tombstone, cluster.name(), cluster.state().nodes(),
+                            fleet.ledger().shared()));
                 }
             }
         }
@@ -73,8 +75,9 @@ public final class RemovedHostReturnedDetector implements FleetDetector, Detecto
     @Override
     public List<Finding> detect(ClusterState state, AuditSettings settings) {
         List<Finding> findings = new ArrayList<>();
+        SharedMachineIds images = new SharedMachineIds().addAll(state.nodes(), null);
         for (Tombstone tombstone : state.tombstones().items()) {
-            findings.addAll(returns(null, tombstone, null, state.nodes()));
+            findings.addAll(returns(null, tombstone, null, state.nodes(), images));
         }
         return findings;
     }
@@ -82,14 +85,15 @@ public final class RemovedHostReturnedDetector implements FleetDetector, Detecto
     /**
      * The Nodes of {@code cluster} that carry the tombstone's identity and are not known to predate the removal: by
      * name only when the tombstone was written in that same cluster (names are per cluster), by systemUUID or
-     * machineID anywhere.
+     * machineID anywhere; never by a machineID that is an image's ({@code images}, or carried by the tombstone's and
+     * the Node's different systemUUIDs): Nodes cloned from the removed host's image are not the removed host.
      */
     public static List<Finding> returns(String tombstoneCluster, Tombstone tombstone, String cluster,
-                                        List<NodeInfo> nodes) {
+                                        List<NodeInfo> nodes, SharedMachineIds images) {
         List<Finding> findings = new ArrayList<>();
         boolean sameCluster = tombstoneCluster == null || tombstoneCluster.equals(cluster);
         for (NodeInfo node : nodes) {
-            String match = tombstone.matchOf(node, sameCluster);
+            String match = tombstone.matchOf(node, sameCluster, images);
             if (match == null) {
                 continue;
             }

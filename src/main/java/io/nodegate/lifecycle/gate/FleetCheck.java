@@ -4,6 +4,7 @@ import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SharedMachineIds;
 import io.nodegate.model.Tombstone;
 
 import java.util.ArrayList;
@@ -15,7 +16,9 @@ import java.util.Map;
  * (fleet) The target's host does not serve another cluster. Seed 000: gpu-a07..a09 looked shut down from cluster A
  * (Ready=Unknown, Lease frozen) while they were Ready in cluster B under new names; a cleanup reply about such a
  * host is about the wrong machine state. The host is followed by machineID and systemUUID (empty and all-zero IDs
- * ignored), never by name. Ready elsewhere is a FAIL, seen but not Ready a HOLD; without --fleet-context or
+ * ignored), never by name, and never by a machineID that is an image's: one reported with several systemUUIDs in
+ * this cluster or the others, or with a systemUUID other than the target's ({@link SharedMachineIds}; clusters
+ * built from one image or VM template share /etc/machine-id). Ready elsewhere is a FAIL, seen but not Ready a HOLD; without --fleet-context or
  * --fleet-kubeconfig the check is "not checked", never a pass.
  */
 final class FleetCheck implements GateCheck {
@@ -50,12 +53,26 @@ final class FleetCheck implements GateCheck {
             return new Check(id(), title(), Verdict.HOLD, List.of(target.name() + " reports neither a systemUUID nor a "
                     + "machineID (empty or all zeros): its host cannot be followed to another cluster"), evid);
         }
+        SharedMachineIds images = new SharedMachineIds().addAll(in.evidence().nodes(), null);
+        fleet.forEach(v -> images.addAll(v.state().nodes(), null));
+        if (mid != null && images.isImage(mid)) {
+            evid.put("machineIDIsAnImage", "true");
+            if (uuid == null) {
+                return new Check(id(), title(), Verdict.HOLD, List.of(target.name() + " reports no systemUUID (empty"
+                        + " or all zeros), and its machineID " + mid + " is reported with several systemUUIDs (an"
+                        + " image's /etc/machine-id): its host cannot be followed to another cluster"), evid);
+            }
+        }
         List<String> ready = new ArrayList<>();
         List<String> seen = new ArrayList<>();
         for (NamedView cluster : fleet) {
             for (NodeInfo n : cluster.state().nodes()) {
-                String by = mid != null && mid.equals(Tombstone.identity(n.systemInfo().machineId())) ? "machineID"
-                        : uuid != null && uuid.equals(Tombstone.identity(n.systemInfo().systemUuid())) ? "systemUUID"
+                String otherUuid = Tombstone.identity(n.systemInfo().systemUuid());
+                // the same machineID under another firmware UUID is two machines from one image
+                boolean midIdentifies = mid != null && !images.isImage(mid)
+                        && (uuid == null || otherUuid == null || uuid.equals(otherUuid));
+                String by = midIdentifies && mid.equals(Tombstone.identity(n.systemInfo().machineId())) ? "machineID"
+                        : uuid != null && uuid.equals(otherUuid) ? "systemUUID"
                         : null;
                 if (by == null) {
                     continue;

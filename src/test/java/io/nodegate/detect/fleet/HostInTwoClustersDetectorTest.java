@@ -81,18 +81,32 @@ class HostInTwoClustersDetectorTest {
     }
 
     @Test
-    void aDepartureTiedOnlyByTheMachineIdIsAWarningTooOneRuleForBothIds() {
-        // issue 22: machineID alone was critical while systemUUID alone was warning. VMs cloned from one image
-        // without a new /etc/machine-id share it under distinct firmware UUIDs: the same ambiguity, the same severity
+    void aMachineIdSharedUnderDifferentFirmwareUuidsIsNoDeparture() {
+        // VMs cloned from one image without a new /etc/machine-id share it under distinct firmware UUIDs: two
+        // machines, so no NG301 at all (the ledger names the machineID in a note instead)
         var a = cluster().node(node("vm-1").systemUuid("42000000-aaaa-bbbb-cccc-000000000003").machineId(MID_A07)
                 .unknownSince(NOW.minusSeconds(600), NOW.minusSeconds(550))).lease("vm-1", NOW.minusSeconds(610)).build();
         var b = cluster().healthy(node("vm-2").systemUuid("42000000-aaaa-bbbb-cccc-000000000004").machineId(MID_A07))
                 .build();
 
-        assertThat(detect(fleet("lab-a", a, "lab-b", b))).singleElement().satisfies(f -> {
-            assertThat(f.severity()).isEqualTo(Severity.WARNING);
-            assertThat(f.message()).contains("only the machineID matches (systemUUIDs differ)");
-            assertThat(f.evidence()).containsEntry("match", Host.MACHINE_ID);
+        assertThat(detect(fleet("lab-a", a, "lab-b", b))).isEmpty();
+    }
+
+    @Test
+    void aDepartureTiedByTheFirmwareUuidIsStillCriticalWhenBothSidesCarryTheImagesMachineId() {
+        // the image's machine-id is on every Node of both clusters; gpu-a07's own firmware UUID still moved
+        var a = cluster().node(node("gpu-a07").systemUuid(UUID_A07).machineId(MID_A07)
+                        .unknownSince(NOW.minusSeconds(600), NOW.minusSeconds(550))).lease("gpu-a07", NOW.minusSeconds(610))
+                .healthy(node("gpu-a01").systemUuid("4c4c4544-0037-3010-8047-b4c04f443001").machineId(MID_A07))
+                .build();
+        var b = cluster().healthy(node("b-gpu-07").systemUuid(UUID_A07.toLowerCase()).machineId(MID_A07))
+                .healthy(node("b-gpu-01").systemUuid("4c4c4544-0037-3010-8047-b4c04f44b001").machineId(MID_A07))
+                .build();
+
+        assertThat(detect(fleet("cluster-a", a, "cluster-b", b))).singleElement().satisfies(f -> {
+            assertThat(f.severity()).isEqualTo(Severity.CRITICAL);
+            assertThat(f.nodes()).containsExactly("gpu-a07", "b-gpu-07");
+            assertThat(f.evidence()).containsEntry("match", Host.SYSTEM_UUID);
         });
     }
 

@@ -10,7 +10,10 @@ import static io.nodegate.testing.NodeFixtures.cluster;
 import static io.nodegate.testing.NodeFixtures.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The identity rule: machineID or systemUUID (case-insensitive), never a name, never an empty or all-zero ID. */
+/**
+ * The identity rule: machineID or systemUUID (case-insensitive), never a name, never an empty or all-zero ID, never a
+ * machineID that several systemUUIDs report (an image's).
+ */
 class HostLedgerTest {
 
     private static List<List<String>> repeated(ClusterState a, ClusterState b) {
@@ -33,9 +36,23 @@ class HostLedgerTest {
     }
 
     @Test
-    void machineIdAloneJoinsWhenTheFirmwareUuidDiffers() {
+    void aMachineIdUnderTwoFirmwareUuidsIsAnImageAndJoinsNothing() {
         var a = cluster().healthy(node("n1").systemUuid("11111111-1111-1111-1111-111111111111").machineId("same")).build();
         var b = cluster().healthy(node("n2").systemUuid("22222222-2222-2222-2222-222222222222").machineId("same")).build();
+
+        var ledger = fleet("a", a, "b", b).ledger();
+        assertThat(ledger.repeated()).isEmpty();
+        assertThat(ledger.shared().images()).singleElement().satisfies(i -> {
+            assertThat(i.machineId()).isEqualTo("same");
+            assertThat(i.systemUuids()).isEqualTo(2);
+            assertThat(i.where()).containsExactly("a", "b");
+        });
+    }
+
+    @Test
+    void machineIdAloneJoinsWhenTheFirmwareUuidIsUnknownOnOneSide() {
+        var a = cluster().healthy(node("n1").systemUuid("11111111-1111-1111-1111-111111111111").machineId("same")).build();
+        var b = cluster().healthy(node("n2").systemUuid("00000000-0000-0000-0000-000000000000").machineId("same")).build();
 
         assertThat(fleet("a", a, "b", b).ledger().repeated()).singleElement()
                 .satisfies(h -> assertThat(h.match()).isEqualTo(Host.MACHINE_ID));
@@ -80,10 +97,23 @@ class HostLedgerTest {
         var a = cluster().healthy(node("x").systemUuid("11111111-0000-0000-0000-000000000001").machineId("mx")).build();
         var b = cluster()
                 .healthy(node("y").systemUuid("11111111-0000-0000-0000-000000000001").machineId("my"))
-                .healthy(node("z").systemUuid("33333333-0000-0000-0000-000000000003").machineId("my"))
+                .healthy(node("z").systemUuid("").machineId("my"))
                 .build();
 
         assertThat(repeated(a, b)).singleElement()
                 .satisfies(labels -> assertThat(labels).hasSize(3).contains("x in a", "y in b", "z in b"));
+    }
+
+    @Test
+    void noChainRunsThroughAnImagesMachineId() {
+        // y and z share "my" under two firmware UUIDs: an image's machine-id, so z is not x's host
+        var a = cluster().healthy(node("x").systemUuid("11111111-0000-0000-0000-000000000001").machineId("mx")).build();
+        var b = cluster()
+                .healthy(node("y").systemUuid("11111111-0000-0000-0000-000000000001").machineId("my"))
+                .healthy(node("z").systemUuid("33333333-0000-0000-0000-000000000003").machineId("my"))
+                .build();
+
+        assertThat(repeated(a, b)).singleElement()
+                .satisfies(labels -> assertThat(labels).containsExactlyInAnyOrder("x in a", "y in b"));
     }
 }
