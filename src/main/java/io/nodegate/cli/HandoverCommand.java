@@ -5,6 +5,7 @@ import io.nodegate.InputException;
 import io.nodegate.handover.HandoverChecks;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverSpec;
+import io.nodegate.handover.SilencePlan;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.HandoverType;
 import io.nodegate.handover.NodeHandover;
@@ -226,6 +227,12 @@ public final class HandoverCommand implements Callable<Integer> {
             if (ticket != null && !ticket.matches("https?://\\S+")) {
                 throw new InputException("--ticket '" + ticket + "' is not an http(s) URL");
             }
+            if (silenceFor.compareTo(SilencePlan.MIN_DURATION) < 0 || silenceFor.compareTo(SilencePlan.MAX_DURATION) > 0) {
+                throw new InputException("--silence-for " + Durations.format(silenceFor) + ": a hand-over's silence "
+                        + "lasts from " + SilencePlan.specText(SilencePlan.MIN_DURATION) + " to "
+                        + SilencePlan.specText(SilencePlan.MAX_DURATION) + " (it is extended while the hand-over is "
+                        + "open)");
+            }
             for (String m : silenceMatchers) {
                 try {
                     AmMatcher.parse(m);
@@ -238,7 +245,7 @@ public final class HandoverCommand implements Callable<Integer> {
             HandoverSpec.Destination dest = to == null ? null
                     : new HandoverSpec.Destination(to, sources.toContext);
             HandoverSpec.SilenceSpec silence = new HandoverSpec.SilenceSpec(silenceMatchers,
-                    Durations.format(silenceFor));
+                    SilencePlan.specText(silenceFor));
             var request = new HandoverService.OpenRequest(name, targets, t, dest, due, requester, ticket,
                     sources.canonicalAlertmanagers(), silence, note);
             HandoverService service = new HandoverService(new HandoverApi(api), env.clock());

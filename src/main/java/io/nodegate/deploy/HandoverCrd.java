@@ -119,7 +119,7 @@ public final class HandoverCrd {
         Map<String, Object> silence = object("The Alertmanager silence kept while the hand-over is open.",
                 props("matchers", array("Extra matchers ANDed with node=~\"<targets>\" (e.g. cluster=\"a\").",
                                 string(null, 1024), 16, "atomic"),
-                        "duration", string("How far ahead the silence ends; extended while open (e.g. 4h).", 32)),
+                        "duration", silenceDuration()),
                 List.of(), List.of());
         Map<String, Object> targets = array("Each target's identity at open. Cannot change.", target(), MAX_NODES,
                 "map");
@@ -140,8 +140,34 @@ public final class HandoverCrd {
                 List.of("nodes", "type", "due", "requester", "steps"),
                 List.of(rule("self.type == 'decommission' || has(self.destination)",
                                 "a move or a return needs spec.destination"),
+                        // the list's own rule pairs old and new only when both exist: removing the targets, then
+                        // adding others, would pass it in two updates
+                        rule("has(self.targets) == has(oldSelf.targets)",
+                                "spec.targets (the identities read at open) cannot be removed or added after open"),
                         rule("!has(oldSelf.closed) || (has(self.closed) && size(self.steps) == size(oldSelf.steps))",
                                 "a closed hand-over takes no more steps and cannot be reopened")));
+    }
+
+    /** The longest silence a hand-over may plan: it is extended while open, so a long one only outlives a close. */
+    static final String MAX_SILENCE = io.nodegate.handover.SilencePlan.specText(
+            io.nodegate.handover.SilencePlan.MAX_DURATION);
+    static final String MIN_SILENCE = io.nodegate.handover.SilencePlan.specText(
+            io.nodegate.handover.SilencePlan.MIN_DURATION);
+
+    /**
+     * A duration CEL's {@code duration()} reads (Go's syntax: h, m, s, ms; kube-apiserver's CEL has no day unit),
+     * from {@link #MIN_SILENCE} to {@link #MAX_SILENCE}: a silence of 30 days silences the targets long after the
+     * hand-over, and one of seconds is re-created on every look. nodegate writes it in this form.
+     */
+    private static Map<String, Object> silenceDuration() {
+        Map<String, Object> d = string("How far ahead the silence ends, " + MIN_SILENCE + " to " + MAX_SILENCE
+                + " (e.g. 4h, 1h30m); extended while open.", 32);
+        d.put("x-kubernetes-validations", List.of(rule("self.matches('^([0-9]+(\\\\.[0-9]+)?(h|m|s|ms))+$') "
+                        + "&& duration(self) >= duration('" + MIN_SILENCE + "') && duration(self) <= duration('"
+                        + MAX_SILENCE + "')",
+                "spec.silence.duration must be a duration from " + MIN_SILENCE + " to " + MAX_SILENCE
+                        + " written with h, m, s or ms (e.g. 4h)")));
+        return d;
     }
 
     private static Map<String, Object> target() {

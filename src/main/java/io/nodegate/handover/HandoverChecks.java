@@ -263,7 +263,8 @@ public final class HandoverChecks {
     public static String mixedGroupText(SilenceDecision.MixedGroup g) {
         return "receiver " + g.receiver() + " keeps getting group " + labels(g.labels()) + " (group_by: "
                 + g.groupBy() + "): besides the silenced target alert(s) of " + String.join(", ", g.targets())
-                + " it holds active alerts of " + String.join(", ", g.otherNodes()) + ", so silencing the targets "
+                + " it holds " + (g.otherNodes().stream().anyMatch(o -> o.endsWith("silence)")) ? "" : "active ")
+                + "alerts of " + String.join(", ", g.otherNodes()) + ", so silencing the targets "
                 + "does not stop its notifications";
     }
 

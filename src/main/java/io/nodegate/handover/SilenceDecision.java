@@ -21,6 +21,11 @@ import java.util.TreeSet;
  * read from each replica separately (seed 000: "a silence set during the work vanished before it expired (cause
  * unknown)"; "re-read that a silence exists, apart from the record that it was set").
  *
+ * <p>A silence that carries the hand-over's marker but covers more than the plan (matchers that can match a node
+ * that is not a target, or that drop one of the extra matchers, or an end later than the planned length from now) is
+ * widened: it silences nodes nobody handed over. It is expired on that replica and the planned one kept; the
+ * replica's state says widened for the look that found it, so step 1 does not pass on that look.
+ *
  * <p>A replica is fine when it holds at least one of the hand-over's silences (see {@link SilencePlan#marker()})
  * that is active, has exactly the planned matchers and ends in the future. Otherwise it is missing, expired early
  * (someone expired it: its end is its last update), expired (it ran out: nobody extended it in time), changed (its
@@ -42,6 +47,13 @@ public final class SilenceDecision {
     public static final String CHANGED = "changed";
     public static final String PENDING = "pending";
     public static final String UNREADABLE = "unreadable";
+    public static final String WIDENED = "widened";
+
+    /**
+     * How much later than now plus the planned length a silence may end before it counts as widened: the clock of
+     * the machine that set it (a laptop, the watch's node) may run ahead of the one looking.
+     */
+    public static final Duration END_SLACK = Duration.ofMinutes(2);
 
     private SilenceDecision() {
     }
@@ -70,12 +82,19 @@ public final class SilenceDecision {
      * @param action     what to do on this replica
      * @param extend     the silence to extend (action EXTEND)
      * @param detail     what was seen, in words
+     * @param widened    the hand-over's silences on this replica that cover more than the plan (to expire)
      */
     public record Replica(String url, String state, List<String> effective, List<AmSilence> ours, Action action,
-                          AmSilence extend, Instant endsAt, String detail) {
+                          AmSilence extend, Instant endsAt, String detail, List<AmSilence> widened) {
         public Replica {
             effective = List.copyOf(effective);
             ours = List.copyOf(ours);
+            widened = widened == null ? List.of() : List.copyOf(widened);
+        }
+
+        public Replica(String url, String state, List<String> effective, List<AmSilence> ours, Action action,
+                       AmSilence extend, Instant endsAt, String detail) {
+            this(url, state, effective, ours, action, extend, endsAt, detail, List.of());
         }
     }
 
@@ -100,12 +119,96 @@ public final class SilenceDecision {
         return true;
     }
 
+    /**
+     * Why a silence of the hand-over covers more than the plan, or null when it does not: it is not expired, and its
+     * matchers can match an alert the planned ones cannot, or it ends later than the planned length from now.
+     */
+    public static String widening(AmSilence s, SilencePlan plan, Instant now) {
+        if (AmSilence.EXPIRED.equals(s.state())) {
+            return null;
+        }
+        List<String> why = new ArrayList<>();
+        if (!within(s.matchers(), plan)) {
+            why.add("its matchers " + s.matchers() + " can match more than the planned " + plan.matchers());
+        }
+        Instant latest = now.plus(plan.duration()).plus(END_SLACK);
+        if (s.endsAt() != null && s.endsAt().isAfter(latest)) {
+            why.add("it ends at " + s.endsAt() + ", later than the planned " + plan.durationText() + " from now");
+        }
+        return why.isEmpty() ? null : String.join(", and ", why);
+    }
+
+    /**
+     * Whether a silence with these matchers silences nothing the planned silence does not: every planned matcher is
+     * there unchanged, except that the node matcher may name fewer of the targets (as {@code node="a"} or
+     * {@code node=~"a|b"} of literal names). More matchers only narrow a silence.
+     */
+    static boolean within(List<AmMatcher> actual, SilencePlan plan) {
+        List<AmMatcher> planned = plan.matchers();
+        for (int i = 0; i < planned.size(); i++) {
+            AmMatcher p = planned.get(i);
+            boolean node = i == 0;
+            boolean covered = actual.stream().anyMatch(a -> a.sameAs(p)
+                    || node && a.name().equals(p.name()) && a.equal() && namesOnlyTargets(a, plan.nodes()));
+            if (!covered) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A positive matcher whose values are literal names, all of them targets. */
+    private static boolean namesOnlyTargets(AmMatcher m, List<String> targets) {
+        if (!m.isRegex()) {
+            return targets.contains(m.value());
+        }
+        List<String> names = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        String v = m.value();
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '\\' && i + 1 < v.length()) {
+                char next = v.charAt(++i);
+                if (Character.isLetterOrDigit(next)) {
+                    return false; // \d, \w and the like are classes, not literals
+                }
+                cur.append(next);
+            } else if (c == '|') {
+                names.add(cur.toString());
+                cur.setLength(0);
+            } else if (".^$?*+()[]{}".indexOf(c) >= 0) {
+                return false;
+            } else {
+                cur.append(c);
+            }
+        }
+        names.add(cur.toString());
+        return targets.containsAll(names);
+    }
+
     /** One replica's state and action, while the hand-over is open. */
     public static Replica assess(ReplicaRead read, SilencePlan plan, Instant now) {
         if (read.error() != null) {
             return new Replica(read.url(), UNREADABLE, List.of(), List.of(), Action.NONE, null, null,
                     "not read: " + read.error());
         }
+        List<AmSilence> widened = read.silences().stream().filter(s -> ours(s, plan)
+                && widening(s, plan, now) != null).toList();
+        if (widened.isEmpty()) {
+            return assessPlanned(read, plan, now);
+        }
+        // what the replica holds once the widened silences are expired
+        List<AmSilence> rest = read.silences().stream().filter(s -> !widened.contains(s)).toList();
+        Replica planned = assessPlanned(new ReplicaRead(read.url(), rest, read.alerts(), read.groups(),
+                read.status(), null), plan, now);
+        String what = String.join("; ", widened.stream().map(s -> "silence " + s.id() + " carries this hand-over's "
+                + "marker but covers more than its targets: " + widening(s, plan, now)).toList());
+        return new Replica(read.url(), WIDENED, planned.effective(), planned.ours(), planned.action(),
+                planned.extend(), planned.endsAt(), what + " (it silences nodes nobody handed over: expired, and the "
+                + "planned silence kept; " + planned.state() + ": " + planned.detail() + ")", widened);
+    }
+
+    private static Replica assessPlanned(ReplicaRead read, SilencePlan plan, Instant now) {
         List<AmSilence> ours = read.silences().stream().filter(s -> ours(s, plan))
                 .sorted(Comparator.comparing(AmSilence::endsAt, Comparator.nullsFirst(Comparator.naturalOrder())))
                 .toList();
@@ -215,8 +318,9 @@ public final class SilenceDecision {
             String config = read.status() == null || read.status().config() == null ? null
                     : read.status().config().original();
             // a group's alerts carry the state of the dispatcher's last look; /api/v2/alerts computes it per GET
-            Map<String, String> stateNow = new LinkedHashMap<>();
-            read.alerts().forEach(a -> stateNow.put(a.fingerprint(), a.state()));
+            Map<String, AmAlert> now = new LinkedHashMap<>();
+            read.alerts().forEach(a -> now.put(a.fingerprint(), a));
+            List<String> ourIds = read.silences().stream().filter(s -> ours(s, plan)).map(AmSilence::id).toList();
             for (AmGroup g : read.groups()) {
                 TreeSet<String> targets = new TreeSet<>();
                 TreeSet<String> others = new TreeSet<>();
@@ -226,10 +330,18 @@ public final class SilenceDecision {
                     if (node != null) {
                         targets.add(node);
                         first = first == null ? a : first;
-                    } else if (AmAlert.ACTIVE.equals(stateNow.getOrDefault(a.fingerprint(), a.state()))) {
-                        String other = SilencePlan.nodeOf(a.labels());
-                        others.add(other == null ? "(an alert without a node label: " + a.labels().getOrDefault(
-                                "alertname", "?") + ")" : other);
+                    } else {
+                        AmAlert current = now.getOrDefault(a.fingerprint(), a);
+                        // an alert of another node that the hand-over's own silence suppresses counts too: that
+                        // silence covers more than the targets, and the node's trouble goes unseen
+                        boolean byUs = AmAlert.SUPPRESSED.equals(current.state())
+                                && current.silencedBy().stream().anyMatch(ourIds::contains);
+                        if (AmAlert.ACTIVE.equals(current.state()) || byUs) {
+                            String other = SilencePlan.nodeOf(a.labels());
+                            others.add((other == null ? "(an alert without a node label: " + a.labels().getOrDefault(
+                                    "alertname", "?") + ")" : other) + (byUs ? " (suppressed by this hand-over's "
+                                    + "silence)" : ""));
+                        }
                     }
                 }
                 if (targets.isEmpty() || others.isEmpty()) {

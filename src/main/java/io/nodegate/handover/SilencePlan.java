@@ -24,6 +24,12 @@ public record SilencePlan(String handover, String uid, String ticket, List<Strin
     public static final String CREATED_BY = "nodegate";
     public static final String NODE_LABEL = "node";
     public static final Duration DEFAULT_DURATION = Duration.ofHours(4);
+    /**
+     * The bounds of a planned silence (the CRD states the same): one of seconds would be re-created on every look,
+     * one of weeks silences the targets long after the hand-over. It is extended while the hand-over is open.
+     */
+    public static final Duration MIN_DURATION = Duration.ofMinutes(1);
+    public static final Duration MAX_DURATION = Duration.ofHours(168);
     /** Labels an alert may name a node in: kube-state-metrics' node, node-exporter's instance, and common others. */
     public static final List<String> NODE_LABELS = List.of("node", "instance", "nodename", "hostname", "kubernetes_node");
 
@@ -44,7 +50,24 @@ public record SilencePlan(String handover, String uid, String ticket, List<Strin
         Map<String, List<String>> addresses = new TreeMap<>();
         h.spec().targets().forEach(t -> addresses.put(t.node(), t.internalIps()));
         return new SilencePlan(h.name(), h.uid(), h.spec().ticket(), h.spec().nodes(), addresses, extra,
-                duration == null ? DEFAULT_DURATION : Durations.parsePositive(duration, "spec.silence.duration"));
+                duration == null ? DEFAULT_DURATION : bounded(Durations.parsePositive(duration,
+                        "spec.silence.duration")));
+    }
+
+    /** A recorded length outside the bounds (written before the CRD bounded it) is taken at the nearest bound. */
+    private static Duration bounded(Duration d) {
+        return d.compareTo(MAX_DURATION) > 0 ? MAX_DURATION : d.compareTo(MIN_DURATION) < 0 ? MIN_DURATION : d;
+    }
+
+    /**
+     * A length as the spec holds it: hours, minutes and seconds ({@code 4h}, {@code 1h30m}, {@code 168h}), the form
+     * kube-apiserver's CEL {@code duration()} reads (it has no day unit) and nodegate reads back.
+     */
+    public static String specText(Duration d) {
+        long s = d.toSeconds();
+        String out = (s / 3600 > 0 ? s / 3600 + "h" : "") + (s % 3600 / 60 > 0 ? s % 3600 / 60 + "m" : "")
+                + (s % 60 > 0 ? s % 60 + "s" : "");
+        return out.isEmpty() ? "0s" : out;
     }
 
     /** What marks a silence as this hand-over's (the uid: a later hand-over of the same name is another one). */

@@ -28,6 +28,8 @@ import java.util.Optional;
  *   <li>{@link #CONTRADICTED}: a recorded "done" that what nodegate reads contradicts (step 1 done while a target
  *   runs pods or is uncordoned; step 3 done while the Node or its host is back; step 5 done while the host is not
  *   Ready in the destination).</li>
+ *   <li>{@link #SILENCE_WIDENED}: a silence carrying the hand-over's marker covers more than its targets (matchers
+ *   that match other nodes, or an end later than planned): it silences nodes nobody handed over.</li>
  * </ul>
  */
 public final class Violations {
@@ -37,6 +39,7 @@ public final class Violations {
     public static final String NOTREADY_AS_CLEANUP = "notready-read-as-cleanup";
     public static final String DELETED_OUTSIDE = "deleted-outside-the-procedure";
     public static final String CONTRADICTED = "step-contradicted";
+    public static final String SILENCE_WIDENED = "silence-widened";
 
     private Violations() {
     }
@@ -59,6 +62,19 @@ public final class Violations {
             if (givingRead) {
                 out.addAll(deletedOutside(h, t, r));
                 out.addAll(contradicted(h, t, r));
+            }
+        }
+        if (r.silences() != null) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (SilenceDecision.Replica rep : r.silences().replicas()) {
+                for (io.nodegate.model.alertmanager.AmSilence w : rep.widened()) {
+                    if (seen.add(w.id())) {
+                        out.add(new Seen(SILENCE_WIDENED + "|" + w.id(), SILENCE_WIDENED, null, "silence " + w.id()
+                                + " carries this hand-over's marker but covers more than its targets ("
+                                + SilenceDecision.widening(w, SilencePlan.of(h), r.at()) + "), seen on "
+                                + rep.url(), w.updatedAt()));
+                    }
+                }
             }
         }
         return out;

@@ -141,6 +141,81 @@ class HandoverCrdTest {
         assertThat(update(old, reached)).isEmpty();
     }
 
+    private static NodeHandover withTargets(NodeHandover h, List<HandoverSpec.Target> targets) {
+        HandoverSpec s = h.spec();
+        return h.withSpec(new HandoverSpec(s.nodes(), s.type(), s.destination(), s.due(), s.requester(), s.ticket(),
+                s.alertmanagers(), s.silence(), targets, s.steps(), null));
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> updateWithout(NodeHandover old, NodeHandover now, String field, boolean oldToo) {
+        Map<String, Object> o = json(old);
+        Map<String, Object> n = json(now);
+        ((Map<String, Object>) n.get("spec")).remove(field);
+        if (oldToo) {
+            ((Map<String, Object>) o.get("spec")).remove(field);
+        }
+        return rules.review(o, n);
+    }
+
+    /**
+     * The targets' own rule pairs old and new only when both exist, so it alone lets them go in two updates:
+     * remove spec.targets, then add forged ones (an all-zero systemUUID identifies nothing, so the host seen in
+     * another cluster would no longer be a violation). The spec-level rule refuses both updates.
+     */
+    @Test
+    void theTargetsCannotBeRemovedAndThenReplacedInTwoUpdates() {
+        NodeHandover old = handover(steps(1));
+        HandoverSpec.Target t = old.spec().targets().get(0);
+        NodeHandover forged = withTargets(old, List.of(new HandoverSpec.Target(t.node(), t.uid(),
+                "00000000-0000-0000-0000-000000000000", "", t.internalIps(), t.bootId(), t.roles(), t.taints(),
+                t.gpus(), t.kubeletVersion(), null)));
+
+        assertThat(updateWithout(old, old, "targets", false)).containsExactly(
+                ".spec: spec.targets (the identities read at open) cannot be removed or added after open");
+        // the second update of the bypass: from an object without targets to one with forged ones
+        assertThat(updateWithout(forged, forged, "targets", true)).isEmpty();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> without = json(old);
+        ((Map<String, Object>) without.get("spec")).remove("targets");
+        assertThat(rules.review(without, json(forged))).containsExactly(
+                ".spec: spec.targets (the identities read at open) cannot be removed or added after open");
+        // changed in place: the list's own rule
+        assertThat(update(old, forged)).containsExactly(
+                ".spec.targets: spec.targets (the identities read at open) cannot change");
+        // unchanged, and emptied
+        assertThat(update(old, old)).isEmpty();
+        assertThat(update(old, withTargets(old, List.of()))).containsExactly(
+                ".spec.targets: spec.targets (the identities read at open) cannot change");
+        // a create without targets is not refused by the transition rule (it needs an old object)
+        @SuppressWarnings("unchecked")
+        Map<String, Object> created = json(old);
+        ((Map<String, Object>) created.get("spec")).remove("targets");
+        assertThat(rules.review(null, created)).isEmpty();
+    }
+
+    private NodeHandover withSilenceFor(NodeHandover h, String duration) {
+        HandoverSpec s = h.spec();
+        return h.withSpec(new HandoverSpec(s.nodes(), s.type(), s.destination(), s.due(), s.requester(), s.ticket(),
+                s.alertmanagers(), new HandoverSpec.SilenceSpec(s.silence().matchers(), duration), s.targets(),
+                s.steps(), null));
+    }
+
+    @Test
+    void theSilencesLengthIsBoundedOnCreateAndUpdate() {
+        NodeHandover h = handover(steps(1));
+        String refused = ".spec.silence.duration: spec.silence.duration must be a duration from 1m to 168h written "
+                + "with h, m, s or ms (e.g. 4h)";
+        for (String ok : List.of("4h", "1h30m", "168h", "1m", "90m", "2.5h")) {
+            assertThat(rules.review(null, json(withSilenceFor(h, ok)))).as(ok).isEmpty();
+        }
+        for (String bad : List.of("720h", "30d", "169h", "59s", "4 hours", "-4h", "P1D")) {
+            assertThat(rules.review(null, json(withSilenceFor(h, bad)))).as(bad).containsExactly(refused);
+        }
+        assertThat(update(h, withSilenceFor(h, "720h"))).containsExactly(refused);
+        assertThat(update(h, withSilenceFor(h, "8h"))).isEmpty();
+    }
+
     @Test
     void aClosedHandOverTakesNoMoreStepsAndStaysClosed() {
         NodeHandover open = handover(steps(2));
@@ -216,6 +291,10 @@ class HandoverCrdTest {
     private static long comparedBytes(CrdRules.Rule r) {
         // size() is constant time (it reads a length): a rule that only counts does not read what it counts
         String rule = r.rule().replaceAll("size\\((self|oldSelf)(\\.\\w+)?\\)", "N");
+        if ("string".equals(r.at().get("type"))) {
+            // a rule on a string reads it once per mention (a regular expression, a parse)
+            return maxBytes(r.at()) * rule.split("\\bself\\b", -1).length;
+        }
         if (rule.matches(".*\\b(self|oldSelf)(\\s*==|\\.all\\(|\\.exists\\().*")) {
             return maxBytes(r.at());
         }

@@ -107,13 +107,95 @@ class SilenceDecisionTest {
     @Test
     void aSilenceWithTheMarkerButOtherMatchersIsChanged() {
         AmSilence edited = silence("s2", "active", "nodegate", PLAN.comment(),
-                List.of(AmMatcher.parse("node=~\"gpu-a07\"")), NOW, NOW.plusSeconds(7200));
+                List.of(AmMatcher.parse("node=~\"gpu-a07\""), PLAN.matchers().get(1)), NOW, NOW.plusSeconds(7200));
 
         SilenceDecision.Replica r = assess(edited);
 
+        // narrower than planned (one target left out): changed, not widened
         assertThat(r.state()).isEqualTo(SilenceDecision.CHANGED);
         assertThat(r.action()).isEqualTo(SilenceDecision.Action.CREATE);
-        assertThat(r.detail()).contains("its matchers are [node=~\"gpu-a07\"]");
+        assertThat(r.detail()).contains("its matchers are [node=~\"gpu-a07\", cluster=\"cluster-a\"]");
+    }
+
+    /**
+     * The hand-over's own silence edited in place (same id, marker kept) to also match a live node that is not a
+     * target and to last 30 days: it is widened, whatever else the replica holds, and the planned one is kept.
+     */
+    @Test
+    void aSilenceWithTheMarkerThatCoversMoreThanTheTargetsIsWidenedAndExpired() {
+        AmSilence widened = silence("s1", "active", "nodegate", PLAN.comment(), List.of(
+                AmMatcher.parse("node=~\"gpu-a07|gpu-a08|keep-1\""), AmMatcher.parse("cluster=\"cluster-a\"")),
+                NOW, NOW.plus(Duration.ofDays(30)));
+
+        SilenceDecision.Replica r = assess(widened);
+
+        assertThat(r.state()).isEqualTo(SilenceDecision.WIDENED);
+        assertThat(r.widened()).extracting(AmSilence::id).containsExactly("s1");
+        assertThat(r.action()).as("the planned silence is created beside it").isEqualTo(SilenceDecision.Action.CREATE);
+        assertThat(r.detail()).contains("silence s1 carries this hand-over's marker but covers more than its targets",
+                "can match more than the planned", "ends at 2026-11-07T03:00:00Z, later than the planned 4h");
+
+        // the planned silence in force beside it changes nothing: the widened one is still there
+        SilenceDecision.Replica both = assess(widened, ours("s2", "active", NOW, NOW.plus(Duration.ofHours(3))));
+        assertThat(both.state()).isEqualTo(SilenceDecision.WIDENED);
+        assertThat(both.effective()).containsExactly("s2");
+        assertThat(both.action()).isEqualTo(SilenceDecision.Action.NONE);
+    }
+
+    @Test
+    void onlyTheEndOrOnlyADroppedMatcherIsWideningTooButANarrowerSilenceIsNot() {
+        AmSilence longer = ours("s1", "active", NOW, NOW.plus(Duration.ofHours(30)));
+        AmSilence otherClusters = silence("s2", "active", "nodegate", PLAN.comment(),
+                List.of(PLAN.matchers().get(0)), NOW, NOW.plusSeconds(3600));
+        AmSilence anyGpu = silence("s3", "active", "nodegate", PLAN.comment(), List.of(
+                AmMatcher.parse("node=~\"gpu-a.*\""), PLAN.matchers().get(1)), NOW, NOW.plusSeconds(3600));
+        AmSilence notA07 = silence("s4", "active", "nodegate", PLAN.comment(), List.of(
+                AmMatcher.parse("node!=\"gpu-a07\""), PLAN.matchers().get(1)), NOW, NOW.plusSeconds(3600));
+        AmSilence oneTarget = silence("s5", "active", "nodegate", PLAN.comment(), List.of(
+                AmMatcher.parse("node=\"gpu-a07\""), PLAN.matchers().get(1),
+                AmMatcher.parse("alertname=\"NodeDown\"")), NOW, NOW.plusSeconds(3600));
+        AmSilence expired = silence("s6", "expired", "nodegate", PLAN.comment(), List.of(
+                AmMatcher.parse("node=~\".*\"")), NOW, NOW.minusSeconds(60));
+        AmSilence justExtended = ours("s7", "active", NOW, NOW.plus(Duration.ofHours(4)).plusSeconds(30));
+
+        assertThat(SilenceDecision.widening(longer, PLAN, NOW)).contains("later than the planned 4h");
+        assertThat(SilenceDecision.widening(otherClusters, PLAN, NOW)).contains("can match more than the planned");
+        assertThat(SilenceDecision.widening(anyGpu, PLAN, NOW)).contains("can match more than the planned");
+        assertThat(SilenceDecision.widening(notA07, PLAN, NOW)).contains("can match more than the planned");
+        assertThat(SilenceDecision.widening(oneTarget, PLAN, NOW)).isNull();
+        assertThat(SilenceDecision.widening(expired, PLAN, NOW)).as("an expired silence covers nothing").isNull();
+        assertThat(SilenceDecision.widening(justExtended, PLAN, NOW)).as("clocks a little apart").isNull();
+        assertThat(assess(oneTarget).state()).isEqualTo(SilenceDecision.CHANGED);
+    }
+
+    @Test
+    void aGroupWhoseOtherNodesAlertIsSuppressedByTheHandOversSilenceIsReported() {
+        Map<String, String> t = Map.of("alertname", "NodeDown", "node", "gpu-a07", "cluster", "cluster-a");
+        Map<String, String> keep = Map.of("alertname", "NodeDown", "node", "keep-1", "cluster", "cluster-a");
+        AmSilence widened = silence("s1", "active", "nodegate", PLAN.comment(), List.of(
+                AmMatcher.parse("node=~\"gpu-a07|gpu-a08|keep-1\""), PLAN.matchers().get(1)), NOW,
+                NOW.plusSeconds(3600));
+        AmGroup g = new AmGroup(Map.of("alertname", "NodeDown"), new AmGroup.Receiver("gpu-team"), List.of(
+                alert("f1", "suppressed", List.of("s1"), t), alert("f2", "suppressed", List.of("s1"), keep)));
+        SilenceDecision.ReplicaRead read = new SilenceDecision.ReplicaRead(URL, List.of(widened), List.of(
+                alert("f1", "suppressed", List.of("s1"), t), alert("f2", "suppressed", List.of("s1"), keep)),
+                List.of(g), null, null);
+
+        assertThat(SilenceDecision.mixedGroups(List.of(read), PLAN)).singleElement().satisfies(m -> {
+            assertThat(m.otherNodes()).containsExactly("keep-1 (suppressed by this hand-over's silence)");
+            assertThat(HandoverChecks.mixedGroupText(m)).contains("it holds alerts of keep-1 (suppressed by this "
+                    + "hand-over's silence)");
+        });
+    }
+
+    @Test
+    void theSpecHoldsTheLengthInHoursMinutesAndSecondsAndALongerOneIsTakenAtTheBound() {
+        assertThat(SilencePlan.specText(Duration.ofHours(4))).isEqualTo("4h");
+        assertThat(SilencePlan.specText(Duration.ofMinutes(90))).isEqualTo("1h30m");
+        assertThat(SilencePlan.specText(Duration.ofDays(7))).isEqualTo("168h");
+        assertThat(SilencePlan.specText(Duration.ofSeconds(3725))).isEqualTo("1h2m5s");
+        assertThat(io.nodegate.time.Durations.parse(SilencePlan.specText(Duration.ofSeconds(3725)), "x"))
+                .isEqualTo(Duration.ofSeconds(3725));
     }
 
     @Test

@@ -71,16 +71,18 @@ public final class SilenceKeeper {
             SilenceDecision.Replica replica = SilenceDecision.assess(read, plan, clock.instant());
             // the silence just created on another replica reaches this one by gossip when they are peered
             long waitUntil = System.nanoTime() + gossipWait.toNanos();
-            while (act && replica.action() == SilenceDecision.Action.CREATE && createdSomewhere
+            while (act && (replica.action() == SilenceDecision.Action.CREATE
+                    || SilenceDecision.WIDENED.equals(replica.state())) && createdSomewhere
                     && System.nanoTime() < waitUntil && !Thread.currentThread().isInterrupted()) {
                 pause();
                 read = readSilences(am);
                 replica = SilenceDecision.assess(read, plan, clock.instant());
             }
-            if (act && replica.action() != SilenceDecision.Action.NONE) {
+            if (act && (replica.action() != SilenceDecision.Action.NONE || !replica.widened().isEmpty())) {
                 try {
                     replica = act(am, plan, replica, known.contains(am.url()), events);
-                    createdSomewhere |= replica.action() == SilenceDecision.Action.CREATE;
+                    createdSomewhere |= replica.action() == SilenceDecision.Action.CREATE
+                            || !replica.widened().isEmpty();
                 } catch (CollectionException e) {
                     replica = new SilenceDecision.Replica(am.url(), SilenceDecision.UNREADABLE, List.of(),
                             replica.ours(), SilenceDecision.Action.NONE, null, null, "not kept: " + e.getMessage());
@@ -100,8 +102,16 @@ public final class SilenceKeeper {
                                         boolean known, List<HandoverStatus.HistoryEntry> events) {
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         Instant end = now.plus(plan.duration());
-        String id;
-        if (before.action() == SilenceDecision.Action.EXTEND) {
+        for (AmSilence w : before.widened()) {
+            am.expire(w.id());
+            events.add(new HandoverStatus.HistoryEntry(now, "silence-widened", null, "silence " + w.id() + " on "
+                    + am.url() + " carries this hand-over's marker but covers more than its targets ("
+                    + SilenceDecision.widening(w, plan, clock.instant()) + "): expired"));
+        }
+        String id = null;
+        if (before.action() == SilenceDecision.Action.NONE) {
+            // only widened silences to expire: the planned one is in force
+        } else if (before.action() == SilenceDecision.Action.EXTEND) {
             AmSilence s = before.extend();
             id = am.post(new AlertmanagerClient.PostableSilence(s.id(), plan.matchers(), s.startsAt(), end,
                     SilencePlan.CREATED_BY, plan.comment()));
@@ -115,13 +125,21 @@ public final class SilenceKeeper {
                         + " created on " + am.url() + " (" + String.join(", ", plan.matchers().stream()
                         .map(Object::toString).toList()) + ", until " + end + ")"));
             } else {
-                events.add(new HandoverStatus.HistoryEntry(now, "silence-vanished", null, "the hand-over's silence on "
-                        + am.url() + " is " + before.state() + ": " + before.detail()));
+                if (before.widened().isEmpty()) {
+                    events.add(new HandoverStatus.HistoryEntry(now, "silence-vanished", null, "the hand-over's "
+                            + "silence on " + am.url() + " is " + before.state() + ": " + before.detail()));
+                }
                 events.add(new HandoverStatus.HistoryEntry(now, "silence-recreated", null, "silence re-created on "
                         + am.url() + " as " + id + " (until " + end + ")"));
             }
         }
         SilenceDecision.Replica after = SilenceDecision.assess(readSilences(am), plan, clock.instant());
+        if (!before.widened().isEmpty()) {
+            // the look that found a widened silence does not pass, whatever the replica holds now
+            return new SilenceDecision.Replica(am.url(), SilenceDecision.WIDENED, after.effective(), after.ours(),
+                    before.action(), null, after.endsAt(), before.detail() + "; read after: " + after.state() + ": "
+                    + after.detail(), before.widened());
+        }
         if (!SilenceDecision.OK.equals(after.state())) {
             return new SilenceDecision.Replica(am.url(), after.state(), after.effective(), after.ours(),
                     before.action(), null, after.endsAt(), "posted silence " + id + ", but a read right after shows "

@@ -249,6 +249,80 @@ class HandoverSilencesTest {
                 .allSatisfy(a -> assertThat(a.labels()).contains("alertname=NodeExporterDown"));
     }
 
+    /**
+     * Someone edits the hand-over's own silence (posted with its id, marker kept; Alertmanager 0.25 keeps the
+     * edit under a new id when the matchers change, and expires the old one) to also match keep-1, a live node that
+     * is not a target, and to last 30 days. The look that finds it says so, does not pass step 1, expires the
+     * widened silence (keep-1's alert fires again) and keeps the planned one; the record keeps the violation.
+     */
+    @Test
+    void aWidenedSilenceIsAViolationIsExpiredAndStep1DoesNotPass() {
+        open();
+        AlertmanagerReplicas.Replica first = am.replicas().get(0);
+        JsonNode planned = ours(first, "active").get(0);
+        String id = planned.path("id").asString();
+        String widenedMatcher = "gpu-a01|gpu-a02|gpu-a03|gpu-a04|gpu-a05|gpu-a06|gpu-a07|gpu-a08|keep-1";
+        Instant thirtyDays = Instant.now().plus(Duration.ofDays(30)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        String edit = "{\"id\":\"" + id + "\",\"matchers\":[{\"name\":\"node\",\"value\":\"" + widenedMatcher
+                + "\",\"isRegex\":true,\"isEqual\":true}],\"startsAt\":\"" + planned.path("startsAt").asString()
+                + "\",\"endsAt\":\"" + thirtyDays + "\",\"createdBy\":\"nodegate\",\"comment\":"
+                + planned.path("comment").toString() + "}";
+        assertThat(am.send(first, "POST", "/api/v2/silences", edit)).isEqualTo(200);
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            AlertmanagerReplicas.await("the widened silence gossiped to " + r.url(), () -> ours(r, "active").stream()
+                    .anyMatch(s -> s.path("matchers").toString().contains("keep-1")));
+        }
+        am.postAlertsToEach("[{\"labels\":{\"alertname\":\"NodeDown\",\"node\":\"gpu-a03\"}},"
+                + "{\"labels\":{\"alertname\":\"NodeDown\",\"node\":\"keep-1\"}}]");
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            AlertmanagerReplicas.await(r.url() + " suppresses keep-1's alert under the widened silence", () ->
+                    keepAlertState(r).equals("suppressed"));
+        }
+
+        CliRun look = status();
+
+        assertThat(look.exitCode()).as(look.all()).isNotZero();
+        assertThat(look.out()).contains("widened", "covers more than its targets")
+                .doesNotContain("re-created (was changed)");
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            AlertmanagerReplicas.await(r.url() + ": the widened silence expired, the planned one in force", () ->
+                    ours(r, "active").stream().noneMatch(s -> s.path("matchers").toString().contains("keep-1"))
+                            && !ours(r, "active").isEmpty());
+            AlertmanagerReplicas.await(r.url() + ": keep-1's alert fires again", () ->
+                    keepAlertState(r).equals("active"));
+        }
+        HandoverStatus st = read().status();
+        assertThat(st.violations()).filteredOn(v -> "silence-widened".equals(v.kind())).singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("keep-1", "later than the planned 4h"));
+        assertThat(st.history()).extracting(HandoverStatus.HistoryEntry::type).contains("silence-widened");
+        assertThat(st.checks()).filteredOn(c -> c.step() == 1 && "silences".equals(c.id())).singleElement()
+                .satisfies(c -> assertThat(c.outcome()).isEqualTo("HOLD"));
+        assertThat(st.next()).startsWith("1: ").doesNotEndWith("PASS");
+        // keep-1's alert shares the NodeDown group with a target's: the group warning names it
+        assertThat(st.alerts()).filteredOn(a -> "mixed-group".equals(a.kind())).singleElement()
+                .satisfies(a -> assertThat(a.otherNodes()).anySatisfy(o -> assertThat(o).startsWith("keep-1")));
+
+        // the next look finds only the planned silence: step 1's silence check passes, the violation stays recorded
+        CliRun again = status();
+        HandoverStatus after = read().status();
+        assertThat(after.silences()).as(again.all()).extracting(HandoverStatus.SilenceRow::state).containsOnly("ok");
+        assertThat(after.violations()).filteredOn(v -> "silence-widened".equals(v.kind())).singleElement()
+                .satisfies(v -> assertThat(v.seenNow()).isFalse());
+    }
+
+    private String keepAlertState(AlertmanagerReplicas.Replica r) {
+        JsonNode alerts = am.get(r, "/api/v2/alerts");
+        if (alerts == null) {
+            return "";
+        }
+        for (JsonNode a : alerts) {
+            if ("keep-1".equals(a.path("labels").path("node").asString())) {
+                return a.path("status").path("state").asString();
+            }
+        }
+        return "";
+    }
+
     @Test
     void closeExpiresOnlyTheHandOversSilence() {
         open();
