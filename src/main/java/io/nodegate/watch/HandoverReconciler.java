@@ -56,6 +56,12 @@ public final class HandoverReconciler {
     private final Consumer<String> log;
     private Instant lastLook;
     private String lastProblem;
+    /** Each open hand-over's failed reads in its last look: a failure is logged when it first shows, not every look. */
+    private final java.util.Map<String, List<String>> lastErrors = new java.util.HashMap<>();
+    /** Each Alertmanager replica the last looks asked: true when it could be read (nodegate_alertmanager_up). */
+    private volatile java.util.Map<String, Boolean> replicasUp = java.util.Map.of();
+    private final java.util.concurrent.atomic.AtomicLong looks = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Instant lastLookEnded;
 
     /**
      * @param leads asked before the looks and again before every write: a replica that lost the Lease stops
@@ -95,16 +101,51 @@ public final class HandoverReconciler {
             return;
         }
         lastProblem = null;
+        java.util.Map<String, Boolean> up = new java.util.TreeMap<>();
+        java.util.Set<String> open = new java.util.HashSet<>();
         for (NodeHandover h : all) {
             if (h.closed()) {
                 continue;
             }
+            open.add(h.name());
             try {
-                reconcile(h, state);
+                reconcile(h, state, up);
             } catch (RuntimeException e) {
                 log.accept("hand-over " + h.name() + ": look failed: " + e.getMessage());
             }
         }
+        lastErrors.keySet().retainAll(open);
+        replicasUp = java.util.Collections.unmodifiableMap(up);
+        looks.incrementAndGet();
+        lastLookEnded = clock.instant();
+    }
+
+    /**
+     * The series of the looks, in the text exposition format: each Alertmanager replica's state as the last look saw
+     * it, the looks done and when the last one ended. Empty before the first look.
+     */
+    public String metrics() {
+        Instant ended = lastLookEnded;
+        if (ended == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        out.append("# HELP nodegate_handover_looks_total Looks at the open NodeHandovers done by this replica\n")
+                .append("# TYPE nodegate_handover_looks_total counter\n")
+                .append("nodegate_handover_looks_total ").append(looks.get()).append('\n');
+        out.append("# HELP nodegate_handover_look_timestamp_seconds When the last look at the NodeHandovers ended, in "
+                        + "Unix seconds\n")
+                .append("# TYPE nodegate_handover_look_timestamp_seconds gauge\n")
+                .append("nodegate_handover_look_timestamp_seconds ").append(ended.getEpochSecond()).append('\n');
+        java.util.Map<String, Boolean> up = replicasUp;
+        if (!up.isEmpty()) {
+            out.append("# HELP nodegate_alertmanager_up 1 when the last look could read that Alertmanager replica, 0 "
+                            + "when it failed (refused, not answered in full within --alertmanager-timeout, broken)\n")
+                    .append("# TYPE nodegate_alertmanager_up gauge\n");
+            up.forEach((url, ok) -> out.append("nodegate_alertmanager_up{url=\"").append(WatchMetrics.escape(url))
+                    .append("\"} ").append(ok ? 1 : 0).append('\n'));
+        }
+        return out.toString();
     }
 
     private void problem(String message) {
@@ -114,10 +155,21 @@ public final class HandoverReconciler {
         lastProblem = message;
     }
 
-    private void reconcile(NodeHandover h, ClusterState state) {
+    private void reconcile(NodeHandover h, ClusterState state, java.util.Map<String, Boolean> up) {
         HandoverLooker looker = new HandoverLooker(giving(state), HandoverLooker.NO_OTHERS, HandoverLooker.NO_EVIDENCE,
                 HandoverLooker.NO_PROBE, silences, null, true, clock);
         HandoverService.Result look = service.look(h, looker, List.of(), false, "watch/" + identity);
+        if (look.reading().silences() != null) {
+            look.reading().silences().replicas().forEach(r -> up.merge(r.url(),
+                    !io.nodegate.handover.SilenceDecision.UNREADABLE.equals(r.state()), Boolean::logicalAnd));
+        }
+        List<String> errors = look.reading().errors();
+        List<String> before = lastErrors.put(h.name(), errors);
+        for (String e : errors) {
+            if (before == null || !before.contains(e)) {
+                log.accept("hand-over " + h.name() + ": " + e);
+            }
+        }
         if (!leads.getAsBoolean()) {
             log.accept("hand-over " + h.name() + ": this replica stopped leading during the look; nothing written");
             return;

@@ -42,6 +42,8 @@ public final class WatchMetrics {
     private WatchEngine.Pass lastGood;
     /** More series from outside the pass (the BMC poller's), given the last good pass's state; none by default. */
     private volatile java.util.function.Function<ClusterState, String> more = state -> "";
+    /** The series of the hand-over looks ({@link HandoverReconciler#metrics}); none without them. */
+    private volatile Supplier<String> handoverSeries = () -> "";
     /** The codes the passes check: their nodegate_findings series read 0 when nothing is found, not absent. */
     private volatile Set<String> checked = Set.of();
     private final NodeLeases leases;
@@ -157,7 +159,13 @@ public final class WatchMetrics {
         header(out, "nodegate_build_info", "gauge", "1, labelled with the nodegate version");
         sample(out, "nodegate_build_info", labels("version", version), 1);
         out.append(more.apply(lastGood == null ? null : lastGood.state()));
+        out.append(handoverSeries.get());
         return out.toString();
+    }
+
+    /** Appends the hand-over looks' series to every exposition. */
+    void handovers(Supplier<String> series) {
+        this.handoverSeries = series;
     }
 
     /** Appends {@code series} (text format) to every exposition, given the last good pass's state (null before one). */

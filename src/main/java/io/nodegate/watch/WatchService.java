@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +85,12 @@ public final class WatchService implements AutoCloseable {
     /** Asked before every write (Events, reports, hand-over status): this replica must still hold the Lease. */
     private final LeaderGuard guard;
     private volatile HandoverReconciler handovers;
+    /**
+     * Where the hand-over looks run: never on the passes' thread. A look asks every Alertmanager replica a hand-over
+     * names, and anyone who may edit a NodeHandover chooses those URLs: a slow or hostile one must not hold a pass.
+     */
+    private final ExecutorService looks;
+    private final AtomicBoolean looking = new AtomicBoolean();
     private volatile WatchHttp http;
     private volatile CompletableFuture<?> election;
     private volatile boolean closed;
@@ -104,6 +111,11 @@ public final class WatchService implements AutoCloseable {
         });
         this.background = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "nodegate-watch-periodic");
+            t.setDaemon(true);
+            return t;
+        });
+        this.looks = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "nodegate-watch-handovers");
             t.setDaemon(true);
             return t;
         });
@@ -144,6 +156,7 @@ public final class WatchService implements AutoCloseable {
                 new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
                 events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
                 settings.identity(), HandoverReconciler.EVERY, log);
+        metrics.handovers(handovers::metrics);
     }
 
     /** This replica leads and the leader Lease, read now, says so ({@link LeaderGuard}). */
@@ -298,11 +311,37 @@ public final class WatchService implements AutoCloseable {
                 }
                 HandoverReconciler keeper = handovers;
                 if (keeper != null && done.ok()) {
-                    keeper.afterPass(done.state());
+                    lookAtHandovers(keeper, done.state());
                 }
             }
         } catch (RuntimeException e) {
             log.accept("evaluation pass failed: " + e);
+        }
+    }
+
+    /**
+     * Hands the pass's state to the hand-over looks on their own thread and returns at once. While a look still runs
+     * (an Alertmanager replica slow to answer, each of its calls bounded by --alertmanager-timeout) the passes go on
+     * and no second look is queued: the next good pass after it ends starts the next one.
+     */
+    private void lookAtHandovers(HandoverReconciler keeper, io.nodegate.model.ClusterState state) {
+        if (!looking.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            looks.execute(() -> {
+                try {
+                    if (!closed) {
+                        keeper.afterPass(state);
+                    }
+                } catch (RuntimeException e) {
+                    log.accept("hand-over look failed: " + e);
+                } finally {
+                    looking.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            looking.set(false); // closing
         }
     }
 
@@ -343,6 +382,7 @@ public final class WatchService implements AutoCloseable {
         }
         scheduler.shutdownNow();
         background.shutdownNow();
+        looks.shutdownNow();
         if (http != null) {
             http.close();
         }

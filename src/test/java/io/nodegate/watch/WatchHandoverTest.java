@@ -15,7 +15,12 @@ import io.nodegate.source.live.LastServerAsked;
 import io.nodegate.source.live.LiveSource;
 import io.nodegate.testing.AlertmanagerReplicas;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.Await;
 import io.nodegate.testing.CliRun;
+import io.nodegate.testing.SlowServer;
+import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detectors;
+import io.nodegate.source.live.KubeConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -193,5 +198,72 @@ class WatchHandoverTest {
         reconciler.afterPass(pass());
 
         assertThat(log).filteredOn(l -> l.contains("NodeHandover CRD is not installed")).hasSize(1);
+    }
+
+    /**
+     * Anyone who may edit a NodeHandover chooses the Alertmanagers the watch asks. Two hostile ones, one that sends
+     * headers and then a byte a second and one that never answers, must not stop the watch: the passes keep counting
+     * while (and after) the look asks them, each replica is given up at --alertmanager-timeout, said once in the log
+     * naming it and the deadline, shown as nodegate_alertmanager_up 0, and written to the status as unreadable, never
+     * as kept. Before, the look ran on the passes' thread and the trickle held it for as long as it trickled.
+     */
+    @Test
+    void aHostileAlertmanagerNeverStopsTheWatch() throws Exception {
+        try (SlowServer trickle = SlowServer.trickling(); SlowServer silent = SlowServer.silent()) {
+            HandoverApi handovers = new HandoverApi(new ApiReader(client));
+            NodeHandover h = read();
+            handovers.updateSpec(h.withSpec(h.spec().withAlertmanagers(List.of(trickle.url(), silent.url()))));
+            List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+            var settings = new WatchService.Settings(Duration.ofMillis(300), Duration.ofMillis(100),
+                    new java.net.InetSocketAddress("127.0.0.1", 0), null, "nodegate-watch-0", Duration.ofSeconds(15),
+                    Duration.ofSeconds(10), Duration.ofSeconds(2), true, 50, 100, true, AuditSettings.DEFAULTS,
+                    Detectors.all(), Duration.ofSeconds(10), "live: test", null, api.url(), "test");
+            try (WatchService service = new WatchService(settings, KubeConnection.wrapping(client,
+                    Duration.ofSeconds(10)), Clock.systemUTC(), lines::add)) {
+                service.keepHandovers(Duration.ofSeconds(8));
+                service.start();
+                Await.until("the look asks the trickling replica", Duration.ofSeconds(60),
+                        () -> trickle.accepted() > 0);
+                long asked = evaluations(service);
+                Await.until("passes while the trickling replica is asked", Duration.ofSeconds(60),
+                        () -> evaluations(service) >= asked + 3);
+                assertThat(trickle.closedByClient()).as("the look still waits on the trickle").isZero();
+                Await.until("both replicas down in the metrics", Duration.ofSeconds(60), () -> {
+                    String m = service.metrics().render();
+                    return m.contains("nodegate_alertmanager_up{url=\"" + trickle.url() + "\"} 0")
+                            && m.contains("nodegate_alertmanager_up{url=\"" + silent.url() + "\"} 0");
+                });
+                String metrics = service.metrics().render();
+                assertThat(metrics).contains("nodegate_handover_looks_total 1");
+                for (SlowServer s : List.of(trickle, silent)) {
+                    assertThat(lines).filteredOn(l -> l.startsWith("hand-over a07: Alertmanager " + s.url() + ": "))
+                            .singleElement().satisfies(l -> assertThat(l).contains("within 8s")
+                                    .contains("--alertmanager-timeout"));
+                }
+                assertThat(read().status().silences()).extracting(HandoverStatus.SilenceRow::state)
+                        .containsOnly("unreadable");
+                long after = evaluations(service);
+                Await.until("passes after the look", Duration.ofSeconds(60), () -> evaluations(service) >= after + 3);
+                assertThat(get(service.httpPort(), "/readyz")).startsWith("HTTP/1.1 200");
+            }
+        }
+    }
+
+    private static long evaluations(WatchService service) {
+        return service.metrics().render().lines().filter(l -> l.startsWith("nodegate_evaluations_total "))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1).trim())).findFirst().orElse(-1);
+    }
+
+    /** The status line of a plain GET to the watch's own HTTP port. */
+    private static String get(int port, String path) throws java.io.IOException {
+        var conn = (java.net.HttpURLConnection) java.net.URI.create("http://127.0.0.1:" + port + path).toURL()
+                .openConnection();
+        conn.setConnectTimeout(5_000);
+        conn.setReadTimeout(5_000);
+        try {
+            return "HTTP/1.1 " + conn.getResponseCode();
+        } finally {
+            conn.disconnect();
+        }
     }
 }

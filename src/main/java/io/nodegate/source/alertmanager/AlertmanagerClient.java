@@ -7,6 +7,8 @@ import io.nodegate.model.alertmanager.AmGroup;
 import io.nodegate.model.alertmanager.AmMatcher;
 import io.nodegate.model.alertmanager.AmSilence;
 import io.nodegate.model.alertmanager.AmStatus;
+import io.nodegate.source.http.WholeAnswer;
+import io.nodegate.time.Durations;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
@@ -17,7 +19,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -31,7 +32,8 @@ import java.util.Map;
  * Prometheus sends its alerts to every replica (alerts are not gossiped).
  *
  * <p>The core rule holds here too: an answer other than 200 with the documented JSON shape, a timeout or a refused
- * connection is a {@link CollectionException} naming the replica and the call, never an empty list.
+ * connection is a {@link CollectionException} naming the replica and the call, never an empty list. The timeout is
+ * the deadline of each call's whole answer (connect, headers and body), not only of its headers.
  */
 public final class AlertmanagerClient {
 
@@ -174,14 +176,19 @@ public final class AlertmanagerClient {
 
     private HttpResponse<String> send(String what, HttpRequest.Builder request) {
         try {
-            return http.send(request.timeout(timeout).header("Accept", "application/json").build(),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            // the timeout bounds the whole answer: a replica (or a proxy) that sends its headers and then trickles
+            // the body is given up at the deadline, like one that never answers
+            return WholeAnswer.send(http, request.header("Accept", "application/json").build(), timeout,
+                    WholeAnswer.DEFAULT_MAX_BYTES);
+        } catch (WholeAnswer.DeadlineExceeded e) {
+            throw new CollectionException(where(what) + ": no complete answer within " + Durations.format(timeout)
+                    + " (the whole answer, headers and body; --alertmanager-timeout)", e);
         } catch (IOException e) {
             throw new CollectionException(where(what) + " failed: " + (e.getMessage() == null
-                    ? e.getClass().getSimpleName() : e.getMessage()));
+                    ? e.getClass().getSimpleName() : e.getMessage()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CollectionException(where(what) + " was interrupted");
+            throw new CollectionException(where(what) + " was interrupted", e);
         }
     }
 

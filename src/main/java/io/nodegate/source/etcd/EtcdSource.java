@@ -3,6 +3,7 @@ package io.nodegate.source.etcd;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdStatus;
 import io.nodegate.InputException;
+import io.nodegate.source.http.WholeAnswer;
 
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,15 +142,12 @@ public final class EtcdSource {
 
     private CompletableFuture<String> post(HttpClient client, URI endpoint, String path) {
         HttpRequest request = HttpRequest.newBuilder(endpoint.resolve(path))
-                .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{}"))
                 .build();
-        // HttpRequest.timeout covers the wait for headers only: a server that sends headers and then trickles the
-        // body would hold the call forever. orTimeout is the deadline for the whole answer: the timeout for the
-        // headers plus as much again for the body.
-        return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .orTimeout(2 * timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS).thenApply(resp -> {
+        // the timeout is the deadline of the whole answer: HttpRequest.timeout would cover the headers only, and a
+        // server that sends headers and then trickles the body would hold the call for as long as it trickles
+        return WholeAnswer.sendAsync(client, request, timeout, WholeAnswer.DEFAULT_MAX_BYTES).thenApply(resp -> {
             if (resp.statusCode() != 200) {
                 String msg = EtcdAnswers.gatewayError(resp.body());
                 throw new CompletionException(new HttpStatusError(path + ": HTTP " + resp.statusCode() + ": "
@@ -172,11 +169,9 @@ public final class EtcdSource {
         if (cause instanceof HttpConnectTimeoutException) {
             return "connect timed out after " + human(timeout);
         }
-        if (cause instanceof HttpTimeoutException) {
-            return "no answer within " + human(timeout);
-        }
-        if (cause instanceof java.util.concurrent.TimeoutException) {
-            return "no complete answer within " + human(timeout.multipliedBy(2)) + " (headers and body)";
+        if (cause instanceof WholeAnswer.DeadlineExceeded || cause instanceof HttpTimeoutException) {
+            return "no complete answer within " + human(timeout) + " (--etcd-timeout: the whole answer, headers and "
+                    + "body)";
         }
         if (cause instanceof ConnectException) {
             return "connection refused or unreachable" + (cause.getMessage() == null ? "" : ": " + cause.getMessage());

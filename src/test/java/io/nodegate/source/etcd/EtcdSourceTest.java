@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.InputException;
 import org.junit.jupiter.api.AfterEach;
+import io.nodegate.testing.SlowServer;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -97,8 +98,32 @@ class EtcdSourceTest {
         URI hanging = serve("/hang", 200, EtcdAnswersTest.STATUS);
         List<EtcdEndpointReport> r = new EtcdSource(Duration.ofMillis(300), null)
                 .read(List.of(hanging, URI.create("http://127.0.0.1:1")));
-        assertThat(r.get(0).error()).isEqualTo("no answer within 300ms");
+        assertThat(r.get(0).error()).isEqualTo("no complete answer within 300ms (--etcd-timeout: the whole answer, "
+                + "headers and body)");
         assertThat(r.get(1).error()).startsWith("connection refused");
+    }
+
+    /**
+     * An endpoint that sends its headers and then a byte a second, and one that accepts and never answers: each is a
+     * failed report naming the deadline once --etcd-timeout has passed (plus what a loaded machine adds), and the
+     * endpoint that answers is read all the same.
+     */
+    @Test
+    void tricklingAndSilentEndpointsEndAtTheDeadline() throws IOException {
+        URI good = serve("/", 200, EtcdAnswersTest.STATUS);
+        try (SlowServer trickle = SlowServer.trickling(); SlowServer silent = SlowServer.silent()) {
+            Duration timeout = Duration.ofSeconds(2);
+            long start = System.nanoTime();
+            List<EtcdEndpointReport> r = new EtcdSource(timeout, null).read(List.of(URI.create(trickle.url()),
+                    URI.create(silent.url()), good));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout.plusSeconds(10));
+            for (int i = 0; i < 2; i++) {
+                assertThat(r.get(i).endpoint()).isEqualTo(i == 0 ? trickle.url() : silent.url());
+                assertThat(r.get(i).error()).isEqualTo("no complete answer within 2s (--etcd-timeout: the whole "
+                        + "answer, headers and body)");
+            }
+            assertThat(r.get(2).error()).isNull();
+        }
     }
 
     @Test
