@@ -5,7 +5,7 @@
 #
 # BASE_URL: where the archive will be published (https://..., without the file name); HOMEPAGE: the project's
 # public page; JAR: the built jar (default target/nodegate.jar, from `mvn -B package`). Writes
-# OUT_DIR/kubectl-nodegate-vVERSION.tar.gz (kubectl-nodegate, nodegate.jar, README.md) and OUT_DIR/nodegate.yaml
+# OUT_DIR/kubectl-nodegate-vVERSION.tar.gz (kubectl-nodegate, kubectl_complete-nodegate, nodegate.jar, README.md) and OUT_DIR/nodegate.yaml
 # with the version, the archive's URI and its sha256. Publish the archive at that URI, then submit the manifest to
 # a krew index (or install from it: kubectl krew install --manifest=OUT_DIR/nodegate.yaml
 # --archive=OUT_DIR/kubectl-nodegate-vVERSION.tar.gz).
@@ -35,11 +35,12 @@ mkdir -p "$out_dir"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 install -m 0755 "$repo_root/deploy/krew/kubectl-nodegate" "$stage/kubectl-nodegate"
+install -m 0755 "$repo_root/deploy/krew/kubectl_complete-nodegate" "$stage/kubectl_complete-nodegate"
 install -m 0644 "$jar" "$stage/nodegate.jar"
 install -m 0644 "$repo_root/README.md" "$stage/README.md"
 # reproducible: fixed order, owner and time, so the same inputs give the same sha256
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime='1970-01-01 00:00:00Z' -C "$stage" \
-    -cf - kubectl-nodegate nodegate.jar README.md | gzip -n >"$out_dir/$archive"
+    -cf - kubectl-nodegate kubectl_complete-nodegate nodegate.jar README.md | gzip -n >"$out_dir/$archive"
 sha="$(sha256sum "$out_dir/$archive" | cut -d' ' -f1)"
 
 sed -e "s|RELEASE_VERSION|$tag|" -e "s|RELEASE_HOMEPAGE|$homepage|" \

@@ -143,10 +143,17 @@ public final class CompleteCommand implements Callable<Integer> {
             directive = DEFAULT;
         }
         PrintWriter out = spec.commandLine().getOut();
-        candidates.stream().filter(c -> c.startsWith(partial)).distinct().forEach(out::println);
+        // one candidate a line: a name holding a line break or another control character cannot be offered as
+        // one line, nor typed back, so it is left out rather than split into pieces
+        candidates.stream().filter(c -> c.startsWith(partial)).filter(CompleteCommand::printable).distinct()
+                .forEach(out::println);
         out.println(":" + directive);
         out.flush();
         return ExitCode.OK;
+    }
+
+    private static boolean printable(String candidate) {
+        return !candidate.isEmpty() && candidate.chars().noneMatch(Character::isISOControl);
     }
 
     private static List<String> visibleSubcommands(CommandSpec command) {

@@ -36,25 +36,73 @@ public final class CompletionCommand implements Callable<Integer> {
 
     /**
      * bash: the words before the cursor and the current one go to `nodegate __complete`; the last line of its
-     * answer is the directive (0: also offer file names). COMP_WORDBREAKS splits at '=' and ':', so the word is
-     * taken from COMP_LINE's own split rather than bash's.
+     * answer is the directive (0: also offer file names). The answer is read line by line into COMPREPLY and kept
+     * when it starts with the word typed (a plain string comparison), never handed to `compgen -W`, which expands
+     * every word: a kubeconfig context or a Node name is data, and a name such as {@code prod-$(touch x)} must be
+     * offered as written, not run. Each match is quoted with printf %q, so what bash puts on the line is that name
+     * and nothing else (cobra's scripts do the same).
      */
     static final String BASH = """
-            # nodegate completion for bash (and zsh through bashcompinit); asks `nodegate __complete` on each Tab
+            # nodegate completion for bash; asks `nodegate __complete` on each Tab. Candidates are data: they are
+            # compared as strings and quoted, never expanded by the shell.
             _complete_nodegate() {
                 local cur="${COMP_WORDS[COMP_CWORD]}"
                 local -a words=("${COMP_WORDS[@]:1:COMP_CWORD-1}")
-                local out directive
+                local out directive line quoted
                 out=$(nodegate __complete -- "${words[@]}" "$cur" 2>/dev/null) || return 0
                 directive="${out##*:}"
                 out="${out%:*}"
-                local IFS=$'\\n'
-                COMPREPLY=($(compgen -W "$out" -- "$cur"))
+                COMPREPLY=()
+                while IFS='' read -r line; do
+                    [[ -n "$line" && "$line" == "$cur"* ]] || continue
+                    printf -v quoted '%q' "$line"
+                    COMPREPLY+=("$quoted")
+                done <<<"$out"
                 if [[ "$directive" == 0 ]]; then
-                    COMPREPLY+=($(compgen -f -- "$cur"))
+                    while IFS='' read -r line; do
+                        [[ -n "$line" ]] || continue
+                        printf -v quoted '%q' "$line"
+                        COMPREPLY+=("$quoted")
+                    done < <(compgen -f -- "$cur")
                 fi
             }
             complete -F _complete_nodegate nodegate
+            """;
+
+    /**
+     * zsh: its own completion function (not bash's through bashcompinit, whose compgen emulation expands the
+     * words and whose compadd -Q inserts them unquoted). The answer's lines go to compadd as an array: zsh matches
+     * them against the word typed and quotes whatever it inserts. File names on directive 0, by zsh's _files.
+     */
+    static final String ZSH = """
+            #compdef nodegate
+            # nodegate completion for zsh; asks `nodegate __complete` on each Tab. Candidates are data: they go to
+            # compadd as an array (zsh quotes what it inserts), never through eval or word expansion.
+            (( $+functions[compdef] )) || { autoload -U +X compinit && compinit; }
+            _nodegate() {
+                local out directive line
+                local -a lines candidates
+                out=$(nodegate __complete -- "${(@Q)words[2,CURRENT-1]}" "${(Q)PREFIX}" 2>/dev/null) || return 1
+                lines=("${(@f)out}")
+                directive="${lines[-1]#:}"
+                lines[-1]=()
+                for line in "${lines[@]}"; do
+                    [[ -n "$line" ]] && candidates+=("$line")
+                done
+                local ret=1
+                if (( ${#candidates} )); then
+                    compadd -a candidates && ret=0
+                fi
+                if [[ "$directive" == 0 ]]; then
+                    _files && ret=0
+                fi
+                return ret
+            }
+            if [[ "$funcstack[1]" == _nodegate ]]; then
+                _nodegate "$@"
+            else
+                compdef _nodegate nodegate
+            fi
             """;
 
     static final String FISH = """
@@ -80,12 +128,7 @@ public final class CompletionCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         switch (shell) {
             case bash -> out.print(BASH);
-            case zsh -> {
-                // the bash script, run by zsh's bash-completion emulation
-                out.println("autoload -U +X compinit && compinit");
-                out.println("autoload -U +X bashcompinit && bashcompinit");
-                out.print(BASH);
-            }
+            case zsh -> out.print(ZSH);
             case fish -> out.print(FISH);
         }
         out.flush();

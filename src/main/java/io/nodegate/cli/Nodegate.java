@@ -145,6 +145,28 @@ public final class Nodegate implements Callable<Integer> {
         return ExitCode.USAGE;
     }
 
+    /**
+     * An unknown command is a usage error whatever follows it, as in kubectl: picocli, seeing --help among the
+     * words, would print the help of the last command it knew and exit 0, so `nodegate NOSUCH --help` looked like a
+     * command that exists. The words up to the first option are followed down the commands that only group others
+     * (no arguments of their own); the first that names none of their subcommands is the error.
+     */
+    static CommandLine.ParameterException unknownCommand(CommandLine root, String[] args) {
+        CommandLine current = root;
+        for (String word : args) {
+            if (word.startsWith("-") || current.getSubcommands().isEmpty()
+                    || !current.getCommandSpec().positionalParameters().isEmpty()) {
+                return null;
+            }
+            CommandLine sub = current.getSubcommands().get(word);
+            if (sub == null) {
+                return new CommandLine.UnmatchedArgumentException(current, List.of(word));
+            }
+            current = sub;
+        }
+        return null;
+    }
+
     /** For a command that only groups others: "missing subcommand (one of: save)" (exit 2). */
     static CommandLine.ParameterException missingSubcommand(CommandLine.Model.CommandSpec spec) {
         List<String> names = spec.subcommands().entrySet().stream()
@@ -273,6 +295,7 @@ public final class Nodegate implements Callable<Integer> {
             cl.addSubcommand(new CommandLine.HelpCommand());
         }
         helpEverywhere(cl);
+        WholeWordHelp.install(cl);
         OutputOptions.describeEverywhere(cl);
         CompleteCommand.takeEveryWord(cl);
         // help is coloured by the same rule as tables: never into a pipe or a file, never under NO_COLOR
@@ -281,6 +304,16 @@ public final class Nodegate implements Callable<Integer> {
         handLastAskedToOptions(cl.getCommandSpec(), env.lastAsked());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine));
         cl.setParameterExceptionHandler(Nodegate::usageError);
+        // picocli prints help for "NOSUCH --help" (help wins over an unmatched word): refuse the unknown command first
+        CommandLine.IExecutionStrategy run = new CommandLine.RunLast();
+        cl.setExecutionStrategy(parseResult -> {
+            CommandLine.ParameterException unknown = unknownCommand(cl,
+                    parseResult.originalArgs().toArray(String[]::new));
+            if (unknown != null) {
+                throw unknown;
+            }
+            return run.execute(parseResult);
+        });
         cl.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCode.USAGE : ExitCode.COLLECTION);
         return cl;
     }

@@ -39,8 +39,28 @@ public record InstallSettings(String namespace, String image, int replicas, bool
     /** A Kubernetes label value (apimachinery validation.IsValidLabelValue), non-empty. */
     private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    /** registry/path:tag or @sha256:digest; what a container runtime accepts, loosely (no spaces, no scheme). */
-    private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._\\-/:@]*[a-zA-Z0-9_]", Pattern.CASE_INSENSITIVE);
+    /**
+     * An image reference by the grammar container runtimes parse it with (distribution/reference, regexp.go):
+     * [domain[:port]/]path[:tag][@digest], path components lower-case alphanumerics joined by '.', '_', '__' or
+     * dashes. So "x" and "ab" are both names (docker.io/library/x), "ABC" and "a..b" are not.
+     */
+    static final Pattern IMAGE;
+
+    static {
+        String alphaNumeric = "[a-z0-9]+";
+        String separator = "(?:[._]|__|-+)";
+        String pathComponent = alphaNumeric + "(?:" + separator + alphaNumeric + ")*";
+        String domainComponent = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+        String host = "(?:" + domainComponent + "(?:\\." + domainComponent + ")*|\\[[a-fA-F0-9:]+\\])";
+        String domain = host + "(?::[0-9]+)?";
+        String name = "(?:" + domain + "/)?" + pathComponent + "(?:/" + pathComponent + ")*";
+        String tag = "[\\w][\\w.-]{0,127}";
+        String digest = "[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}";
+        IMAGE = Pattern.compile(name + "(?::" + tag + ")?(?:@" + digest + ")?");
+    }
+
+    /** distribution/reference's NameTotalLengthMax: the name (without tag and digest) is at most 255 characters. */
+    private static final int IMAGE_NAME_MAX = 255;
 
     public InstallSettings {
         if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
@@ -51,7 +71,7 @@ public record InstallSettings(String namespace, String image, int replicas, bool
             throw new InputException("--image is required: name the image you built and pushed (see README, "
                     + "\"Run it in the cluster\"); nodegate does not guess one");
         }
-        if (!IMAGE.matcher(image).matches() || image.contains("://")) {
+        if (!IMAGE.matcher(image).matches() || imageName(image).length() > IMAGE_NAME_MAX) {
             throw new InputException("--image '" + image + "' is not an image reference (e.g. "
                     + "registry.example.com/ops/nodegate:0.1.0)");
         }
@@ -68,5 +88,12 @@ public record InstallSettings(String namespace, String image, int replicas, bool
             // the build writes it (pom.xml); a version that is no label value is a build error, not user input
             throw new IllegalArgumentException("nodegate version '" + version + "' is not a label value");
         }
+    }
+
+    /** The name part of a reference: before its digest, and before a tag (a ':' after the last '/'). */
+    private static String imageName(String reference) {
+        String name = reference.contains("@") ? reference.substring(0, reference.indexOf('@')) : reference;
+        int colon = name.lastIndexOf(':');
+        return colon > name.lastIndexOf('/') ? name.substring(0, colon) : name;
     }
 }

@@ -44,7 +44,7 @@ public final class ProbeRenderer {
         List<Finding> findings = report.findings();
         List<EndpointResult> endpoints = report.endpoints();
         StringBuilder out = new StringBuilder();
-        out.append("Source: ").append(report.source()).append('\n');
+        out.append("source: ").append(report.source()).append('\n');
         out.append("Probe Lease ").append(settings.namespace()).append('/').append(settings.leaseName())
                 .append(": ").append(settings.renewals()).append(" renewals (PUT) per apiserver, slow above ")
                 .append(ProbeReport.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())

@@ -43,6 +43,66 @@ class KubectlHabitsTest {
         assertThat(command.err().lines().findFirst().orElseThrow()).containsPattern("did you mean audit\\b");
     }
 
+    /**
+     * An unknown command is a usage error whatever follows it: with --help after it, picocli printed the
+     * top-level help and exited 0, as if the command existed (kubectl: "unknown command", exit 1 from cobra; here
+     * exit 2 like every usage error). A known command's --help still works, also below a group.
+     */
+    @Test
+    void anUnknownCommandIsAUsageErrorEvenWithHelpAfterIt() {
+        for (String[] line : new String[][]{{"NOSUCH", "--help"}, {"NOSUCH", "-h"}, {"audti", "--help"},
+                {"probe", "nosuch", "--help"}, {"NOSUCH", "--version"}}) {
+            CliRun run = CliRun.run(line);
+            assertThat(run.exitCode()).as(String.join(" ", line) + ": " + run.all()).isEqualTo(2);
+            assertThat(run.out()).as(String.join(" ", line)).isEmpty();
+            assertThat(run.err()).contains("unknown command '" + line[line.length - 2] + "'");
+        }
+        assertThat(CliRun.run("audti", "--help").err()).containsPattern("did you mean audit\\b");
+        CliRun help = CliRun.run("probe", "kubelet", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("kubelet");
+        assertThat(CliRun.run("--help").exitCode()).isZero();
+        assertThat(CliRun.run("help", "audit").exitCode()).isZero();
+    }
+
+    /**
+     * -o name is kubectl's (cli-runtime's name printer): kind.group/name per object, kind/name in the core group,
+     * one line per object and no namespace. The operators' Role and RoleBinding are one name in several
+     * namespaces, so they come once per namespace, as `kubectl get roles -A -o name` prints them; the table says
+     * which namespace each is in.
+     */
+    @Test
+    void policyNameOutputIsKindGroupSlashNameOncePerObject() {
+        CliRun run = CliRun.run("policy", "-o", "name");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        List<String> names = run.out().lines().toList();
+        assertThat(names).as(run.out()).isNotEmpty()
+                .allMatch(n -> n.matches("[a-z]+(\\.[a-z0-9.-]+)?/[a-z0-9.:-]+"));
+        assertThat(names).as(run.out()).contains("validatingadmissionpolicy.admissionregistration.k8s.io/"
+                + "nodegate-node-gate", "validatingadmissionpolicybinding.admissionregistration.k8s.io/"
+                + "nodegate-node-gate", "namespace/nodegate-system");
+        long objects = CliRun.run("policy", "-o", "yaml").out().lines().filter(l -> l.startsWith("kind: ")).count();
+        assertThat(names).hasSize((int) objects);
+        List<String> roleRows = CliRun.run("policy", "-o", "table").out().lines()
+                .filter(l -> l.startsWith("Role ")).toList();
+        assertThat(roleRows.stream().map(l -> l.trim().split("\\s+")[2]).distinct().count())
+                .as("one Role per namespace: %s", roleRows).isEqualTo(roleRows.size());
+    }
+
+    /**
+     * `alerts` prints no Namespace (a `kubectl delete -f -` of its output must not delete one), so its help and
+     * examples say the PrometheusRule's namespace must exist, and show --without-watch with one that does.
+     */
+    @Test
+    void alertsSaysItsNamespaceMustExistAndPrintsNone() {
+        CliRun help = CliRun.run("alerts", "--help");
+        assertThat(help.out()).contains("which must exist", "No Namespace is printed",
+                "--namespace cattle-monitoring-system --without-watch | kubectl apply -f -");
+        CliRun rules = CliRun.run("alerts", "--without-watch", "-n", "cattle-monitoring-system");
+        assertThat(rules.exitCode()).isZero();
+        assertThat(rules.out()).contains("namespace: cattle-monitoring-system").doesNotContain("kind: Namespace");
+    }
+
     /** Every option that names a namespace answers to -n too, as kubectl's do. */
     @Test
     void everyNamespaceOptionAlsoAnswersToN() {

@@ -104,6 +104,8 @@ class ProbeApiserversCommandTest {
                 "127.0.0.1:" + port(c), "slow above 2s = 0.2 × renew deadline 10s", "FINDINGS (0)",
                 "probed over http");
         assertThat(run.out()).doesNotContain("SLOW", "ERROR");
+        // the source line is written as every other table writes it ("source: ...", lower case)
+        assertThat(run.out()).startsWith("source: live: ").doesNotContain("Source:");
     }
 
     @Test

@@ -447,6 +447,34 @@ class InstallCommandTest {
         assertThat(help.out()).contains("Examples:").contains("--image");
     }
 
+    /**
+     * --image follows the grammar container runtimes parse references with (distribution/reference, regexp.go):
+     * a one-letter name is as valid as a two-letter one (both were once treated differently), and what a runtime
+     * refuses is refused here.
+     */
+    @Test
+    void imageReferencesAreJudgedByTheRuntimesGrammar() {
+        for (String ok : List.of("x", "ab", "nodegate", "registry.example.com/ops/nodegate:0.1.0",
+                "registry:5000/ops/node-gate_x:v1", "localhost/x@sha256:" + "ab".repeat(32),
+                "[::1]:5000/ops/x:1", "a__b/c--d:T_1.0")) {
+            assertThat(InstallSettings.IMAGE.matcher(ok).matches()).as(ok).isTrue();
+        }
+        for (String bad : List.of("ABC", "a..b", "-x", "x:", "x:-tag", "https://registry.example.com/nodegate",
+                "x@sha256:abc", "a b", "x/", "/x")) {
+            assertThat(InstallSettings.IMAGE.matcher(bad).matches()).as(bad).isFalse();
+        }
+        CliRun one = run("install", "--image", "x");
+        assertThat(one.exitCode()).as(one.err()).isZero();
+        assertThat(one.out()).contains("image: \"x\"");
+        CliRun two = run("install", "--image", "ab");
+        assertThat(two.exitCode()).as(two.err()).isZero();
+        CliRun upper = run("install", "--image", "ABC");
+        assertThat(upper.exitCode()).isEqualTo(2);
+        assertThat(upper.err()).contains("--image 'ABC' is not an image reference");
+        CliRun tooLong = run("install", "--image", "a".repeat(256) + ":1");
+        assertThat(tooLong.exitCode()).isEqualTo(2);
+    }
+
     private static String path(Probe probe) {
         return probe.getHttpGet().getPath();
     }

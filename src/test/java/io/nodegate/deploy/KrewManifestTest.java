@@ -115,6 +115,29 @@ class KrewManifestTest {
         assertThat(noJava.output).contains("Java 17");
     }
 
+    /**
+     * kubectl (1.26+) completes a plugin's words by running kubectl_complete-PLUGIN from the PATH with the words
+     * after `kubectl nodegate` and the one being completed, and reads cobra's answer back: the script hands them,
+     * as they are, to `nodegate __complete` through the plugin kubectl itself would run.
+     */
+    @Test
+    void kubectlsPluginCompletionReachesNodegatesCompleter(@TempDir Path dir) throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.createSymbolicLink(bin.resolve("kubectl_complete-nodegate"),
+                Path.of("deploy/krew/kubectl_complete-nodegate").toAbsolutePath());
+        // a plugin that prints each argument it was given on its own line, in brackets
+        Path plugin = Files.writeString(bin.resolve("kubectl-nodegate"),
+                "#!/bin/sh\nfor a in \"$@\"; do echo \"[$a]\"; done\n");
+        Files.setPosixFilePermissions(plugin, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Result run = run(dir, Map.of("PATH", bin + ":/usr/bin:/bin"),
+                bin.resolve("kubectl_complete-nodegate").toString(), "gate",
+                "--context", "prod a$(x)", "");
+        assertThat(run.exit).as(run.output).isZero();
+        assertThat(run.output.lines()).containsExactly("[__complete]", "[--]", "[gate]", "[--context]",
+                "[prod a$(x)]", "[]");
+        assertThat(Files.isExecutable(Path.of("deploy/krew/kubectl_complete-nodegate"))).isTrue();
+    }
+
     // ---- krew's validation, as in pkg/index/validation/validate.go --------------------------------------------
 
     static List<String> krewProblems(JsonNode p, String fileName) {

@@ -85,36 +85,79 @@ public final class AlertmanagerReplicas implements AutoCloseable {
                 "prometheus-alertmanager not installed: skipping real-Alertmanager tests (bin/test installs it)");
     }
 
+    /**
+     * How many times a start is tried on fresh ports when a replica could not bind one: ports are picked free here
+     * and bound later by Alertmanager, and another process can take one in between ("address already in use").
+     */
+    private static final int BIND_ATTEMPTS = 5;
+
+    /** A replica exited because a port given to it was taken before it could bind it. */
+    static final class PortTaken extends IllegalStateException {
+        PortTaken(String message) {
+            super(message);
+        }
+    }
+
     /** Starts {@code n} replicas peered with each other and waits until each sees all of them. */
     public static AlertmanagerReplicas start(Path root, int n) throws IOException {
         AlertmanagerReplicas c = new AlertmanagerReplicas(require(), root);
-        List<int[]> ports = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            ports.add(new int[]{freePort(), freePort()});
-        }
-        for (int i = 0; i < n; i++) {
-            List<Integer> peers = new ArrayList<>();
-            for (int j = 0; j < n; j++) {
-                if (j != i) {
-                    peers.add(ports.get(j)[1]);
+        for (int attempt = 1; ; attempt++) {
+            List<int[]> ports = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ports.add(new int[]{freePort(), freePort()});
+            }
+            for (int i = 0; i < n; i++) {
+                List<Integer> peers = new ArrayList<>();
+                for (int j = 0; j < n; j++) {
+                    if (j != i) {
+                        peers.add(ports.get(j)[1]);
+                    }
+                }
+                c.replicas.add(new Replica("am-" + i, ports.get(i)[0], ports.get(i)[1],
+                        Files.createDirectories(root.resolve("am-" + i)), peers));
+            }
+            c.replicas.forEach(c::launch);
+            try {
+                c.awaitPeered(c.replicas);
+                return c;
+            } catch (PortTaken e) {
+                c.discard(List.copyOf(c.replicas));
+                if (attempt >= BIND_ATTEMPTS) {
+                    throw new IllegalStateException("Alertmanager could not bind its ports in " + attempt + " tries",
+                            e);
                 }
             }
-            c.replicas.add(new Replica("am-" + i, ports.get(i)[0], ports.get(i)[1],
-                    Files.createDirectories(root.resolve("am-" + i)), peers));
         }
-        c.replicas.forEach(c::launch);
-        c.awaitPeered(c.replicas);
-        return c;
     }
 
     /** Starts one more replica that peers with nobody: a replica outside the cluster. */
     public Replica startUnpeered() throws IOException {
-        Replica r = new Replica("am-" + replicas.size() + "-alone", freePort(), freePort(),
-                Files.createDirectories(root.resolve("am-" + replicas.size() + "-alone")), List.of());
-        replicas.add(r);
-        launch(r);
-        awaitPeered(List.of(r));
-        return r;
+        for (int attempt = 1; ; attempt++) {
+            Replica r = new Replica("am-" + replicas.size() + "-alone", freePort(), freePort(),
+                    Files.createDirectories(root.resolve("am-" + replicas.size() + "-alone")), List.of());
+            replicas.add(r);
+            launch(r);
+            try {
+                awaitPeered(List.of(r));
+                return r;
+            } catch (PortTaken e) {
+                discard(List.of(r));
+                if (attempt >= BIND_ATTEMPTS) {
+                    throw new IllegalStateException("Alertmanager could not bind its ports in " + attempt + " tries",
+                            e);
+                }
+            }
+        }
+    }
+
+    /** Stops replicas that failed to start and forgets them, their data and their logs, for a fresh try. */
+    private void discard(List<Replica> failed) throws IOException {
+        for (Replica r : failed) {
+            stop(r);
+            replicas.remove(r);
+            deleteTree(r.storage);
+            Files.deleteIfExists(root.resolve(r.name + ".log"));
+        }
     }
 
     public List<Replica> replicas() {
@@ -155,10 +198,32 @@ public final class AlertmanagerReplicas implements AutoCloseable {
     private void awaitPeered(List<Replica> group) {
         for (Replica r : group) {
             await(r.name + " answers and sees its " + group.size() + " cluster member(s) (" + log(r) + ")", () -> {
+                group.forEach(this::failIfExited);
                 JsonNode status = get(r, "/api/v2/status");
                 return status != null && status.path("cluster").path("peers").size() == group.size();
             });
         }
+    }
+
+    /**
+     * Throws when {@code r} is no longer running: {@link PortTaken} when its log says a port was taken, so the
+     * start is tried again on fresh ports; any other exit fails at once instead of waiting out the deadline.
+     */
+    private void failIfExited(Replica r) {
+        Process p = r.process;
+        if (p == null || p.isAlive()) {
+            return;
+        }
+        String logText;
+        try {
+            logText = Files.readString(root.resolve(r.name + ".log"));
+        } catch (IOException e) {
+            logText = "(log unreadable: " + e.getMessage() + ")";
+        }
+        if (logText.contains("address already in use")) {
+            throw new PortTaken(r.name + " could not bind a port: " + logText);
+        }
+        throw new IllegalStateException(r.name + " exited (" + p.exitValue() + "): " + logText);
     }
 
     /** GET of a replica's API, or null when it does not answer (yet). */

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -59,14 +60,14 @@ public final class EtcdCluster implements AutoCloseable {
         Process process;
 
         Member(String name, Path dataDir) {
-            this(name, dataDir, freePort());
+            this(name, dataDir, ports.getAsInt());
         }
 
         Member(String name, Path dataDir, int clientPort) {
             this.name = name;
             this.clientPort = clientPort;
-            this.peerPort = freePort();
-            this.metricsPort = freePort();
+            this.peerPort = ports.getAsInt();
+            this.metricsPort = ports.getAsInt();
             this.dataDir = dataDir;
         }
 
@@ -112,12 +113,15 @@ public final class EtcdCluster implements AutoCloseable {
 
     private final Path root;
     private final Tls tls;
+    /** Where the ports of new members come from: free ones, in every test but the one of the retry itself. */
+    private final IntSupplier ports;
     private final Map<String, Member> members = new LinkedHashMap<>();
     private final List<Member> extra = new ArrayList<>();
 
-    private EtcdCluster(Path root, Tls tls) {
+    private EtcdCluster(Path root, Tls tls, IntSupplier ports) {
         this.root = root;
         this.tls = tls;
+        this.ports = ports;
     }
 
     /** Skips the calling test when etcd is not installed; fails instead under CI=true. */
@@ -162,15 +166,46 @@ public final class EtcdCluster implements AutoCloseable {
         return start(null, clientPort, name);
     }
 
+    /**
+     * How many times a start is tried on fresh ports when etcd could not bind one of them. A port is picked free
+     * here and bound later by etcd: another process (a parallel build, another test's server) can take it in
+     * between, and etcd then exits with "address already in use". Only that failure is retried.
+     */
+    private static final int BIND_ATTEMPTS = 5;
+
+    /** etcd exited because a port given to it was taken before it could bind it. */
+    static final class PortTaken extends IllegalStateException {
+        PortTaken(String message) {
+            super(message);
+        }
+    }
+
     private static EtcdCluster start(Tls tls, int firstClientPort, String... names) {
+        return start(tls, firstClientPort, EtcdCluster::freePort, names);
+    }
+
+    /** A start whose member ports come from {@code ports} (the retry's own test hands it a taken one). */
+    static EtcdCluster start(Tls tls, int firstClientPort, IntSupplier ports, String... names) {
         requireEtcd();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(tls, firstClientPort, ports, names);
+            } catch (PortTaken e) {
+                if (attempt >= BIND_ATTEMPTS) {
+                    throw new IllegalStateException("etcd could not bind its ports in " + attempt + " tries", e);
+                }
+            }
+        }
+    }
+
+    private static EtcdCluster startOnce(Tls tls, int firstClientPort, IntSupplier ports, String... names) {
         Path root;
         try {
             root = Files.createTempDirectory("nodegate-etcd-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        EtcdCluster cluster = new EtcdCluster(root, tls);
+        EtcdCluster cluster = new EtcdCluster(root, tls, ports);
         synchronized (LIVE) {
             LIVE.add(cluster);
         }
@@ -189,15 +224,27 @@ public final class EtcdCluster implements AutoCloseable {
                 cluster.launch(m, List.of("--initial-cluster", initial.toString(), "--initial-cluster-state", "new",
                         "--initial-cluster-token", token, "--initial-advertise-peer-urls", m.peerUrl()));
             }
-            for (Member m : cluster.members.values()) {
-                cluster.awaitHealthy(m);
+            List<Member> all = List.copyOf(cluster.members.values());
+            for (Member m : all) {
+                cluster.awaitHealthy(m, all);
             }
-            cluster.awaitServing(List.copyOf(cluster.members.values()));
+            cluster.awaitServing(all);
             return cluster;
         } catch (RuntimeException | Error e) {
             cluster.close();
             throw e;
         }
+    }
+
+    /**
+     * The member ID in what `etcdctl member remove` printed. etcdctl writes {@code "Member %16x removed from cluster
+     * %16x"} (etcdctl/ctlv3/command/printer_simple.go, MemberRemove): an ID of fewer than 16 hex digits is padded
+     * with spaces, so a test parses the number instead of matching the text. Null when no such line is there.
+     */
+    public static Long removedMemberId(String etcdctlOutput) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Member\\s+([0-9a-f]+)\\s+removed")
+                .matcher(etcdctlOutput);
+        return m.find() ? Long.parseUnsignedLong(m.group(1), 16) : null;
     }
 
     public Member member(String name) {
@@ -227,12 +274,23 @@ public final class EtcdCluster implements AutoCloseable {
         if (old.running()) {
             throw new IllegalStateException(name + " still runs");
         }
-        Member fork = new Member(name, old.dataDir);
-        extra.add(fork);
-        launch(fork, List.of("--force-new-cluster", "--initial-advertise-peer-urls", fork.peerUrl()));
-        awaitHealthy(fork);
-        awaitServing(List.of(fork));
-        return fork;
+        for (int attempt = 1; ; attempt++) {
+            Member fork = new Member(name, old.dataDir);
+            extra.add(fork);
+            try {
+                // etcd binds its listeners before it touches the data dir, so a bind failure leaves it as it was
+                launch(fork, List.of("--force-new-cluster", "--initial-advertise-peer-urls", fork.peerUrl()));
+                awaitHealthy(fork, List.of(fork));
+                awaitServing(List.of(fork));
+                return fork;
+            } catch (PortTaken e) {
+                kill(fork);
+                extra.remove(fork);
+                if (attempt >= BIND_ATTEMPTS) {
+                    throw new IllegalStateException("etcd could not bind its ports in " + attempt + " tries", e);
+                }
+            }
+        }
     }
 
     /**
@@ -278,11 +336,7 @@ public final class EtcdCluster implements AutoCloseable {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         List<EtcdEndpointReport> reports = List.of();
         while (System.nanoTime() < deadline) {
-            for (Member m : members) {
-                if (!m.running()) {
-                    throw new IllegalStateException("etcd " + m.name + " exited: " + logTail(m));
-                }
-            }
+            members.forEach(EtcdCluster::failIfExited);
             reports = reader.read(urls);
             if (reports.stream().allMatch(EtcdEndpointReport::ok) && ready.test(reports)) {
                 return;
@@ -325,14 +379,31 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
-    private void awaitHealthy(Member m) {
+    /**
+     * Throws when {@code m} is no longer running: {@link PortTaken} when it exited because a port was taken (its
+     * log says "address already in use"), so the start can be tried again on fresh ports.
+     */
+    private static void failIfExited(Member m) {
+        if (m.running()) {
+            return;
+        }
+        String tail = logTail(m);
+        if (tail.contains("address already in use")) {
+            throw new PortTaken("etcd " + m.name + " could not bind a port: " + tail);
+        }
+        throw new IllegalStateException("etcd " + m.name + " exited: " + tail);
+    }
+
+    /**
+     * Waits for {@code m}'s /health, failing early when any of {@code started} exited (a member of a new cluster
+     * that could not bind its ports leaves the others without a quorum until the deadline).
+     */
+    private void awaitHealthy(Member m, List<Member> started) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
         URI health = URI.create("http://127.0.0.1:" + m.metricsPort + "/health");
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         while (System.nanoTime() < deadline) {
-            if (!m.process.isAlive()) {
-                throw new IllegalStateException("etcd " + m.name + " exited: " + logTail(m));
-            }
+            started.forEach(EtcdCluster::failIfExited);
             try {
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(1)).build(),
                         HttpResponse.BodyHandlers.ofString());

@@ -74,4 +74,43 @@ class EtcdClusterTest {
                     .contains(r.status().leader()));
         }
     }
+
+    /** etcdctl's "Member %16x removed": a 15-digit ID is printed after a space of padding, and still read. */
+    @Test
+    void theRemovedMemberIdIsParsedWhateverItsPadding() {
+        assertThat(EtcdCluster.removedMemberId("Member  56770543dd824bc removed from cluster 1c4c6f5e2ae4b44e\n"))
+                .isEqualTo(0x56770543dd824bcL);
+        assertThat(EtcdCluster.removedMemberId("Member 8e9e05c52164694d removed from cluster cdf818194e3a8c32\n"))
+                .isEqualTo(Long.parseUnsignedLong("8e9e05c52164694d", 16));
+        assertThat(EtcdCluster.removedMemberId("Error: etcdserver: member not found\n")).isNull();
+    }
+
+    /**
+     * A port picked free and taken by someone else before etcd binds it: etcd exits with "address already in
+     * use", and the start is tried again on fresh ports instead of failing the test that asked for a cluster.
+     */
+    @Test
+    void aPortTakenBeforeEtcdBindsItIsReplacedByAFreshOne() throws Exception {
+        EtcdCluster.requireEtcd();
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            java.util.concurrent.atomic.AtomicInteger handedOut = new java.util.concurrent.atomic.AtomicInteger();
+            // the first port handed out (the client port) is one this test holds
+            java.util.function.IntSupplier ports = () -> handedOut.getAndIncrement() == 0
+                    ? taken.getLocalPort() : freePort();
+            try (EtcdCluster cluster = EtcdCluster.start(null, 0, ports, "solo")) {
+                assertThat(handedOut.get()).as("a second set of ports was picked").isGreaterThan(3);
+                assertThat(cluster.member("solo").clientPort()).isNotEqualTo(taken.getLocalPort());
+                assertServing(cluster, read(List.of(cluster.member("solo").clientUrl())), List.of("solo"));
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

@@ -21,7 +21,8 @@ public final class NameFormat implements OutputFormat {
     @Override
     public String render(Object report, Rendering how) {
         StringBuilder out = new StringBuilder();
-        ((ListReport) report).names().forEach(n -> out.append(n).append('\n'));
+        // a name is data: printed for a terminal, its control characters escaped like the tables'
+        ((ListReport) report).names().forEach(n -> out.append(TerminalText.escape(n)).append('\n'));
         return out.toString();
     }
 }

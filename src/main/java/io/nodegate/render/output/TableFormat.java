@@ -1,5 +1,7 @@
 package io.nodegate.render.output;
 
+import io.nodegate.render.Style;
+
 /** -o table: for people; fits 120 columns on the examples. With --no-headers, a list's rows alone. */
 public final class TableFormat implements OutputFormat {
 
@@ -23,10 +25,16 @@ public final class TableFormat implements OutputFormat {
         return text(report, how, false);
     }
 
+    /**
+     * The report's text with every control character from its data escaped ({@link TerminalText}); colour codes
+     * are written as marks first and become codes only after that, so none of them is escaped and no data can
+     * pass for one.
+     */
     static String text(Object report, Rendering how, boolean wide) {
-        if (how.noHeaders() && report instanceof ListReport list) {
-            return list.rows(how.style(), wide);
-        }
-        return ((TextReport) report).text(how.style(), wide);
+        Style style = how.style().color() ? Style.marked() : Style.PLAIN;
+        String text = how.noHeaders() && report instanceof ListReport list
+                ? list.rows(style, wide)
+                : ((TextReport) report).text(style, wide);
+        return style.finish(TerminalText.escape(text));
     }
 }
