@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The page parses as XML, holds every event of a target's timeline, escapes what people typed, needs nothing else. */
 class HandoverHtmlTest {
 
-    @Test
-    void aTimelinePerTargetInOneSelfContainedPage() throws Exception {
+    /** A record with nine events on gpu-a07 over three weeks, a violation, a sighting and three silence entries. */
+    static NodeHandover richRecord() {
         Instant gated = Instant.parse("2026-10-26T06:55:00Z");
         NodeHandover h = handover(List.of(gpuA07("Unknown", true)),
                 step(0, "lee", T0),
@@ -42,8 +42,13 @@ class HandoverHtmlTest {
                 List.of(new HandoverStatus.HistoryEntry(T0.plusSeconds(60), "silence-created", null, "silence s1 created"),
                         new HandoverStatus.HistoryEntry(T0.plusSeconds(90000), "silence-vanished", null, "expired-early"),
                         new HandoverStatus.HistoryEntry(T0.plusSeconds(90000), "silence-recreated", null, "as s2")));
+        return h.withStatus(st);
+    }
 
-        String page = HandoverHtml.render(h.withStatus(st), Instant.parse("2026-10-28T00:00:00Z"));
+    @Test
+    void aTimelinePerTargetInOneSelfContainedPage() throws Exception {
+        NodeHandover rich = richRecord();
+        String page = HandoverHtml.render(rich, Instant.parse("2026-10-28T00:00:00.123456789Z"));
 
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);
@@ -57,8 +62,20 @@ class HandoverHtmlTest {
         NodeList svgs = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg");
         assertThat(svgs.getLength()).as("one timeline per target, one for the hand-over").isEqualTo(2);
         // the events of gpu-a07's lane, in time order
-        List<String> order = Timeline.of(h.withStatus(st)).get("gpu-a07").stream().map(Timeline.Event::kind).toList();
+        List<String> order = Timeline.of(rich).get("gpu-a07").stream().map(Timeline.Event::kind).toList();
+        // every value the steps were recorded with is on the page, and times are read to the second
+        assertThat(text).contains("removedAt/gpu-a07", "2026-10-26T06:09:00Z", "leaseStopped/gpu-a07",
+                "removal/gpu-a07", "complete deleted 2026-10-26T06:57:10Z", "Page written 2026-10-28 00:00:00Z")
+                .doesNotContain(".123456789", "null by null");
         assertThat(order).containsExactly(Timeline.CORDON, Timeline.REPLY, Timeline.VIOLATION, Timeline.DESTINATION,
                 Timeline.LEASE, Timeline.REMOVAL_TIME, Timeline.GATE, Timeline.DELETE, Timeline.VERIFY);
+    }
+
+    /** A record nobody has looked at yet says so, instead of "Last look: null by null (null)". */
+    @Test
+    void aRecordWithoutALookSaysSo() {
+        NodeHandover h = handover(List.of(gpuA07("Unknown", true)), step(0, "lee", T0));
+        String page = HandoverHtml.render(h, Instant.parse("2026-10-28T00:00:00Z"));
+        assertThat(page).contains("No look recorded yet").doesNotContain("null");
     }
 }
