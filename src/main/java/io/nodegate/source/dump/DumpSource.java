@@ -120,13 +120,21 @@ public final class DumpSource {
      * @throws InputException for a missing path, malformed file (with position), bad --now, or no clock
      */
     public static Dump read(List<Path> paths, String nowText) {
+        return read(paths, nowText, KubeJson.MODEL);
+    }
+
+    /**
+     * As {@link #read(List, String)} through another reader: {@link KubeJson#MODEL_UNTRIMMED} keeps every Node label
+     * and annotation, to show that trimming them changes no output. Every command reads with {@link KubeJson#MODEL}.
+     */
+    public static Dump read(List<Path> paths, String nowText, KubeJson json) {
         if (paths == null || paths.isEmpty()) {
             throw new InputException("no -f path given");
         }
         Instant explicitNow = nowText == null ? null : parseNow(nowText);
         DumpSource source = new DumpSource();
         for (Path file : DumpFiles.expand(paths)) {
-            source.read(file);
+            source.read(file, json);
         }
         return source.build(paths, explicitNow);
     }
@@ -146,13 +154,13 @@ public final class DumpSource {
     }
 
     /** Streams one file: list items are accepted as they are parsed, other root values whole. */
-    private void read(Path file) {
+    private void read(Path file, KubeJson json) {
         boolean[] anyValue = {false};
         // items of a root object whose kind was not known yet when they came (kubectl writes "kind" after
         // "items") and that carry no kind of their own: they wait for the list's kind (a raw LIST answer saved
         // with sorted keys). kubectl's own items always carry their kind and are never held.
         List<Map<String, Object>> waiting = new ArrayList<>();
-        DumpFiles.stream(file, new KubeJson.DocumentHandler() {
+        DumpFiles.stream(file, json, new KubeJson.DocumentHandler() {
             @Override
             public void item(int document, Object item, String listKind) {
                 anyValue[0] = true;
