@@ -6,7 +6,8 @@
 start_server() {
   local n=$1 max=${2:-600}
   rm -f "$WORK/port"
-  java -Xmx3g -jar "$BENCH_JAR" serve --nodes "$n" --port-file "$WORK/port" --max-seconds "$max" 2>"$WORK/server.log" &
+  # LIGHT=1: the earlier, lighter Node shape instead of the field-sized one
+  java -Xmx3g -jar "$BENCH_JAR" serve --nodes "$n" ${LIGHT:+--light} --port-file "$WORK/port" --max-seconds "$max" 2>"$WORK/server.log" &
   SERVER_PID=$!
   for _ in $(seq 900); do [ -f "$WORK/port" ] && break; sleep 0.1; done
   [ -f "$WORK/port" ] || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 3; }

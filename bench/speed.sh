@@ -22,6 +22,9 @@
 #                                     `mvn -q -B -o -DskipTests package`)
 #         ROUNDS_SMALL (default 5, N < 1000), ROUNDS_BIG (default 3), OUT (default bench/target/speed.md)
 #         ALSO_JAVA=/path/to/bin/java (see above); AUDIT_ONLY=1 skips the other live commands at N=7
+#         TIMEOUT (default 300): seconds each command may take (kubectl's three lists of 20,000 field-sized Nodes
+#         take longer than that on a loaded machine)
+#         LIGHT=1: the earlier, lighter Nodes (bench/lib.sh), not the field-sized ones
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,7 +68,7 @@ run() {
   local key=$1; shift
   [ -n "${SERVER:-}" ] && reset
   local rc=0
-  timeout 300 /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  timeout "${TIMEOUT:-300}" /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
   if [ "$rc" -gt 5 ] || { [ "$rc" -ge 2 ] && [ "$rc" -le 3 ]; }; then
     echo "exit $rc: $(head -c 160 "$WORK/err" | tr '\n' ' ')" >"$WORK/$key.err"
   fi

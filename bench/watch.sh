@@ -24,7 +24,7 @@
 #        DEBOUNCE (default 1s, nodegate watch's default --debounce), FLIP_EVERY (default 5s; 0s: no Node flips),
 #        NODE_STATUS_EVERY (default 0s: off; 300s is a kubelet's nodeStatusReportFrequency, every live Node's status
 #        posted once per 5 min with only lastHeartbeatTime moved, ~17 Node updates/s at 5,000 nodes),
-#        SCRAPE_EVERY (default 250ms; 0: no sampler)
+#        SCRAPE_EVERY (default 250ms; 0: no sampler), LIGHT (set: the earlier, lighter Nodes, not the field-sized ones)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,7 +65,7 @@ DEBOUNCE=${DEBOUNCE:-1s}
 FLIP_EVERY=${FLIP_EVERY:-5s}
 NODE_STATUS_EVERY=${NODE_STATUS_EVERY:-0s}
 SCRAPE_EVERY=${SCRAPE_EVERY:-250ms}
-java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" --renew-every "$RENEW_EVERY" --port-file "$WORK/port" \
+java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" ${LIGHT:+--light} --renew-every "$RENEW_EVERY" --port-file "$WORK/port" \
   --flip-ready-every "$FLIP_EVERY" --node-status-every "$NODE_STATUS_EVERY" \
   --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
 SERVER_PID=$!

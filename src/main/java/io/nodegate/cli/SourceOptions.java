@@ -5,6 +5,7 @@ import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.source.InputFiles;
 import io.nodegate.source.dump.DumpSource;
+import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.live.LiveSource;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -147,7 +148,7 @@ public final class SourceOptions {
                     ? "stdin.json" : "stdin.yaml"));
             List<Path> paths = files.stream().map(p -> p.equals(Path.of("-")) ? copy : p).toList();
             try {
-                return DumpSource.read(paths, now, new DumpSource.StandardInput(copy, readAt)).state();
+                return DumpSource.read(paths, now, new DumpSource.StandardInput(copy, readAt), KubeJson.MODEL).state();
             } catch (InputException e) {
                 // messages name the input as the user gave it, not the temporary copy nodegate parsed
                 throw new InputException(e.getMessage().replace(copy.toString(), "-f - (standard input)"), e);

@@ -215,6 +215,33 @@ class KindWatchTest {
         assertThat(((LeaseInfo) watch.held().iterator().next().model()).holderIdentity()).isEqualTo("someone-else");
     }
 
+    /**
+     * The watch's cache holds a Node with only the labels and annotations a check reads (KeptNodeMetadata), from its
+     * LIST and from its watch events alike: a GPU node's feature-discovery labels are most of its JSON.
+     */
+    @Test
+    void aNodeIsHeldWithOnlyTheLabelsAndAnnotationsTheChecksRead() throws Exception {
+        Node gpu = new NodeBuilder(node("gpu-1")).editMetadata()
+                .addToLabels(NodeInfo.ROLE_PREFIX + "worker", "true")
+                .addToLabels("feature.node.kubernetes.io/cpu-cpuid.AVX2", "true")
+                .addToLabels("nvidia.com/gpu.product", "NVIDIA-A16-4Q")
+                .addToAnnotations("rke2.io/node-args", "[\"agent\"]")
+                .addToAnnotations("nfd.node.kubernetes.io/feature-labels", "cpu-cpuid.AVX2")
+                .endMetadata().build();
+        api.create(gpu);
+        start(Kinds.NODES, 300);
+        await("listed and watching", this::watching);
+        assertThat(model("gpu-1").labels()).containsOnlyKeys(NodeInfo.ROLE_PREFIX + "worker");
+
+        api.apply(new NodeBuilder(gpu).editMetadata().addToLabels("nvidia.com/gpu.count", "1")
+                .addToLabels(NodeInfo.ROLE_PREFIX + "gpu", "true").endMetadata().build());
+        await("the watch event mapped", () -> model("gpu-1").roles().contains("gpu"));
+        assertThat(model("gpu-1").labels()).containsOnlyKeys(NodeInfo.ROLE_PREFIX + "worker",
+                NodeInfo.ROLE_PREFIX + "gpu");
+        assertThat(model("gpu-1").annotations()).containsOnlyKeys("rke2.io/node-args");
+        assertThat(watch.held().toString()).doesNotContain("nvidia.com", "feature.node", "nfd.node");
+    }
+
     @Test
     void aSecretIsHeldWithoutItsValues() throws Exception {
         Secret secret = new SecretBuilder().withNewMetadata().withName("w1.node-password.rke2")

@@ -67,9 +67,19 @@ public final class Bench {
     }
 
     private static void usage() {
-        System.err.println("usage: serve --nodes N [--port P] [--port-file F] [--max-seconds S]"
-                + " | dump --nodes N --out F [--now T] | floor --server URL [--limit L] | per-node-get --server URL [--max M]");
+        System.err.println("usage: serve --nodes N [--light] [--port P] [--port-file F] [--max-seconds S]"
+                + " | dump --nodes N --out F [--now T] [--light] | floor --server URL [--limit L] | per-node-get --server URL [--max M]");
         System.exit(2);
+    }
+
+    /** A flag without a value: --light serves the earlier, lighter Nodes instead of the field-sized ones. */
+    private static boolean flag(String[] args, String name) {
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String opt(String[] args, String name, String dflt) {
@@ -96,7 +106,7 @@ public final class Bench {
         }
         Instant now = Instant.parse(opt(args, "--now", "2026-10-19T06:10:00Z"));
         Path out = Path.of(opt(args, "--out", null));
-        SyntheticCluster cluster = new SyntheticCluster(nodes, now);
+        SyntheticCluster cluster = new SyntheticCluster(nodes, now, flag(args, "--light"));
         try (var file = new java.io.BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
             file.write("{\"apiVersion\":\"v1\",\"items\":[".getBytes(StandardCharsets.UTF_8));
             boolean first = true;
@@ -125,7 +135,7 @@ public final class Bench {
         }
         int maxSeconds = Integer.parseInt(opt(args, "--max-seconds", "900"));
         long t0 = System.nanoTime();
-        SyntheticCluster cluster = new SyntheticCluster(nodes, Instant.now());
+        SyntheticCluster cluster = new SyntheticCluster(nodes, Instant.now(), flag(args, "--light"));
         FakeApiServer server = new FakeApiServer(cluster);
         String renewEvery = opt(args, "--renew-every", "");
         // an HTTP watch holds a server thread while it is open: one per watched kind, plus room for LISTs

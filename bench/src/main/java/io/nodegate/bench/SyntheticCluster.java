@@ -13,8 +13,10 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * A deterministic RKE2 cluster of 3 servers and N-3 workers, shaped like a real one: Nodes of ~12 KB with
- * managedFields, 20 images, 5 conditions; their Leases, node-password Secrets (plus Helm release Secrets
+ * A deterministic RKE2 cluster of 3 servers and N-3 workers, shaped like a real one: field-sized GPU Nodes by default
+ * ({@link FieldNode}: the labels, annotations, images and capacity of a real RKE2 GPU node, with the managedFields of
+ * the kubelet, RKE2, kube-controller-manager, flanneld, node-feature-discovery and the GPU operator), or with
+ * {@code light} the earlier lighter shape (~10 KB: 20 images, a few labels); 5 conditions; their Leases, node-password Secrets (plus Helm release Secrets
  * that make a kube-system LIST heavy, as on real clusters), CSINodes, DaemonSets, the default/kubernetes
  * EndpointSlice, control-plane Leases, and 6 DaemonSet pods per node.
  *
@@ -46,12 +48,19 @@ final class SyntheticCluster {
 
     final int nodeCount;
     final Instant now;
+    /** The earlier, lighter Node shape (no feature-discovery labels, 20 images) instead of the field-sized one. */
+    final boolean light;
     final List<String> nodeNames = new ArrayList<>();
     final Map<String, Collection> collections = new LinkedHashMap<>();
     private final Random random = new Random(20261019L);
     private long resourceVersion = 88_000_000L;
 
     SyntheticCluster(int nodeCount, Instant now) {
+        this(nodeCount, now, false);
+    }
+
+    SyntheticCluster(int nodeCount, Instant now, boolean light) {
+        this.light = light;
         if (nodeCount < 4) {
             throw new IllegalArgumentException("need at least 4 nodes (3 servers + 1 worker)");
         }
@@ -159,9 +168,13 @@ final class SyntheticCluster {
             labels.put("node-role.kubernetes.io/master", "true");
         } else {
             labels.put("node-role.kubernetes.io/worker", "true");
-            if (i % 10 == 0) {
+            if (light && i % 10 == 0) {
                 labels.put("nvidia.com/gpu.present", "true");
             }
+        }
+        String gpus = light ? (i % 10 == 0 && !server ? "4" : null) : FieldNode.gpuCount(i, server);
+        if (!light) {
+            FieldNode.labels(i, server, created.plusSeconds(160).getEpochSecond(), labels);
         }
         Map<String, String> ann = new TreeMap<>();
         ann.put("alpha.kubernetes.io/provided-node-ip", ip(i));
@@ -181,6 +194,13 @@ final class SyntheticCluster {
                 : "[\"agent\",\"--node-label\",\"node-role.kubernetes.io/worker=true\",\"--server\",\"https://10.20.0.1:9345\",\"--token\",\"********\"]");
         ann.put("rke2.io/node-config-hash", hex(52).toUpperCase() + "====");
         ann.put("volumes.kubernetes.io/controller-managed-attach-detach", "true");
+        if (!light) {
+            ann.put("nfd.node.kubernetes.io/feature-labels", FieldNode.featureLabelsAnnotation(labels));
+            ann.put("rke2.io/node-env", "{}");
+            if (gpus != null) {
+                ann.put("nvidia.com/gpu-driver-upgrade-enabled", "true");
+            }
+        }
         if (server) {
             ann.put("etcd.rke2.cattle.io/local-snapshots-timestamp", ts(now.minus(2, ChronoUnit.HOURS)));
             ann.put("etcd.rke2.cattle.io/node-address", ip(i));
@@ -196,8 +216,16 @@ final class SyntheticCluster {
         if (server) {
             meta.append(",\"finalizers\":[\"wrangler.cattle.io/node\",\"wrangler.cattle.io/managed-etcd-controller\"]");
         }
-        meta.append(",\"managedFields\":[")
-                .append(managed("rke2", "Update", null, ts(created),
+        meta.append(",\"managedFields\":[");
+        if (!light) {
+            meta.append(managed("kubelet", "Update", null, ts(created),
+                    "{\"f:metadata\":{\"f:annotations\":{\".\":{},\"f:alpha.kubernetes.io/provided-node-ip\":{},\"f:volumes.kubernetes.io/controller-managed-attach-detach\":{}},\"f:labels\":{\".\":{},\"f:beta.kubernetes.io/arch\":{},\"f:beta.kubernetes.io/instance-type\":{},\"f:beta.kubernetes.io/os\":{},\"f:kubernetes.io/arch\":{},\"f:kubernetes.io/hostname\":{},\"f:kubernetes.io/os\":{},\"f:node.kubernetes.io/instance-type\":{}}},\"f:spec\":{\"f:providerID\":{}}}"))
+                    .append(',');
+            for (String[] m : FieldNode.managers(labels, gpus != null, created)) {
+                meta.append(managed(m[0], "Update", m[1], m[2], m[3])).append(',');
+            }
+        }
+        meta.append(managed("rke2", "Update", null, ts(created),
                         "{\"f:metadata\":{\"f:annotations\":{\".\":{},\"f:rke2.io/hostname\":{},\"f:rke2.io/internal-ip\":{},\"f:rke2.io/node-args\":{},\"f:rke2.io/node-config-hash\":{}},\"f:labels\":{\"f:node-role.kubernetes.io/worker\":{}}}}"))
                 .append(',')
                 .append(managed("kube-controller-manager", "Update", null, ts(created.plusSeconds(12)),
@@ -207,7 +235,8 @@ final class SyntheticCluster {
                         "{\"f:metadata\":{\"f:annotations\":{\"f:flannel.alpha.coreos.com/backend-data\":{},\"f:flannel.alpha.coreos.com/backend-type\":{},\"f:flannel.alpha.coreos.com/kube-subnet-manager\":{},\"f:flannel.alpha.coreos.com/public-ip\":{}}},\"f:status\":{\"f:conditions\":{\"k:{\\\"type\\\":\\\"NetworkUnavailable\\\"}\":{\".\":{},\"f:lastHeartbeatTime\":{},\"f:lastTransitionTime\":{},\"f:message\":{},\"f:reason\":{},\"f:status\":{},\"f:type\":{}}}}}"))
                 .append(',')
                 .append(managed("kubelet", "Update", "status", ts(lastBeat),
-                        "{\"f:status\":{\"f:allocatable\":{\"f:cpu\":{},\"f:ephemeral-storage\":{},\"f:memory\":{}},\"f:capacity\":{\"f:cpu\":{},\"f:memory\":{}},\"f:conditions\":{\"k:{\\\"type\\\":\\\"DiskPressure\\\"}\":{\"f:lastHeartbeatTime\":{}},\"k:{\\\"type\\\":\\\"MemoryPressure\\\"}\":{\"f:lastHeartbeatTime\":{}},\"k:{\\\"type\\\":\\\"PIDPressure\\\"}\":{\"f:lastHeartbeatTime\":{}},\"k:{\\\"type\\\":\\\"Ready\\\"}\":{\"f:lastHeartbeatTime\":{},\"f:lastTransitionTime\":{},\"f:message\":{},\"f:reason\":{},\"f:status\":{}}},\"f:images\":{},\"f:nodeInfo\":{\"f:bootID\":{},\"f:kernelVersion\":{}}}}"))
+                        "{\"f:status\":{\"f:allocatable\":{\"f:cpu\":{},\"f:ephemeral-storage\":{},\"f:memory\":{}" + (gpus != null && !light ? ",\"f:nvidia.com/gpu\":{}" : "") + "},\"f:capacity\":{\"f:cpu\":{},\"f:memory\":{}" + (gpus != null && !light ? ",\"f:nvidia.com/gpu\":{}" : "") + "},"
+                        + "\"f:conditions\":{\"k:{\\\"type\\\":\\\"DiskPressure\\\"}\":{\"f:lastHeartbeatTime\":{}},\"k:{\\\"type\\\":\\\"MemoryPressure\\\"}\":{\"f:lastHeartbeatTime\":{}},\"k:{\\\"type\\\":\\\"PIDPressure\\\"}\":{\"f:lastHeartbeatTime\":{}},\"k:{\\\"type\\\":\\\"Ready\\\"}\":{\"f:lastHeartbeatTime\":{},\"f:lastTransitionTime\":{},\"f:message\":{},\"f:reason\":{},\"f:status\":{}}},\"f:images\":{},\"f:nodeInfo\":{\"f:bootID\":{},\"f:kernelVersion\":{}}}}"))
                 .append(']');
         meta.append('}');
 
@@ -248,7 +277,16 @@ final class SyntheticCluster {
         conditions.append(']');
 
         StringBuilder images = new StringBuilder("[");
-        for (int k = 0; k < IMAGES.length; k++) {
+        for (int k = 0; !light && k < FieldNode.IMAGES.length; k++) {
+            if (k > 0) {
+                images.append(',');
+            }
+            String full = FieldNode.IMAGES[k][0];
+            images.append("{\"names\":[").append(Json.q(full.substring(0, full.lastIndexOf(':')) + "@sha256:" + hex(64)))
+                    .append(',').append(Json.q(full)).append("],\"sizeBytes\":").append(FieldNode.IMAGES[k][1])
+                    .append('}');
+        }
+        for (int k = 0; light && k < IMAGES.length; k++) {
             if (k > 0) {
                 images.append(',');
             }
@@ -262,7 +300,7 @@ final class SyntheticCluster {
         }
         images.append(']');
 
-        String cpu = i % 10 == 0 ? "64" : "16";
+        String cpu = light ? (i % 10 == 0 ? "64" : "16") : gpus == null ? "32" : Integer.toString(16 * Integer.parseInt(gpus));
         String rest = "\"apiVersion\":\"v1\",\"kind\":\"Node\""
                 + ",\"spec\":{\"podCIDR\":\"10.42." + (i % 256) + ".0/24\",\"podCIDRs\":[\"10.42." + (i % 256) + ".0/24\"]"
                 + ",\"providerID\":\"rke2://" + name + "\""
@@ -270,9 +308,9 @@ final class SyntheticCluster {
                 + (taints.length() > 2 ? ",\"taints\":" + taints : "") + "}"
                 + ",\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"" + ip(i) + "\"},{\"type\":\"Hostname\",\"address\":\"" + name + "\"}]"
                 + ",\"allocatable\":{\"cpu\":\"" + cpu + "\",\"ephemeral-storage\":\"190246392422\",\"hugepages-1Gi\":\"0\",\"hugepages-2Mi\":\"0\",\"memory\":\"65548136Ki\",\"pods\":\"110\""
-                + (i % 10 == 0 && !server ? ",\"nvidia.com/gpu\":\"4\"" : "") + "}"
+                + (gpus != null ? ",\"nvidia.com/gpu\":\"" + gpus + "\"" : "") + "}"
                 + ",\"capacity\":{\"cpu\":\"" + cpu + "\",\"ephemeral-storage\":\"195562968Ki\",\"hugepages-1Gi\":\"0\",\"hugepages-2Mi\":\"0\",\"memory\":\"65650536Ki\",\"pods\":\"110\""
-                + (i % 10 == 0 && !server ? ",\"nvidia.com/gpu\":\"4\"" : "") + "}"
+                + (gpus != null ? ",\"nvidia.com/gpu\":\"" + gpus + "\"" : "") + "}"
                 + ",\"conditions\":" + conditions
                 + ",\"daemonEndpoints\":{\"kubeletEndpoint\":{\"Port\":10250}}"
                 + ",\"images\":" + images

@@ -145,6 +145,11 @@ public final class DumpFiles {
      *                        root value at all (blank)
      */
     public static void stream(Path file, KubeJson.DocumentHandler handler) {
+        stream(file, KubeJson.MODEL, handler);
+    }
+
+    /** As {@link #stream(Path, KubeJson.DocumentHandler)} with another reader ({@link KubeJson#MODEL_UNTRIMMED}). */
+    static void stream(Path file, KubeJson reader, KubeJson.DocumentHandler handler) {
         String format = isYaml(file) ? "YAML" : "JSON";
         try (java.io.InputStream in = new java.io.BufferedInputStream(
                 InputFiles.open(file, "-f", InputFiles.DUMP_STREAM), 1 << 16)) {
@@ -154,7 +159,7 @@ public final class DumpFiles {
             try (JsonParser parser = json ? KubeJson.parser(in)
                     : YamlAliases.refusing(YAML.createParser(new java.io.InputStreamReader(in, StandardCharsets.UTF_8)),
                     file.toString())) {
-                documents = KubeJson.MODEL.readDocuments(parser, file.toString(), handler);
+                documents = reader.readDocuments(parser, file.toString(), handler);
             }
             if (documents == 0) {
                 throw new InputException(file + ": empty file (no JSON or YAML document in it): a truncated dump or "

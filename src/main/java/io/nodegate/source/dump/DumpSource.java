@@ -120,7 +120,15 @@ public final class DumpSource {
      * @throws InputException for a missing path, malformed file (with position), bad --now, or no clock
      */
     public static Dump read(List<Path> paths, String nowText) {
-        return read(paths, nowText, null);
+        return read(paths, nowText, null, KubeJson.MODEL);
+    }
+
+    /**
+     * As {@link #read(List, String)} through another reader: {@link KubeJson#MODEL_UNTRIMMED} keeps every Node label
+     * and annotation, to show that trimming them changes no output. Every command reads with {@link KubeJson#MODEL}.
+     */
+    public static Dump read(List<Path> paths, String nowText, KubeJson json) {
+        return read(paths, nowText, null, json);
     }
 
     /**
@@ -134,15 +142,16 @@ public final class DumpSource {
      * Reads -f paths, one of which may be standard input's copy.
      *
      * @param stdin the copy of standard input among the paths, or null when -f - was not given
+     * @param json  the reader ({@link KubeJson#MODEL} for every command)
      */
-    public static Dump read(List<Path> paths, String nowText, StandardInput stdin) {
+    public static Dump read(List<Path> paths, String nowText, StandardInput stdin, KubeJson json) {
         if (paths == null || paths.isEmpty()) {
             throw new InputException("no -f path given");
         }
         Instant explicitNow = nowText == null ? null : parseNow(nowText);
         DumpSource source = new DumpSource();
         for (Path file : DumpFiles.expand(paths)) {
-            source.read(file);
+            source.read(file, json);
         }
         return source.build(paths, explicitNow, stdin);
     }
@@ -162,13 +171,13 @@ public final class DumpSource {
     }
 
     /** Streams one file: list items are accepted as they are parsed, other root values whole. */
-    private void read(Path file) {
+    private void read(Path file, KubeJson json) {
         boolean[] anyValue = {false};
         // items of a root object whose kind was not known yet when they came (kubectl writes "kind" after
         // "items") and that carry no kind of their own: they wait for the list's kind (a raw LIST answer saved
         // with sorted keys). kubectl's own items always carry their kind and are never held.
         List<Map<String, Object>> waiting = new ArrayList<>();
-        DumpFiles.stream(file, new KubeJson.DocumentHandler() {
+        DumpFiles.stream(file, json, new KubeJson.DocumentHandler() {
             @Override
             public void item(int document, Object item, String listKind) {
                 anyValue[0] = true;

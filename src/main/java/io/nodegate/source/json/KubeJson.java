@@ -1,5 +1,6 @@
 package io.nodegate.source.json;
 
+import io.nodegate.model.KeptNodeMetadata;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
 import tools.jackson.core.JacksonException;
@@ -64,6 +65,8 @@ import java.util.function.Consumer;
  * <ul>
  * <li>{@code metadata.managedFields} of every object;</li>
  * <li>{@code status.images} (Nodes: a kubelet reports up to 50 images with all their tags and digests);</li>
+ * <li>a Node's labels and annotations that no check reads: only those {@link KeptNodeMetadata} lists are kept (a GPU
+ *     node's node-feature-discovery and GPU-operator labels are most of its JSON);</li>
  * <li>a ConfigMap's {@code data} and {@code binaryData}, except the tombstones ledger's shards
  *     ({@value TombstoneBook#CONFIGMAP} and its siblings, {@link TombstoneShards}, see {@code Kinds.TOMBSTONES}).</li>
  * </ul>
@@ -78,18 +81,26 @@ import java.util.function.Consumer;
  */
 public final class KubeJson {
 
-    /** Keeps only what the model reads (live audits, dumps). */
-    public static final KubeJson MODEL = new KubeJson(true);
+    /** Keeps only what the model reads (live audits, dumps, the watch's cache). */
+    public static final KubeJson MODEL = new KubeJson(true, true);
+    /**
+     * As {@link #MODEL}, but every Node label and annotation kept: what the model read before its Node metadata was
+     * trimmed. Nothing runs on it; it exists to show that the trimming changes no output (tests, the benchmark).
+     */
+    public static final KubeJson MODEL_UNTRIMMED = new KubeJson(true, false);
     /** Keeps everything but Secret values (what `collect` writes as evidence). */
-    public static final KubeJson EVIDENCE = new KubeJson(false);
+    public static final KubeJson EVIDENCE = new KubeJson(false, false);
 
     static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
     private static final JsonFactory FACTORY = new JsonFactory();
 
     private final boolean modelOnly;
+    /** Node labels and annotations outside {@link KeptNodeMetadata} are dropped. */
+    private final boolean trimNodeMetadata;
 
-    private KubeJson(boolean modelOnly) {
+    private KubeJson(boolean modelOnly, boolean trimNodeMetadata) {
         this.modelOnly = modelOnly;
+        this.trimNodeMetadata = trimNodeMetadata;
     }
 
     /** True in {@link #MODEL} mode. */
@@ -733,6 +744,10 @@ public final class KubeJson {
         boolean isConfigMap() {
             return "ConfigMap".equals(kind);
         }
+
+        boolean isNode() {
+            return "Node".equals(kind);
+        }
     }
 
     /** A Kubernetes object (parser on START_OBJECT), skip rules applied. */
@@ -806,19 +821,36 @@ public final class KubeJson {
         } else if (modelOnly && state.isConfigMap() && !TombstoneShards.isShard(state.name)) {
             out.remove("data");
             out.remove("binaryData");
+        } else if (trimNodeMetadata && state.isNode() && out.get("metadata") instanceof Map<?, ?> meta) {
+            // the kind came after the metadata (a file with sorted keys): trimmed now, before anyone sees it
+            if (meta.get("labels") instanceof Map<?, ?> labels) {
+                labels.keySet().removeIf(k -> !(k instanceof String key && KeptNodeMetadata.keepsLabel(key)));
+            }
+            if (meta.get("annotations") instanceof Map<?, ?> annotations) {
+                annotations.keySet().removeIf(k -> !(k instanceof String key && KeptNodeMetadata.keepsAnnotation(key)));
+            }
         }
     }
 
-    /** metadata (parser on START_OBJECT): managedFields skipped in model mode; a Secret's last-applied skipped. */
+    /**
+     * metadata (parser on START_OBJECT): managedFields skipped in model mode; a Secret's last-applied skipped; a
+     * Node's labels and annotations outside {@link KeptNodeMetadata} skipped in model mode.
+     */
     private Map<String, Object> readMetadata(JsonParser p, ObjectState state) {
         Map<String, Object> out = new LinkedHashMap<>();
         while (p.nextToken() == JsonToken.PROPERTY_NAME) {
             String field = p.currentName();
             JsonToken t = p.nextToken();
             if (modelOnly && "managedFields".equals(field)) {
+                // a check that needs a Node's managedFields entry reads it here, by the rule KeptNodeMetadata holds
                 p.skipChildren();
             } else if ("annotations".equals(field) && t == JsonToken.START_OBJECT && state.isSecret()) {
                 out.put(field, readMapWithout(p, LAST_APPLIED));
+            } else if (trimNodeMetadata && state.isNode() && t == JsonToken.START_OBJECT && "labels".equals(field)) {
+                out.put(field, readMapKeeping(p, KeptNodeMetadata::keepsLabel));
+            } else if (trimNodeMetadata && state.isNode() && t == JsonToken.START_OBJECT
+                    && "annotations".equals(field)) {
+                out.put(field, readMapKeeping(p, KeptNodeMetadata::keepsAnnotation));
             } else {
                 out.put(field, readScalarOrContainer(p, t));
             }
@@ -836,6 +868,21 @@ public final class KubeJson {
                 p.skipChildren();
             } else {
                 out.put(field, readScalarOrContainer(p, t));
+            }
+        }
+        return out;
+    }
+
+    /** An object (parser on START_OBJECT) with only the fields {@code kept} names; the rest skipped token by token. */
+    private static Map<String, Object> readMapKeeping(JsonParser p, java.util.function.Predicate<String> kept) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (kept.test(field)) {
+                out.put(field, readScalarOrContainer(p, t));
+            } else {
+                p.skipChildren();
             }
         }
         return out;

@@ -288,4 +288,78 @@ class KubeJsonTest {
         assertThat(KubeJson.MODEL.readWatchEvents(body(""), "WATCH nodes", "Node", e -> { }))
                 .as("a watch the server ended before any event").isZero();
     }
+
+    /**
+     * The real RKE2 GPU node (shared/field/k8s/edgexr-nori-rke2/nodes.json: edgexr/edge-cloud-platform
+     * pkg/k8smgmt/cluster_test.go, gpuNodesSampleOutput; kubectl's List, keys sorted, kind before metadata): 85 labels
+     * and 18 annotations, of which the model keeps the role labels, the hostname, RKE2's node-args and the etcd member
+     * annotations. The evidence and untrimmed readers keep all of them.
+     */
+    @Test
+    void modelModeKeepsOnlyTheNodeMetadataAChecksReads() throws IOException {
+        java.nio.file.Path file = java.nio.file.Path.of("..", "shared", "field", "k8s", "edgexr-nori-rke2",
+                "nodes.json");
+        assertThat(file).as("the field artifacts beside the repository (shared/field)").exists();
+        byte[] bytes = java.nio.file.Files.readAllBytes(file);
+
+        Map<String, Object> trimmed = only(KubeJson.MODEL, bytes);
+        assertThat(Plain.stringMap(Plain.map(trimmed, "metadata"), "labels")).containsOnlyKeys(
+                "kubernetes.io/hostname", "node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/etcd",
+                "node-role.kubernetes.io/master");
+        assertThat(Plain.stringMap(Plain.map(trimmed, "metadata"), "annotations")).containsOnlyKeys(
+                "etcd.rke2.cattle.io/node-address", "etcd.rke2.cattle.io/node-name", "rke2.io/node-args")
+                .containsEntry("rke2.io/node-args", "[\"server\"]");
+        // the rest of the Node is untouched: the GPU count is read from the capacity
+        assertThat(Plain.stringMap(Plain.map(trimmed, "status"), "capacity")).containsEntry("nvidia.com/gpu", "1");
+
+        for (KubeJson whole : List.of(KubeJson.EVIDENCE, KubeJson.MODEL_UNTRIMMED)) {
+            Map<String, Object> node = only(whole, bytes);
+            assertThat(Plain.stringMap(Plain.map(node, "metadata"), "labels")).hasSize(85);
+            assertThat(Plain.stringMap(Plain.map(node, "metadata"), "annotations")).hasSize(18);
+        }
+    }
+
+    /** Items of a kubectl List, read as a dump is (DocumentHandler), each item's kind deciding. */
+    private static Map<String, Object> only(KubeJson json, byte[] bytes) {
+        List<Object> items = new ArrayList<>();
+        json.readDocuments(KubeJson.parser(new ByteArrayInputStream(bytes)), "nodes.json",
+                new KubeJson.DocumentHandler() {
+                    public void item(int document, Object item, String listKind) {
+                        items.add(item);
+                    }
+
+                    public void listEnd(int document, KubeJson.ListEnvelope envelope) {
+                    }
+
+                    public void value(int document, Object value) {
+                        items.add(value);
+                    }
+                });
+        assertThat(items).hasSize(1);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> node = (Map<String, Object>) items.get(0);
+        return node;
+    }
+
+    @Test
+    void aNodeIsTrimmedWhateverOrderItsFieldsComeIn() {
+        String meta = "'metadata':{'name':'n1','labels':{'node-role.kubernetes.io/worker':'true',"
+                + "'feature.node.kubernetes.io/cpu-cpuid.AVX2':'true'},'annotations':{'k3s.io/node-args':'[]',"
+                + "'nfd.node.kubernetes.io/feature-labels':'cpu-cpuid.AVX2'}}";
+        // an API LIST: the caller names the kind; a file with sorted keys: kind first; a file written otherwise:
+        // kind after the metadata (trimmed when the object ends, before anyone sees it)
+        List<Map<String, Object>> nodes = List.of(
+                list(KubeJson.MODEL, "{'items':[{" + meta + "}]}", "Node").get(0),
+                KubeJson.MODEL.readObject(body("{'kind':'Node'," + meta + "}"), "test", null),
+                KubeJson.MODEL.readObject(body("{" + meta + ",'kind':'Node'}"), "test", null));
+        for (Map<String, Object> node : nodes) {
+            Map<String, Object> m = Plain.map(node, "metadata");
+            assertThat(Plain.stringMap(m, "labels")).containsOnlyKeys("node-role.kubernetes.io/worker");
+            assertThat(Plain.stringMap(m, "annotations")).containsOnlyKeys("k3s.io/node-args");
+        }
+        // other kinds keep their labels and annotations (a Lease's, a ConfigMap's selectors read them)
+        Map<String, Object> lease = KubeJson.MODEL.readObject(body("{'kind':'Lease'," + meta + "}"), "test", null);
+        assertThat(Plain.stringMap(Plain.map(lease, "metadata"), "labels")).hasSize(2);
+        assertThat(Plain.stringMap(Plain.map(lease, "metadata"), "annotations")).hasSize(2);
+    }
 }
