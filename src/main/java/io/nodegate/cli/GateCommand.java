@@ -133,7 +133,10 @@ public final class GateCommand implements Callable<Integer> {
 
     @Option(names = "--annotate", description = "Write nodegate.io/gate-verdict, gate-at and gate-evidence (sha256 of "
             + "the record) on the Node; with --machine-context on its Machine too, bound to the Machine's uid and the "
-            + "Node it points at.")
+            + "Node it points at. The newest verdict is the one the admission policies honour: HOLD and FAIL are "
+            + "written like PASS, INVALID replaces an earlier verdict (nothing else is written on a run that met an "
+            + "error). A verdict that could not replace an earlier one (the object could not be read, or the write "
+            + "failed) is an error (exit 3) saying what the object carries now.")
     boolean annotate;
 
     @Option(names = "--host-report", paramLabel = "FILE",
@@ -191,6 +194,11 @@ public final class GateCommand implements Callable<Integer> {
             MachineFlags.close(management);
         }
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.GateOutput(node, run));
+        if (run.annotationFailure() != null) {
+            // the cluster may still honour an earlier PASS this run did not replace: louder than the verdict's code
+            throw new NodegateException(ExitCode.COLLECTION, "gate " + node + ": " + run.result().verdict()
+                    + ", but it could not replace every earlier verdict:\n" + run.annotationFailure());
+        }
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
         }

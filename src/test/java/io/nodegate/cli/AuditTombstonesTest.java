@@ -47,7 +47,9 @@ class AuditTombstonesTest {
         Files.writeString(dir.resolve("nodes.json"), "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
                 + node("new-11", "4C4C4544-0000-1111-2222-333344445555", "a11machine") + ","
                 + node("keep-1", "4C4C4544-9999-1111-2222-333344445555", "keepmachine") + "]}");
-        writeTombstones(TombstoneBook.empty().with(new Tombstone("gpu-a11", "uid-old", "11111111-2222-3333-4444-555566667777",
+        // the removed host's board reported an all-zero UUID, so its machine-id was its one identity (a machine-id
+        // found under another firmware UUID than the tombstone's would be an image's, and match nothing)
+        writeTombstones(TombstoneBook.empty().with(new Tombstone("gpu-a11", "uid-old", "00000000-0000-0000-0000-000000000000",
                 "A11MACHINE", Instant.parse("2026-10-21T06:31:10Z"), "c0ffee", "kim via kubeconfig user ops")));
 
         CliRun run = CliRun.run("audit", "-f", dir.toString(), "--now", "2026-10-26T08:00:00Z", "-o", "json");

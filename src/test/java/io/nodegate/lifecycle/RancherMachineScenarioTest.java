@@ -14,6 +14,8 @@ import io.nodegate.testing.FaultProxy;
 import io.nodegate.testing.RbacAuthorizer;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
+import io.nodegate.testing.RedfishTestServer;
+import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -216,6 +218,130 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         Map<String, Object> json = Json.MAPPER.readValue(SERIALIZATION.asJson(stored), Map.class);
         return new AdmissionSimulator.Request("DELETE", "machines", null, "u-b4qkhsnliz",
                 List.of("system:authenticated", "system:cattle:authenticated"), null, json, "cluster.x-k8s.io");
+    }
+
+    static AdmissionSimulator emittedNodePolicy() {
+        CliRun run = CliRun.run("policy");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        @SuppressWarnings("unchecked")
+        List<HasMetadata> objects = (List<HasMetadata>) SERIALIZATION.unmarshal(run.out());
+        return new AdmissionSimulator(objects.stream().filter(ValidatingAdmissionPolicy.class::isInstance)
+                .map(ValidatingAdmissionPolicy.class::cast).findFirst().orElseThrow());
+    }
+
+    /** `kubectl delete node gpu-a11` by an operator, on the Node as the server has it now. */
+    @SuppressWarnings("unchecked")
+    AdmissionSimulator.Request nodeDelete() {
+        Map<String, Object> json = Json.MAPPER.readValue(SERIALIZATION.asJson(api.client().nodes().withName("gpu-a11")
+                .get()), Map.class);
+        return new AdmissionSimulator.Request("DELETE", "nodes", null, "kim", List.of("system:authenticated"), null,
+                json);
+    }
+
+    Map<String, String> nodeAnnotations() {
+        return api.client().nodes().withName("gpu-a11").get().getMetadata().getAnnotations();
+    }
+
+    /** The gate run that leaves PASS on the Node and on its Machine, both admitted by their policies. */
+    void passedAndAnnotated(AdmissionSimulator nodePolicy, AdmissionSimulator machinePolicy) {
+        CliRun pass = gate("--machine-cluster", "prod-gpu", "--annotate");
+        assertThat(pass.exitCode()).as(pass.all()).isZero();
+        assertThat(nodeAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS");
+        assertThat(machineAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS");
+        assertThat(nodePolicy.review(nodeDelete()).allowed()).isTrue();
+        assertThat(machinePolicy.review(uiDelete(machine(MACHINE).get())).allowed()).isTrue();
+    }
+
+    /** gpu-a11's BMC answering every request 503 (busy): the bmc check, and with it the run, is INVALID. */
+    String[] busyBmc(RedfishTestServer bmc, TestCerts certs, Path credentials) {
+        return new String[]{"--bmc", bmc.url(), "--bmc-credentials", credentials.toString(), "--bmc-ca",
+                certs.caCert.toString()};
+    }
+
+    @Test
+    void aLaterInvalidOrHoldRunReplacesThePassOnTheNodeAndTheMachineAndNeitherPolicyAdmitsTheDelete()
+            throws IOException {
+        create(recorded("machine-custom-rancher-2.13.json"));
+        labelGpuA11AsRancherRegisteredIt(machineUid);
+        AdmissionSimulator nodePolicy = emittedNodePolicy();
+        AdmissionSimulator machinePolicy = emittedMachinePolicy();
+        passedAndAnnotated(nodePolicy, machinePolicy);
+
+        // the same gate a minute later, the host's BMC now unreadable: INVALID, and the newest verdict is the one
+        // both objects carry
+        clock.advance(Duration.ofMinutes(1));
+        TestCerts certs = TestCerts.create(Files.createDirectories(tmp.resolve("certs")));
+        Path credentials = Files.writeString(tmp.resolve("bmc.yaml"), "username: root\npassword: pw-bmc\n");
+        try (RedfishTestServer bmc = RedfishTestServer.start(certs.serverCert, certs.serverKey,
+                RedfishTestServer.Layout.IDRAC).account("root", "pw-bmc").system("System.Embedded.1", "UUID-A11", "Off")
+                .failWith(503)) {
+            List<String> args = new ArrayList<>(List.of("--machine-cluster", "prod-gpu", "--annotate"));
+            args.addAll(List.of(busyBmc(bmc, certs, credentials)));
+            CliRun invalid = gate(args.toArray(String[]::new));
+
+            assertThat(invalid.exitCode()).as(invalid.all()).isEqualTo(3);
+            assertThat(invalid.out()).contains("gate gpu-a11: INVALID", "[bmc]        INVALID",
+                    "annotated nodegate.io/gate-verdict=INVALID (replacing any earlier verdict",
+                    "annotated Machine fleet-default/" + MACHINE + " nodegate.io/gate-verdict=INVALID");
+        }
+        assertThat(nodeAnnotations()).containsEntry("nodegate.io/gate-verdict", "INVALID")
+                .containsEntry("nodegate.io/gate-at", clock.instant().toString())
+                .containsEntry("nodegate.io/gate-uid", nodeUid);
+        assertThat(machineAnnotations()).containsEntry("nodegate.io/gate-verdict", "INVALID")
+                .containsEntry("nodegate.io/gate-uid", machineUid)
+                .containsEntry("nodegate.io/gate-node-uid", nodeUid)
+                .containsEntry("nodegate.io/gate-at", clock.instant().toString());
+        assertThat(nodePolicy.review(nodeDelete()).allowed()).isFalse();
+        assertThat(machinePolicy.review(uiDelete(machine(MACHINE).get())).allowed()).isFalse();
+
+        // PASS again, then a run without the host owner's removal time: HOLD replaces it the same way
+        clock.advance(Duration.ofMinutes(1));
+        passedAndAnnotated(nodePolicy, machinePolicy);
+        clock.advance(Duration.ofMinutes(1));
+        CliRun hold = cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--machine-kubeconfig",
+                rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu", "--annotate");
+        assertThat(hold.exitCode()).as(hold.all()).isEqualTo(4);
+        assertThat(nodeAnnotations()).containsEntry("nodegate.io/gate-verdict", "HOLD");
+        assertThat(machineAnnotations()).containsEntry("nodegate.io/gate-verdict", "HOLD");
+        assertThat(nodePolicy.review(nodeDelete()).allowed()).isFalse();
+        assertThat(machinePolicy.review(uiDelete(machine(MACHINE).get())).allowed()).isFalse();
+    }
+
+    @Test
+    void aReplacementThatCannotBeWrittenSaysThePassIsStillInForceAndExitsThree() {
+        create(recorded("machine-custom-rancher-2.13.json"));
+        labelGpuA11AsRancherRegisteredIt(machineUid);
+        passedAndAnnotated(emittedNodePolicy(), emittedMachinePolicy());
+
+        // HOLD (no removal time), and the Node refuses every PATCH: the Machine is still written, the Node is not
+        clock.advance(Duration.ofMinutes(1));
+        api.failOn("PATCH", "/api/v1/nodes/gpu-a11", 500);
+        CliRun hold = cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--machine-kubeconfig",
+                rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu", "--annotate");
+
+        assertThat(hold.exitCode()).as(hold.all()).isEqualTo(3);
+        assertThat(hold.out()).contains("gate gpu-a11: HOLD",
+                "annotated Machine fleet-default/" + MACHINE + " nodegate.io/gate-verdict=HOLD");
+        assertThat(hold.err()).startsWith("nodegate: ").contains("gate gpu-a11: HOLD, but it could not replace",
+                "writing nodegate.io/gate-verdict=HOLD on Node gpu-a11 failed",
+                "Node gpu-a11 now carries: PASS (gate-at " + seed.gateTime + ")",
+                "That earlier PASS is STILL IN FORCE: the admission policy admits its DELETE",
+                "kubectl annotate node gpu-a11 nodegate.io/gate-verdict-");
+        assertThat(nodeAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS");
+        assertThat(machineAnnotations()).containsEntry("nodegate.io/gate-verdict", "HOLD");
+
+        // the Node cannot even be read: nothing can be written on it, and the run says the PASS may stand
+        api.clearFailures();
+        api.failOn("GET", "/api/v1/nodes", 500);
+        api.failOn("GET", "/api/v1/nodes/gpu-a11", 500);
+        clock.advance(Duration.ofMinutes(1));
+        CliRun unread = gate("--machine-cluster", "prod-gpu", "--annotate");
+
+        assertThat(unread.exitCode()).as(unread.all()).isEqualTo(3);
+        assertThat(unread.out()).contains("gate gpu-a11: INVALID");
+        assertThat(unread.err()).contains("Node gpu-a11 could not be read",
+                "an earlier nodegate.io/gate-verdict=PASS on it, if any, is STILL IN FORCE");
+        assertThat(api.requests("PATCH", "/api/v1/nodes/gpu-a11")).isEqualTo(2);
     }
 
     @Test

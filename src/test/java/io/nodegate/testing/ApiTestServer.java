@@ -996,10 +996,16 @@ public final class ApiTestServer implements AutoCloseable {
             if (refused != null) {
                 return refused;
             }
+            byte[] patchBody = "PATCH".equals(method) && request.getBody() != null ? request.getBody().getBytes()
+                    : null;
             MockResponse answer = crud.dispatch(request);
             if ("PATCH".equals(method) && answer.code() == 202) {
                 // the CRUD mock answers 202 Accepted; kube-apiserver answers a PATCH with 200 and the object
                 answer.setResponseCode(200);
+            }
+            if (patchBody != null && answer.code() == 200 && String.valueOf(request.getHeader("Content-Type"))
+                    .startsWith("application/merge-patch+json")) {
+                answer = nullsRemoved(request, path, patchBody, answer);
             }
             noteResourceVersion(answer);
             if ("GET".equals(method) || "DELETE".equals(method)) {
@@ -1009,6 +1015,60 @@ public final class ApiTestServer implements AutoCloseable {
                         ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOfObject(path))));
             }
             return answer;
+        }
+
+        /**
+         * A JSON merge patch's null deletes the key (RFC 7386, as kube-apiserver applies it), where the CRUD mock
+         * stores the null. When the patch carried a null, the stored object is written again without its null
+         * fields (straight into the store, one more resourceVersion) and that is the PATCH's answer, so the answer
+         * and the store agree as they do on a real server.
+         */
+        private MockResponse nullsRemoved(RecordedRequest request, String path, byte[] patch, MockResponse answer) {
+            try {
+                if (!hasNull(JSON.readTree(patch))) {
+                    return answer;
+                }
+                JsonNode stored = JSON.readTree(answer.getBody().readUtf8());
+                stripNulls(stored);
+                MockResponse put = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
+                        io.fabric8.mockwebserver.dsl.HttpMethod.PUT, path, io.fabric8.mockwebserver.http.Headers
+                        .builder().add("Content-Type", "application/json").build(),
+                        new io.fabric8.mockwebserver.http.Buffer(JSON.writeValueAsBytes(stored))));
+                if (put.code() == 202 || put.code() == 201) {
+                    put.setResponseCode(200);
+                }
+                return put;
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("the test server could not apply a merge patch's null on " + path, e);
+            }
+        }
+
+        private static boolean hasNull(JsonNode n) {
+            if (n.isNull()) {
+                return true;
+            }
+            for (JsonNode child : n) {
+                if (hasNull(child)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static void stripNulls(JsonNode n) {
+            if (n instanceof tools.jackson.databind.node.ObjectNode o) {
+                List<String> gone = new ArrayList<>();
+                o.properties().forEach(e -> {
+                    if (e.getValue().isNull()) {
+                        gone.add(e.getKey());
+                    } else {
+                        stripNulls(e.getValue());
+                    }
+                });
+                gone.forEach(o::remove);
+            } else if (n.isArray()) {
+                n.forEach(ApiTestServer.RealisticDispatcher::stripNulls);
+            }
         }
 
         /**

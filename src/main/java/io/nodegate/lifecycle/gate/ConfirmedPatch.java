@@ -45,6 +45,9 @@ record ConfirmedPatch(ApiReader api, String kind, String what, String path, Stri
                     return new Landed(confirmed, null);
                 }
                 unclear = "the PATCH answered HTTP 200 without the annotated " + kind;
+            } else if (code == 409) {
+                throw new Conflict("annotating " + what + " failed (HTTP 409: the " + kind + " changed since the gate"
+                        + " read it); the gate record is kept but the " + kind + " carries no new verdict");
             } else if (code >= 400 && code < 500 && code != 408) {
                 throw new CollectionException("annotating " + what + " failed (HTTP " + code
                         + (code == 409 ? ": the " + kind + " changed since the gate read it" : "") + "); the gate record "
@@ -76,6 +79,69 @@ record ConfirmedPatch(ApiReader api, String kind, String what, String path, Stri
         throw new CollectionException("annotating " + what + " failed (" + unclear + "); re-reading the " + kind
                 + " shows " + (now == null ? "it is gone (NotFound)" : "it does not carry this run's verdict")
                 + ": the gate record is kept but the " + kind + " carries no new verdict");
+    }
+
+    /** The API server refused the PATCH because the object's resourceVersion moved on since the gate read it. */
+    static final class Conflict extends CollectionException {
+        Conflict(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Writes a verdict that replaces an earlier one (HOLD, FAIL or INVALID over a PASS). The rule is the same as
+     * {@link #apply}'s, with one difference: a PASS must be refused on an object that changed since the gate read it,
+     * but an object's changing is no reason to leave an earlier PASS in force. So on a 409 the object is read again
+     * and, while it is still the object judged (same uid), the verdict is written once more against its current
+     * resourceVersion, confirmed the same way.
+     *
+     * @return what landed; {@code resourceVersion} null when there was nothing left to write on: the object is gone,
+     * or it is another object by that name now (a PASS is bound to the uid it judged, so none of this run's object
+     * is honoured on it), and {@code unclear} says which
+     * @throws CollectionException when the verdict could not be written or confirmed
+     */
+    Landed replace(Map<String, String> annotations, String verdict, String sha) {
+        try {
+            return apply(annotations, verdict, sha);
+        } catch (Conflict conflict) {
+            tools.jackson.databind.JsonNode now = api.reread(what, path).orElse(null);
+            if (now == null) {
+                return new Landed(null, what + " is gone (NotFound)");
+            }
+            String nowUid = now.path("metadata").path("uid").asString();
+            if (!uid.equals(nowUid)) {
+                return new Landed(null, what + " is another object now (uid " + nowUid + ", the gate judged " + uid
+                        + ")");
+            }
+            String rv = now.path("metadata").path("resourceVersion").asString();
+            Landed landed = new ConfirmedPatch(api, kind, what, path, name, uid, rv, checkByHand)
+                    .apply(annotations, verdict, sha);
+            return new Landed(landed.resourceVersion(), "written again on the " + kind + "'s resourceVersion " + rv
+                    + " after a 409 (it changed since the gate read it)");
+        }
+    }
+
+    /**
+     * What the object carries now as {@value GateService#ANN_VERDICT} and {@value GateService#ANN_AT}, for a message
+     * after a failed write: "PASS (gate-at …)", "no verdict", "gone (NotFound)", or "unknown (…)" when it cannot be
+     * read either.
+     */
+    String verdictNow() {
+        try {
+            tools.jackson.databind.JsonNode now = api.reread(what, path).orElse(null);
+            if (now == null) {
+                return "gone (NotFound)";
+            }
+            if (!uid.equals(now.path("metadata").path("uid").asString())) {
+                return "another object now (its verdicts are not bound to this one)";
+            }
+            var ann = now.path("metadata").path("annotations");
+            String v = ann.path(GateService.ANN_VERDICT).asString();
+            return v == null || v.isEmpty() ? "no verdict" : v + " (gate-at " + ann.path(GateService.ANN_AT).asString()
+                    + ")";
+        } catch (RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 
     private static tools.jackson.databind.JsonNode parse(String body) {

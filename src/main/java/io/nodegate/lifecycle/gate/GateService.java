@@ -61,8 +61,19 @@ public final class GateService {
         this(new ApiReader(client), store, clock);
     }
 
-    /** What a run produced: the result, where its record is, and (with annotate) the annotation outcome. */
-    public record Run(GateResult result, GateRecord record, Path recordFile, String sha256, String annotation) {
+    /**
+     * What a run produced: the result, where its record is, and (with annotate) the annotation outcome.
+     *
+     * @param annotationFailure with annotate, for a verdict other than PASS: why the verdict could not be written
+     *                          on the Node or its Machine, and what they carry now (an earlier PASS may still be in
+     *                          force there); null when every write landed or there was nothing to write on
+     */
+    public record Run(GateResult result, GateRecord record, Path recordFile, String sha256, String annotation,
+                      String annotationFailure) {
+
+        public Run(GateResult result, GateRecord record, Path recordFile, String sha256, String annotation) {
+            this(result, record, recordFile, sha256, annotation, null);
+        }
     }
 
     public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
@@ -119,14 +130,135 @@ public final class GateService {
         hostStep.keepReport(store, name);
         String sha = EvidenceStore.sha256(file);
         String annotation = null;
+        String failure = null;
         if (annotate) {
             String bootId = evidence.target() == null ? null : evidence.target().systemInfo().bootId();
-            annotation = annotate(record, name, sha, bootId);
-            if (record.machine() != null && record.verdict() != Verdict.INVALID) {
-                annotation += "\n" + annotateMachine(machines.api(), record, name, sha, bootId);
+            if (record.verdict() == Verdict.PASS) {
+                annotation = annotate(record, name, sha, bootId);
+                if (record.machine() != null) {
+                    annotation += "\n" + annotateMachine(machines.api(), record, name, sha, bootId);
+                }
+            } else {
+                Replaced replaced = replace(record, name, sha, bootId, evidence, machines);
+                annotation = replaced.said();
+                failure = replaced.failure();
             }
         }
-        return new Run(result, record, file, sha, annotation);
+        return new Run(result, record, file, sha, annotation, failure);
+    }
+
+    /** What a non-PASS run wrote, and what it could not (null when nothing failed). */
+    private record Replaced(String said, String failure) {
+    }
+
+    /**
+     * Writes a HOLD, FAIL or INVALID verdict over whatever an earlier run left on the Node and its Machine: the newest
+     * verdict is the one the admission policies must honour, and they admit a DELETE only on PASS. The same binding
+     * (uid, boot, gate-at, the record's hash) and the same confirmation by re-reading as a PASS, except that an
+     * object that changed since the gate read it is written again on its current version ({@link
+     * ConfirmedPatch#replace}). Both objects are tried even when the first write fails. Nothing can be written on an
+     * object the run could not read: that, and every failed write, is returned as the failure with what the object
+     * carries now, so that the user is told an earlier PASS may still be in force there.
+     */
+    private Replaced replace(GateRecord record, String name, String sha, String bootId, GateEvidence evidence,
+                             MachineSource machines) {
+        List<String> said = new java.util.ArrayList<>();
+        List<String> failed = new java.util.ArrayList<>();
+        String node = "Node " + record.node();
+        if (record.nodeUid() == null) {
+            if (evidence.collectionError() != null) {
+                said.add("not annotated: " + node + " could not be read, so its annotations could not be replaced");
+                failed.add(node + " could not be read (" + evidence.collectionError() + "), so this run's verdict "
+                        + record.verdict() + " was not written on it: an earlier " + ANN_VERDICT + "=PASS on it, if"
+                        + " any, is STILL IN FORCE and the admission policy admits its DELETE. Check: kubectl get node "
+                        + record.node() + " -o jsonpath='{.metadata.annotations}'");
+            } else {
+                said.add("not annotated: " + node + " not seen (nothing carries a verdict for it)");
+            }
+        } else if (record.verdict() == Verdict.INVALID && evidence.target().annotation(ANN_VERDICT) == null) {
+            // nothing to replace, and a run that met an error changes nothing it does not have to
+            said.add("not annotated: verdict INVALID (" + node + " carries no earlier verdict to replace)");
+        } else {
+            ConfirmedPatch patch = new ConfirmedPatch(api, "Node", node, "/api/v1/nodes/" + record.node(),
+                    record.node(), record.nodeUid(), record.nodeResourceVersion(), "kubectl get node " + record.node());
+            try {
+                ConfirmedPatch.Landed landed = patch.replace(verdictAnnotations(record, sha, record.nodeUid(), bootId),
+                        record.verdict().name(), sha);
+                if (landed.resourceVersion() == null) {
+                    said.add("not annotated: " + landed.unclear() + "; an earlier verdict bound to the object judged"
+                            + " is not honoured on anything now");
+                } else {
+                    said.add(recordAnnotation(record, name, sha, landed.resourceVersion(), "annotated " + ANN_VERDICT
+                            + "=" + record.verdict() + " (replacing any earlier verdict: no DELETE is admitted on it)"
+                            + (landed.unclear() == null ? "" : " (" + landed.unclear() + ")")));
+                }
+            } catch (RuntimeException e) {
+                failed.add(stillInForce(node, record, e, patch));
+            }
+        }
+        if (machines != null) {
+            GateRecord.MachineRef m = record.machine();
+            boolean machineHasVerdict = m != null && evidence.machine().ofCluster().get(0).annotations()
+                    .containsKey(ANN_VERDICT);
+            boolean boundElsewhere = m != null && m.nodeRefUid() != null && !m.nodeRefUid().equals(record.nodeUid());
+            if (m != null && (boundElsewhere || record.verdict() == Verdict.INVALID && !machineHasVerdict)) {
+                // a Machine that points at another Node object is not this Node's to judge (and a PASS on it is
+                // bound to that object); an INVALID run writes only to replace an earlier verdict
+                said.add("Machine " + m.namespace() + "/" + m.name() + " not annotated: " + (boundElsewhere
+                        ? "it points at another Node object (uid " + m.nodeRefUid() + ")"
+                        : "verdict INVALID and it carries no earlier verdict to replace"));
+            } else if (m != null) {
+                String what = "Machine " + m.namespace() + "/" + m.name();
+                Map<String, String> annotations = verdictAnnotations(record, sha, m.uid(), bootId);
+                annotations.put(ANN_NODE_NAME, record.node());
+                annotations.put(ANN_NODE_UID, record.nodeUid());
+                ConfirmedPatch patch = new ConfirmedPatch(machines.api(), "Machine", what,
+                        io.nodegate.source.rancher.RancherMachines.machinePath(m.namespace(), m.name()), m.name(),
+                        m.uid(), m.resourceVersion(), "kubectl get machines.cluster.x-k8s.io -n " + m.namespace()
+                        + " " + m.name());
+                try {
+                    ConfirmedPatch.Landed landed = patch.replace(annotations, record.verdict().name(), sha);
+                    if (landed.resourceVersion() == null) {
+                        said.add("not annotated: " + landed.unclear());
+                    } else {
+                        store.writeJson(name + ".machine.annotation.json", new GateRecord.MachineAnnotation(
+                                GateRecord.MachineAnnotation.KIND, record.node(), name + ".json", sha, m.namespace(),
+                                m.name(), m.uid(), landed.resourceVersion(), clock.instant()));
+                        said.add("annotated " + what + " " + ANN_VERDICT + "=" + record.verdict()
+                                + " (replacing any earlier verdict)"
+                                + (landed.unclear() == null ? "" : " (" + landed.unclear() + ")"));
+                    }
+                } catch (RuntimeException e) {
+                    failed.add(stillInForce(what, record, e, patch));
+                }
+            } else if (evidence.machine() == null || evidence.machine().ofCluster().size() > 1) {
+                // the Machine could not be read, or it is not known which one judges this Node: none was written
+                String why = evidence.machine() == null ? "the management cluster's Machines were not read"
+                        : evidence.machine().ofCluster().size() + " Machines of cluster " + evidence.machine().cluster()
+                        + " name this Node";
+                said.add("Machine not annotated: " + why);
+                failed.add("Machine not annotated (" + why + "), so this run's verdict " + record.verdict()
+                        + " was not written on it: an earlier " + ANN_VERDICT + "=PASS on " + record.node()
+                        + "'s Machine, if any, is STILL IN FORCE and the Machine admission policy admits its DELETE."
+                        + " Check: kubectl get machines.cluster.x-k8s.io -n " + machines.namespace()
+                        + " -o custom-columns='NAME:.metadata.name,NODE:.status.nodeRef.name,VERDICT:.metadata"
+                        + ".annotations.nodegate\\.io/gate-verdict'");
+            }
+        }
+        return new Replaced(String.join("\n", said), failed.isEmpty() ? null : String.join("\n", failed));
+    }
+
+    /** The message for a verdict that could not replace an earlier one, with what the object carries now. */
+    private static String stillInForce(String what, GateRecord record, RuntimeException e, ConfirmedPatch patch) {
+        String now = patch.verdictNow();
+        boolean pass = now.startsWith(Verdict.PASS.name() + " ");
+        return "writing " + ANN_VERDICT + "=" + record.verdict() + " on " + what + " failed: " + e.getMessage()
+                + ". " + what + " now carries: " + now + (pass ? ". That earlier PASS is STILL IN FORCE: the admission"
+                + " policy admits its DELETE. Withdraw it by hand ("
+                + patch.checkByHand().replaceFirst("^kubectl get ", "kubectl annotate ") + " " + ANN_VERDICT
+                + "-) or run the gate again" : now.startsWith("unknown") ? ". An earlier PASS may still"
+                + " be in force: check before anyone deletes it (" + patch.checkByHand()
+                + " -o jsonpath='{.metadata.annotations}')" : "");
     }
 
     /** The one Machine of the gated cluster that names the Node, as the record keeps it; else null. */
@@ -177,15 +309,15 @@ public final class GateService {
     }
 
     /**
-     * Writes the verdict onto the Node, conditional on the resourceVersion the gate saw (a merge patch carrying
+     * Writes a PASS onto the Node, conditional on the resourceVersion the gate saw (a merge patch carrying
      * metadata.resourceVersion is rejected with 409 if the Node changed), together with the uid and bootID it
      * judged and the time: the admission policy honours a PASS only for that object, that boot, and while no
-     * heartbeat newer than gate-at arrived. Not done for INVALID: nothing the run saw can be trusted. A PATCH
-     * without a clean answer is confirmed by reading the Node again ({@link ConfirmedPatch}).
+     * heartbeat newer than gate-at arrived. A PATCH without a clean answer is confirmed by reading the Node again
+     * ({@link ConfirmedPatch}). Any other verdict goes through {@link #replace}.
      */
     private String annotate(GateRecord record, String name, String sha, String bootId) {
-        if (record.verdict() == Verdict.INVALID || record.nodeUid() == null) {
-            return "not annotated: verdict " + record.verdict() + (record.nodeUid() == null ? " (Node not seen)" : "");
+        if (record.nodeUid() == null) {
+            return "not annotated: verdict " + record.verdict() + " (Node not seen)";
         }
         ConfirmedPatch.Landed landed = new ConfirmedPatch(api, "Node", "Node " + record.node(),
                 "/api/v1/nodes/" + record.node(), record.node(), record.nodeUid(), record.nodeResourceVersion(),

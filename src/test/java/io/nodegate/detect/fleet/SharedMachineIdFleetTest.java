@@ -111,9 +111,13 @@ class SharedMachineIdFleetTest {
     void aTombstoneWithoutAFirmwareUuidIsNotMatchedByAnImagesMachineIdEither() {
         // the removed host's board reported a zero UUID: its machine-id is all the tombstone has, and the fleet
         // sees that machine-id under six firmware UUIDs
+        Instant removed = NodeFixtures.NOW.minusSeconds(86_400);
         Tombstone t = new Tombstone("talos-192-168-32-7", "uid-7", "00000000-0000-0000-0000-000000000000", TALOS_MID,
-                NodeFixtures.NOW.minusSeconds(86_400), "ab12", "ops");
+                removed, "ab12", "ops");
+        // a VM of the image that joined after the removal
+        ClusterState a = talosA(node("talos-192-168-32-8").systemUuid(uuid(8)).machineId(TALOS_MID)
+                .created(removed.plusSeconds(600)));
         assertThat(new RemovedHostReturnedDetector().detect(fleet(Map.of("talos-a", List.of(t)),
-                "talos-a", talosA(), "talos-b", talosB()))).isEmpty();
+                "talos-a", a, "talos-b", talosB()))).isEmpty();
     }
 }
