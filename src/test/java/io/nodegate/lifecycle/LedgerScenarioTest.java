@@ -223,6 +223,37 @@ class LedgerScenarioTest extends SeededClusterTest {
         assertThat(admit(worker("new-10", "uuid-a10-old", "")).allowed()).isFalse();
     }
 
+    /**
+     * Hosts built from one image share /etc/machine-id (siderolabs/talos#4759): a machineID that live Nodes report
+     * with other systemUUIDs is the image's, and a tombstone on it would refuse every new host built from that image.
+     * It is not recorded; the quarantine follows the host by its systemUUID.
+     */
+    @Test
+    void aMachineIdThatLiveNodesReportWithOtherSystemUuidsIsAnImagesAndIsNotTombstoned() throws Exception {
+        String image = "ad432f2cb0c28bbcd1f87a20199237f9";
+        api.client().nodes().withName("gpu-a11").edit(n -> {
+            n.getStatus().getNodeInfo().setMachineID(image);
+            return n;
+        });
+        api.create(worker("clone-1", "uuid-clone-1", image));
+        playGarbageCollector("gpu-a11");
+
+        CliRun removed = remove();
+
+        assertThat(removed.exitCode()).as(removed.all()).isZero();
+        assertThat(removed.out()).contains("its machineID " + image + " is also reported by live Nodes with other "
+                + "systemUUIDs (clone-1): an image's, not the host's, so it was not recorded");
+        Tombstone t = new TombstoneLedger(client, NS).find("gpu-a11").orElseThrow();
+        assertThat(t.systemUuid()).isEqualTo("uuid-a11");
+        assertThat(t.machineId()).isNull();
+        assertThat(api.client().configMaps().inNamespace(NS).withName("nodegate-tombstones").get().getData())
+                .doesNotContainKey("machineid." + image);
+        // a new host from the same image registers; the removed host under a new name is still refused
+        QuarantineScenarioTest.waitUntilTheServerClockPasses(t.removedAt());
+        assertThat(admit(worker("new-vm", "uuid-new-vm", image)).allowed()).isTrue();
+        assertThat(admit(worker("new-a11", "uuid-a11", image)).allowed()).isFalse();
+    }
+
     @Test
     void aNodeThatSharesTheIdentityWhenTheHostIsRemovedStaysExemptAndANewNameDoesNot() throws Exception {
         // issue 22 item 5: twin-a11 is a cloned VM with gpu-a11's firmware UUID, live when gpu-a11 is removed

@@ -341,24 +341,34 @@ public final class NodeRemover {
     }
 
     /** The Nodes that share the removed host's systemUUID or machineID, other than itself, when it is removed. */
-    private record SharedIdentities(List<String> sameSystemUuid, List<String> sameMachineId) {
+    /**
+     * @param imageMachineId the removed host's machineID when live Nodes report it with other systemUUIDs: an image's
+     *                       or a cloned template's /etc/machine-id, not the host's, so it is not tombstoned (the
+     *                       quarantine would refuse every new host built from that image); null otherwise
+     */
+    private record SharedIdentities(List<String> sameSystemUuid, List<String> sameMachineId, String imageMachineId) {
         String describe() {
-            if (sameSystemUuid.isEmpty() && sameMachineId.isEmpty()) {
-                return "";
+            String image = imageMachineId == null ? "" : "; its machineID " + imageMachineId + " is also reported by "
+                    + "live Nodes with other systemUUIDs (" + String.join(", ", sameMachineId) + "): an image's, not "
+                    + "the host's, so it was not recorded (the quarantine follows the host by its systemUUID)";
+            List<String> exempt = imageMachineId == null ? sameMachineId : List.of();
+            if (sameSystemUuid.isEmpty() && exempt.isEmpty()) {
+                return image;
             }
             return "; live Nodes sharing its identity stay exempt from the quarantine:"
                     + (sameSystemUuid.isEmpty() ? "" : " systemUUID " + sameSystemUuid)
-                    + (sameMachineId.isEmpty() ? "" : " machineID " + sameMachineId);
+                    + (exempt.isEmpty() ? "" : " machineID " + exempt) + image;
         }
     }
 
     /** One LIST of Nodes; a host whose IDs identify nothing shares nothing, and is not listed for. */
     private SharedIdentities sharedIdentities(Tombstone t) {
         if (t.systemUuid() == null && t.machineId() == null) {
-            return new SharedIdentities(List.of(), List.of());
+            return new SharedIdentities(List.of(), List.of(), null);
         }
         List<String> byUuid = new ArrayList<>();
         List<String> byMid = new ArrayList<>();
+        boolean image = false;
         for (io.nodegate.model.NodeInfo n : api.nodes()) {
             if (n.name().equals(t.name()) || (t.uid() != null && t.uid().equals(n.uid()))) {
                 continue;
@@ -368,14 +378,18 @@ public final class NodeRemover {
             }
             if (t.machineId() != null && t.machineId().equals(Tombstone.identity(n.systemInfo().machineId()))) {
                 byMid.add(n.name());
+                String other = Tombstone.identity(n.systemInfo().systemUuid());
+                image |= other != null && t.systemUuid() != null && !other.equals(t.systemUuid());
             }
         }
-        return new SharedIdentities(byUuid, byMid);
+        return new SharedIdentities(byUuid, byMid, image ? t.machineId() : null);
     }
 
     private static Tombstone withShared(Tombstone t, SharedIdentities shared) {
-        return new Tombstone(t.name(), t.uid(), t.systemUuid(), t.machineId(), t.removedAt(), t.gateRecordSha256(),
-                t.removedBy(), t.handedTo(), shared.sameSystemUuid(), shared.sameMachineId());
+        boolean image = shared.imageMachineId() != null;
+        return new Tombstone(t.name(), t.uid(), t.systemUuid(), image ? null : t.machineId(), t.removedAt(),
+                t.gateRecordSha256(), t.removedBy(), t.handedTo(), shared.sameSystemUuid(),
+                image ? List.of() : shared.sameMachineId());
     }
 
     /**
