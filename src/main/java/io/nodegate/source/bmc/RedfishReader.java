@@ -95,6 +95,9 @@ final class RedfishReader {
     }
 
     private void logout() {
+        if (http.sessionLeftOpen() != null) {
+            notes.accept("BMC " + target.url() + ": " + http.sessionLeftOpen());
+        }
         if (!http.sessionOpen()) {
             return;
         }
@@ -303,7 +306,7 @@ final class RedfishReader {
             }
             list.forEach(members::add);
             String following = collection.path("Members@odata.nextLink").asString(null);
-            next = following == null || following.isBlank() ? null : RedfishHttp.pathOf(following);
+            next = following == null || following.isBlank() ? null : http.onThisBmc(following);
         }
         return new Page(members, false);
     }
