@@ -2,6 +2,7 @@ package io.nodegate.cli;
 
 import io.nodegate.testing.BmcStory;
 import io.nodegate.testing.CliRun;
+import io.nodegate.testing.FieldCaptures;
 import io.nodegate.testing.RedfishTestServer;
 import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.AfterAll;
@@ -87,6 +88,22 @@ class AuditBmcTest {
             assertThat(run.err()).contains("BMC " + busy.url() + ": GET /redfish/v1: HTTP 503");
         } finally {
             busy.close();
+        }
+    }
+
+    @Test
+    void aBaseboardUuidTwoGpuTraysShareIsANoteAndTheExitCodeStaysThatOfTheFindings() throws Exception {
+        // the real GB300 NVL trays of ../shared/field/redfish: both list HGX_Baseboard_0 with one UUID, no Node has it
+        try (RedfishTestServer n1 = RedfishTestServer.capture(certs.serverCert, certs.serverKey,
+                FieldCaptures.redfish("supermicro-gb300-nvl-n1")).account("root", BmcStory.PASSWORD);
+             RedfishTestServer n2 = RedfishTestServer.capture(certs.serverCert, certs.serverKey,
+                     FieldCaptures.redfish("supermicro-gb300-nvl-n2")).account("root", BmcStory.PASSWORD)) {
+            CliRun run = audit("--bmc", n1.url(), "--bmc", n2.url());
+
+            assertThat(run.exitCode()).as(run.all()).isEqualTo(1);
+            JsonNode report = JSON.readTree(run.out());
+            assertThat(report.get("notes").toString()).contains("UUID c01dc250-5678-11ed-9b6a-0242ac120002 is reported "
+                    + "by 2 systems").contains("reported, not a failed collection").doesNotContain("unreadable");
         }
     }
 }

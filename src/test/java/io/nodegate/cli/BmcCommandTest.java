@@ -194,4 +194,22 @@ class BmcCommandTest {
                     .contains("no Node has it: a UUID several machines share identifies none of them");
         }
     }
+
+    @Test
+    void aPasswordInABmcUrlIsAUsageErrorThatNeverEchoesIt() throws Exception {
+        Path inventory = Files.writeString(dir.resolve("pw-inventory.yaml"), "bmcs:\n  - url: https://root:"
+                + BmcStory.PASSWORD + "@10.0.30.9\n");
+        for (List<String> flags : List.of(List.of("--bmc", "https://root:" + BmcStory.PASSWORD + "@10.0.30.7"),
+                List.of("--bmc", "https://root:" + BmcStory.PASSWORD + " @10.0.30.7"),
+                List.of("--bmc-inventory", inventory.toString()))) {
+            List<String> args = new ArrayList<>(List.of("bmc", "-f", BmcStory.EXAMPLE));
+            args.addAll(flags);
+            args.addAll(List.of("--bmc-credentials", story.credentials.toString()));
+
+            CliRun run = CliRun.run(args.toArray(String[]::new));
+
+            assertThat(run.exitCode()).as(run.all()).isEqualTo(2);
+            assertThat(run.all()).doesNotContain(BmcStory.PASSWORD).contains("<user:password hidden>@10.0.30.");
+        }
+    }
 }

@@ -109,6 +109,7 @@ public final class RedfishTestServer implements AutoCloseable {
     private volatile int failStatus;
     private volatile Duration clockOffset = Duration.ZERO;
     private volatile int pageSize = Integer.MAX_VALUE;
+    private volatile String sessionLocation;
 
     /** Serving a real BMC's capture: every resource as it was captured, a query string ignored. */
     private final boolean captured;
@@ -271,6 +272,15 @@ public final class RedfishTestServer implements AutoCloseable {
     /** The Manager's DateTime runs this far ahead of the real clock (negative: behind). */
     public RedfishTestServer clockOffset(Duration offset) {
         this.clockOffset = offset;
+        return this;
+    }
+
+    /**
+     * The session login answers this Location instead of the session's own URI (a BMC that answers with another
+     * resource, e.g. /redfish/v1/AccountService/Accounts/2); null: the session's URI.
+     */
+    public RedfishTestServer sessionLocation(String location) {
+        this.sessionLocation = location;
         return this;
     }
 
@@ -547,7 +557,7 @@ public final class RedfishTestServer implements AutoCloseable {
         ObjectNode session = object("#Session.v1_6_0.Session", path);
         session.put("UserName", user);
         ex.getResponseHeaders().set("X-Auth-Token", token);
-        ex.getResponseHeaders().set("Location", path);
+        ex.getResponseHeaders().set("Location", sessionLocation == null ? path : sessionLocation);
         json(ex, 201, session);
     }
 

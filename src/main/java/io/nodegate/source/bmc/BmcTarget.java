@@ -17,10 +17,12 @@ public record BmcTarget(String url, BmcCredentials credentials) {
      * with {@code /redfish/v1}. Only HTTPS: Redfish over plain HTTP would send the BMC password in the clear.
      */
     public static String baseUrl(String text, String where) {
-        String t = text == null ? "" : text.strip();
+        String raw = text == null ? "" : text.strip();
+        // every message below quotes what was written: never with a password someone put in it (https://user:PW@host)
+        String t = withoutCredentials(raw);
         URI uri;
         try {
-            uri = new URI(t);
+            uri = new URI(raw);
         } catch (URISyntaxException e) {
             throw new InputException(where + " '" + t + "': not a URL (expected https://HOST[:PORT])");
         }
@@ -41,6 +43,23 @@ public record BmcTarget(String url, BmcCredentials credentials) {
         String host = uri.getHost().contains(":") && !uri.getHost().startsWith("[") ? "[" + uri.getHost() + "]"
                 : uri.getHost();
         return "https://" + host.toLowerCase(Locale.ROOT) + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
+    }
+
+    /**
+     * The text with whatever stands before its last '@' (a user and password) replaced, so that an error
+     * can quote it: "https://root:secret@10.0.0.7/x" becomes "https://<user:password hidden>@10.0.0.7/x". Works on text
+     * that does not parse as a URI too (a password with a space or a '%').
+     */
+    static String withoutCredentials(String text) {
+        int scheme = text.indexOf("://");
+        int start = scheme < 0 ? 0 : scheme + 3;
+        // the last '@' anywhere: a password may hold '/', '?' or '#' (the URL is then not what was meant, and still
+        // nothing before the '@' is quoted); a BMC URL has no other use for an '@'
+        int at = text.lastIndexOf('@');
+        if (at < start) {
+            return text;
+        }
+        return text.substring(0, start) + "<user:password hidden>" + text.substring(at);
     }
 
     @Override

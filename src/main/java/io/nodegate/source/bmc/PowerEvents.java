@@ -107,6 +107,9 @@ final class PowerEvents {
                 return PowerEvent.Kind.OFF;
             case "dcpoweron", "resourcepoweredon":
                 return PowerEvent.Kind.ON;
+            case "resourcepoweringoff", "resourcepoweringon":
+                // DMTF: "the PowerState ... is transitioning": on the way, not there; its text must not be read as done
+                return null;
             case "serverpoweredoff":
                 return registry.equals("iloevents") ? PowerEvent.Kind.OFF : null;
             case "serverpoweredon":

@@ -16,6 +16,7 @@ import java.net.NoRouteToHostException;
 import java.net.Proxy;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -55,6 +56,8 @@ final class RedfishHttp {
     private String openSession;
     /** That session's X-Auth-Token: a secret, sent as a header and nowhere else. */
     private String sessionToken;
+    /** Why the session in use cannot be closed (its URI is outside the Sessions collection); null when it can. */
+    private String leftOpen;
 
     /** Where each request is recorded (method and path), for tests and the --v log; never headers or bodies. */
     interface RequestLog {
@@ -131,8 +134,76 @@ final class RedfishHttp {
                     + "(no Location header, no @odata.id): it could not be closed again, so it is not used");
         }
         authorization = null;
-        openSession = pathOf(location);
         sessionToken = a.authToken();
+        String path;
+        try {
+            path = onThisBmc(location);
+        } catch (BmcException e) {
+            path = null;
+        }
+        if (path == null || !underCollection(path, sessions)) {
+            // a DELETE of anything else could remove what is not ours (an account: Accounts/2): never sent. The
+            // session works, and ends by the BMC's SessionTimeout
+            leftOpen = "the session login answered the URI '" + printable(location) + "', which is not under the "
+                    + "Sessions collection " + sessions + ": nodegate deletes nothing else, so the session stays open "
+                    + "until the BMC's SessionTimeout";
+            return;
+        }
+        openSession = path;
+    }
+
+    /** Why the session used could not be closed, or null (none was opened, or it can be closed). */
+    String sessionLeftOpen() {
+        return leftOpen;
+    }
+
+    /** A member of the collection: {@code /redfish/v1/SessionService/Sessions/7}, one segment below it. */
+    static boolean underCollection(String path, String collection) {
+        String p = trimSlash(path);
+        String c = trimSlash(collection);
+        if (!p.startsWith(c + "/")) {
+            return false;
+        }
+        String rest = p.substring(c.length() + 1);
+        return !rest.isEmpty() && !rest.contains("/") && !rest.contains("?") && !rest.contains("#")
+                && !rest.equals("..") && !rest.equals(".") && !rest.contains("%");
+    }
+
+    /**
+     * The path on this BMC that a link names. Redfish links are paths ({@code /redfish/v1/Systems/1}); an absolute URL
+     * is accepted only when it names this BMC (same scheme, host and port). Anything else (another host, or text such as
+     * {@code @127.0.0.2:8443/redfish/v1/Systems} that would turn the BMC's address into a user name) is refused: no
+     * request, and no credentials, ever go to a host other than the BMC given.
+     */
+    String onThisBmc(String link) {
+        String l = link == null ? "" : link.strip();
+        if (l.startsWith("/") && !l.startsWith("//")) {
+            return l;
+        }
+        try {
+            URI u = new URI(l);
+            URI b = URI.create(base);
+            if (u.getScheme() != null && u.getScheme().equalsIgnoreCase(b.getScheme()) && u.getRawUserInfo() == null
+                    && u.getHost() != null && u.getHost().equalsIgnoreCase(b.getHost())
+                    && port(u) == port(b)) {
+                String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+                return u.getRawQuery() == null ? path : path + "?" + u.getRawQuery();
+            }
+        } catch (URISyntaxException e) {
+            // refused below
+        }
+        throw new BmcException("the BMC linked '" + printable(l) + "', which is not a path on " + base + ": not "
+                + "followed (requests and credentials go only to the BMC given)");
+    }
+
+    private static int port(URI u) {
+        return u.getPort() >= 0 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+    }
+
+    /** Text from a BMC as it may be printed: control characters replaced, at most 200 characters. */
+    static String printable(String text) {
+        String t = text == null ? "" : text.replaceAll("\\p{Cntrl}", "?");
+        return t.length() > 200 ? t.substring(0, 200) + "..." : t;
     }
 
     /** Closes the session this client opened (DELETE of its URI); nothing when none is open. */
@@ -169,17 +240,29 @@ final class RedfishHttp {
      * The one way out. Refuses, before anything is sent, every request a reader has no business sending: the guard is
      * here so that no caller, present or future, can change a BMC through this class.
      */
-    private Answer send(String method, String path, byte[] body) {
+    private Answer send(String method, String link, byte[] body) {
+        String path = onThisBmc(link);
         allow(method, path, sessionsCollection, openSession);
         if (aborted && !"DELETE".equals(method)) {
             throw new BmcException(method + " " + path + ": stopped (the overall deadline passed)");
         }
-        requests.sent(method, path);
         String url = base + path;
+        URI target;
+        try {
+            target = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new BmcException(method + " '" + printable(path) + "': not a URI path: not sent");
+        }
+        URI own = URI.create(base);
+        if (target.getRawUserInfo() != null || target.getHost() == null || !own.getHost().equalsIgnoreCase(target.getHost())
+                || port(own) != port(target)) {
+            throw new BmcException(method + " '" + printable(path) + "': not a path on " + base + ": not sent");
+        }
+        requests.sent(method, path);
         Deadline deadline = new Deadline();
         HttpURLConnection conn = null;
         try {
-            conn = (HttpURLConnection) URI.create(url).toURL().openConnection(Proxy.NO_PROXY);
+            conn = (HttpURLConnection) target.toURL().openConnection(Proxy.NO_PROXY);
             HttpURLConnection c = conn;
             current.set(c);
             deadline.task = WATCHDOG.schedule(() -> {
@@ -252,7 +335,8 @@ final class RedfishHttp {
             case "GET" -> true;
             case "POST" -> sessionsCollection != null && openSession == null
                     && samePath(path, sessionsCollection);
-            case "DELETE" -> openSession != null && samePath(path, openSession);
+            case "DELETE" -> openSession != null && samePath(path, openSession) && sessionsCollection != null
+                    && underCollection(path, sessionsCollection);
             default -> false;
         };
         if (!ok) {

@@ -20,9 +20,10 @@ import java.util.function.Consumer;
 /**
  * Reads one BMC (DSP0266): the service root, then Systems, then each ComputerSystem's UUID, PowerState,
  * LastResetTime, BootProgress and Status (DSP0268 ComputerSystem.v1_x). For a system that is Off it also reads the
- * logs that record power transitions (the system's own LogServices and those of the Managers that manage it: the SEL
- * or the event log, LogEntry.v1_x), for the time it went off. Logs in with HTTP Basic or a session, and closes the
- * session at the end whatever happened.
+ * logs that may record power transitions (the system's own LogServices, those of the Managers that manage it and of
+ * every Manager the service lists, whatever their LogEntryType; LogEntry.v1_x), for the time it went off, and says
+ * which logs were read and which failed. Logs in with HTTP Basic or a session, and closes the session at the end
+ * whatever happened.
  */
 final class RedfishReader {
 
@@ -95,6 +96,9 @@ final class RedfishReader {
     }
 
     private void logout() {
+        if (http.sessionLeftOpen() != null) {
+            notes.accept("BMC " + target.url() + ": " + http.sessionLeftOpen());
+        }
         if (!http.sessionOpen()) {
             return;
         }
@@ -303,7 +307,7 @@ final class RedfishReader {
             }
             list.forEach(members::add);
             String following = collection.path("Members@odata.nextLink").asString(null);
-            next = following == null || following.isBlank() ? null : RedfishHttp.pathOf(following);
+            next = following == null || following.isBlank() ? null : http.onThisBmc(following);
         }
         return new Page(members, false);
     }

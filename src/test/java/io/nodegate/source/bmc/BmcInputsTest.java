@@ -143,4 +143,18 @@ class BmcInputsTest {
         assertThatThrownBy(() -> BmcInventory.read(write("flat.yaml", "- https://a\n")))
                 .hasMessageContaining("expected a list under 'bmcs:'");
     }
+
+    @Test
+    void aPasswordWrittenIntoABmcUrlIsNeverEchoedInTheError() throws Exception {
+        for (String url : List.of("https://root:" + PASSWORD + "@10.0.30.7", "https://root:" + PASSWORD + "@10.0.30.7/redfish/v1",
+                "https://root:" + PASSWORD + " x@10.0.30.7", "https://root:a/" + PASSWORD + "@10.0.30.7",
+                "http://root:" + PASSWORD + "@10.0.30.7", "root:" + PASSWORD + "@10.0.30.7")) {
+            assertThatThrownBy(() -> BmcTarget.baseUrl(url, "--bmc")).isInstanceOf(InputException.class)
+                    .message().doesNotContain(PASSWORD).doesNotContain("a/PW").contains("--bmc");
+        }
+        Path inventory = write("bmcs.yaml", "bmcs:\n  - https://admin:" + PASSWORD + "@10.0.30.8\n  - url: https://root:"
+                + PASSWORD + "@10.0.30.9\n");
+        assertThatThrownBy(() -> BmcInventory.read(inventory)).isInstanceOf(InputException.class)
+                .message().doesNotContain(PASSWORD).contains("10.0.30.8").contains("never in the URL");
+    }
 }

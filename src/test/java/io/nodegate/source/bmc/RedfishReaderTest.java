@@ -321,4 +321,43 @@ class RedfishReaderTest {
                     .hasMessageStartingWith("nodegate only reads BMCs: refusing " + refused[0]);
         }
     }
+
+    @Test
+    void aSessionLocationOutsideTheSessionsCollectionIsNeverDeleted() {
+        RedfishTestServer bmc = bmc(Layout.IDRAC).system("System.Embedded.1", UUID_A07, "On")
+                .sessionLocation("/redfish/v1/AccountService/Accounts/2");
+
+        BmcReading r = readOne(true, bmc);
+
+        assertThat(r.error()).isNull();
+        assertThat(r.systems()).hasSize(1);
+        assertThat(bmc.requests("DELETE")).isEmpty();
+        assertThat(sent).noneMatch(s -> s.startsWith("DELETE"));
+        assertThat(notes).singleElement().asString().contains("/redfish/v1/AccountService/Accounts/2")
+                .contains("not under the Sessions collection").contains("SessionTimeout");
+        assertThat(RedfishHttp.underCollection("/redfish/v1/SessionService/Sessions/7", RedfishTestServer.SESSIONS))
+                .isTrue();
+        assertThat(RedfishHttp.underCollection("/redfish/v1/SessionService/Sessions/../../AccountService/Accounts/2",
+                RedfishTestServer.SESSIONS)).isFalse();
+        assertThat(RedfishHttp.underCollection(RedfishTestServer.SESSIONS, RedfishTestServer.SESSIONS)).isFalse();
+        assertThatThrownBy(() -> RedfishHttp.allow("DELETE", "/redfish/v1/AccountService/Accounts/2",
+                RedfishTestServer.SESSIONS, "/redfish/v1/AccountService/Accounts/2"))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aLinkToAnotherHostIsRefusedAndNeitherRequestNorCredentialsGoThere() {
+        RedfishTestServer other = bmc(Layout.DMTF).system("1", UUID_A07, "On");
+        int port = Integer.parseInt(other.url().substring(other.url().lastIndexOf(':') + 1));
+        for (String link : List.of("@127.0.0.1:" + port + "/redfish/v1/Systems/1",
+                other.url() + "/redfish/v1/Systems/1", "https://127.0.0.2:" + port + "/redfish/v1/Systems/1")) {
+            RedfishTestServer bmc = bmc(Layout.DMTF);
+            bmc.resource("/redfish/v1/Systems").putArray("Members").addObject().put("@odata.id", link);
+
+            BmcReading r = readOne(false, bmc);
+
+            assertThat(r.error()).as(link).contains("which is not a path on " + bmc.url()).contains("not followed");
+            assertThat(other.requests()).as(link).isEmpty();
+        }
+    }
 }
