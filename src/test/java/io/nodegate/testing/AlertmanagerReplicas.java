@@ -48,6 +48,8 @@ public final class AlertmanagerReplicas implements AutoCloseable {
     private final Path root;
     private final Path config;
     private final List<Replica> replicas = new ArrayList<>();
+    /** Where the ports of new replicas come from: free ones, in every test but the one of the retry itself. */
+    private final java.util.function.IntSupplier ports;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** One replica: its ports, its data, its process (null while stopped). */
@@ -72,9 +74,10 @@ public final class AlertmanagerReplicas implements AutoCloseable {
         }
     }
 
-    private AlertmanagerReplicas(String binary, Path root) throws IOException {
+    private AlertmanagerReplicas(String binary, Path root, java.util.function.IntSupplier ports) throws IOException {
         this.binary = binary;
         this.root = root;
+        this.ports = ports;
         this.config = Files.writeString(Files.createDirectories(root).resolve("alertmanager.yml"), CONFIG);
     }
 
@@ -100,11 +103,16 @@ public final class AlertmanagerReplicas implements AutoCloseable {
 
     /** Starts {@code n} replicas peered with each other and waits until each sees all of them. */
     public static AlertmanagerReplicas start(Path root, int n) throws IOException {
-        AlertmanagerReplicas c = new AlertmanagerReplicas(require(), root);
+        return start(root, n, AlertmanagerReplicas::freePort);
+    }
+
+    /** A start whose replica ports come from {@code portSource} (the retry's own test hands it a taken one). */
+    static AlertmanagerReplicas start(Path root, int n, java.util.function.IntSupplier portSource) throws IOException {
+        AlertmanagerReplicas c = new AlertmanagerReplicas(require(), root, portSource);
         for (int attempt = 1; ; attempt++) {
             List<int[]> ports = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                ports.add(new int[]{freePort(), freePort()});
+                ports.add(new int[]{portSource.getAsInt(), portSource.getAsInt()});
             }
             for (int i = 0; i < n; i++) {
                 List<Integer> peers = new ArrayList<>();
@@ -133,7 +141,7 @@ public final class AlertmanagerReplicas implements AutoCloseable {
     /** Starts one more replica that peers with nobody: a replica outside the cluster. */
     public Replica startUnpeered() throws IOException {
         for (int attempt = 1; ; attempt++) {
-            Replica r = new Replica("am-" + replicas.size() + "-alone", freePort(), freePort(),
+            Replica r = new Replica("am-" + replicas.size() + "-alone", ports.getAsInt(), ports.getAsInt(),
                     Files.createDirectories(root.resolve("am-" + replicas.size() + "-alone")), List.of());
             replicas.add(r);
             launch(r);
@@ -309,10 +317,12 @@ public final class AlertmanagerReplicas implements AutoCloseable {
         replicas.forEach(AlertmanagerReplicas::stop);
     }
 
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

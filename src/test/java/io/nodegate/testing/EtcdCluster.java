@@ -278,7 +278,7 @@ public final class EtcdCluster implements AutoCloseable {
             Member fork = new Member(name, old.dataDir);
             extra.add(fork);
             try {
-                // etcd binds its listeners before it touches the data dir, so a bind failure leaves it as it was
+                // a second try on the same data dir is harmless: forcing a one-member cluster again gives the same
                 launch(fork, List.of("--force-new-cluster", "--initial-advertise-peer-urls", fork.peerUrl()));
                 awaitHealthy(fork, List.of(fork));
                 awaitServing(List.of(fork));

@@ -38,6 +38,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WatchScenarioTest {
 
     private static final Map<String, String> WORKER = Map.of("node-role.kubernetes.io/worker", "true");
+    /**
+     * How long a wait for a condition may take before the test fails: an upper bound, not a pause, so it is set for
+     * a 2-core machine running the whole suite (a pass, its Events and their POSTs took seconds there).
+     */
+    private static final Duration BUDGET = Duration.ofSeconds(60);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private ApiTestServer api;
@@ -145,14 +150,14 @@ class WatchScenarioTest {
 
         // the host of w1 is reinstalled as w1-new: a brand-new Node (no role, no cordon) with w1's systemUUID
         api.create(node("w1-new", "uuid-w1", Map.of()), SeedCluster.lease("w1-new", clock.instant()));
-        await("SameHostTwoNames Event", Duration.ofSeconds(20), () -> !events("SameHostTwoNames", "w1-new").isEmpty());
-        await("BareNewcomer Event", Duration.ofSeconds(20), () -> !events("BareNewcomer", "w1-new").isEmpty());
+        await("SameHostTwoNames Event", BUDGET, () -> !events("SameHostTwoNames", "w1-new").isEmpty());
+        await("BareNewcomer Event", BUDGET, () -> !events("BareNewcomer", "w1-new").isEmpty());
         Event rejoin = events("SameHostTwoNames", "w1-new").get(0);
         assertThat(rejoin.getType()).isEqualTo("Warning");
         assertThat(rejoin.getMessage()).startsWith("NG110 ");
         assertThat(rejoin.getInvolvedObject().getKind()).isEqualTo("Node");
         // one Event on each node the finding names, posted one after the other: wait for the second too
-        await("SameHostTwoNames Event on w1", Duration.ofSeconds(20),
+        await("SameHostTwoNames Event on w1", BUDGET,
                 () -> !events("SameHostTwoNames", "w1").isEmpty());
         assertThat(events("SameHostTwoNames", "w1")).hasSize(1);
         assertThat(get(s, "/metrics").body())
@@ -163,18 +168,18 @@ class WatchScenarioTest {
         // many passes later (interval and bookmarks keep them coming): still one Event per appearance
         long passes = s.engine().last() == null ? 0 : 1;
         long before = evaluations(s);
-        await("five more passes", Duration.ofSeconds(20), () -> evaluations(s) >= before + 5);
+        await("five more passes", BUDGET, () -> evaluations(s) >= before + 5);
         assertThat(events("SameHostTwoNames", "w1-new")).hasSize(1);
         assertThat(events("BareNewcomer", "w1-new")).hasSize(1);
         assertThat(passes).isEqualTo(1);
 
         // recovery: the old name is cleaned up; NG110 goes, and says so once on each node it named
         api.delete(api.client().nodes().withName("w1").get());
-        await("NodegateResolved on w1-new", Duration.ofSeconds(20),
+        await("NodegateResolved on w1-new", BUDGET,
                 () -> !events("NodegateResolved", "w1-new").isEmpty());
         assertThat(events("NodegateResolved", "w1-new")).hasSize(1)
                 .allSatisfy(e -> assertThat(e.getMessage()).startsWith("NG110 ").contains("resolved"));
-        await("NodegateResolved on w1", Duration.ofSeconds(20), () -> !events("NodegateResolved", "w1").isEmpty());
+        await("NodegateResolved on w1", BUDGET, () -> !events("NodegateResolved", "w1").isEmpty());
         assertThat(events("NodegateResolved", "w1").get(0).getType()).isEqualTo("Normal");
         // resolved: no per-node series, and the per-code count reads 0 (checked, none), not absent (not checked)
         assertThat(get(s, "/metrics").body()).doesNotContain("nodegate_finding{code=\"NG110\"")
@@ -200,13 +205,13 @@ class WatchScenarioTest {
         clock.set(t0.plusSeconds(12 + 30));
         renew("w5", "w6");
         long passes = evaluations(s);
-        await("two more passes", Duration.ofSeconds(20), () -> evaluations(s) >= passes + 2);
+        await("two more passes", BUDGET, () -> evaluations(s) >= passes + 2);
         assertThat(events("BatchSilence", "w1")).as("within the grace period").isEmpty();
 
         clock.set(t0.plusSeconds(12 + 51));
         renew("w5", "w6");
         // one Event on each of the four nodes, posted one after the other: wait for all of them
-        await("BatchSilence Events", Duration.ofSeconds(20), () -> List.of("w1", "w2", "w3", "w4").stream()
+        await("BatchSilence Events", BUDGET, () -> List.of("w1", "w2", "w3", "w4").stream()
                 .noneMatch(n -> events("BatchSilence", n).isEmpty()));
         assertThat(events("BatchSilence", "w1")).hasSize(1)
                 .allSatisfy(e -> assertThat(e.getMessage()).startsWith("NG103 4 node Leases stopped renewing"));
@@ -228,7 +233,7 @@ class WatchScenarioTest {
         api.failOn("GET", "/api/v1/nodes", 500);
         api.expireWatches();
         // every watch expires at once; the one this test is about is the Nodes' (wait for it, not for the first)
-        await("readyz fails naming the Nodes", Duration.ofSeconds(20), () -> {
+        await("readyz fails naming the Nodes", BUDGET, () -> {
             HttpResponse<String> readyz = get(s, "/readyz");
             return readyz.statusCode() == 503 && readyz.body().contains("informer nodes");
         });
@@ -237,7 +242,7 @@ class WatchScenarioTest {
         // the cause goes away while the watch cannot see it: nothing may resolve on an error
         api.delete(api.client().nodes().withName("w1-new").get());
         long errorsBefore = errors(s);
-        await("failed passes", Duration.ofSeconds(20), () -> errors(s) >= errorsBefore + 3);
+        await("failed passes", BUDGET, () -> errors(s) >= errorsBefore + 3);
         assertThat(events("NodegateResolved", "w1")).isEmpty();
         assertThat(get(s, "/findings").body()).contains("NG110");
         assertThat(log).anyMatch(l -> l.contains("informer nodes") && l.contains("500"));
@@ -245,7 +250,7 @@ class WatchScenarioTest {
         // the API recovers: the informer re-lists, sees w1-new gone, and only now the finding resolves
         api.clearFailures();
         await("NodegateResolved", Duration.ofSeconds(40), () -> !events("NodegateResolved", "w1").isEmpty());
-        await("ready again", Duration.ofSeconds(20), () -> get(s, "/readyz").statusCode() == 200);
+        await("ready again", BUDGET, () -> get(s, "/readyz").statusCode() == 200);
         assertThat(events("NodegateResolved", "w1")).hasSize(1);
     }
 
@@ -257,15 +262,15 @@ class WatchScenarioTest {
     @Test
     void whenTheLeaderStopsTheOtherReplicaLeadsWithinTheLeaseAndEventsAreNotRepeated() throws Exception {
         WatchService a = watch("replica-a", false);
-        await("a leads", Duration.ofSeconds(20), a::leads);
+        await("a leads", BUDGET, a::leads);
         WatchService b = watch("replica-b", false);
         await("b ready", Duration.ofSeconds(30), () -> get(b, "/readyz").statusCode() == 200);
         assertThat(b.leads()).isFalse();
         assertThat(get(b, "/metrics").body()).contains("nodegate_leader 0");
 
         api.create(node("w1-new", "uuid-w1", WORKER), SeedCluster.lease("w1-new", clock.instant()));
-        await("Event from the leader", Duration.ofSeconds(20), () -> !events("SameHostTwoNames", "w1").isEmpty());
-        await("b saw it too", Duration.ofSeconds(20), () -> get(b, "/findings").body().contains("NG110"));
+        await("Event from the leader", BUDGET, () -> !events("SameHostTwoNames", "w1").isEmpty());
+        await("b saw it too", BUDGET, () -> get(b, "/findings").body().contains("NG110"));
 
         // the leader process dies without releasing the Lease
         Instant killed = Instant.now();
@@ -279,7 +284,7 @@ class WatchScenarioTest {
 
         // what changes from now on, the new leader says
         api.delete(api.client().nodes().withName("w1").get());
-        await("NodegateResolved from b", Duration.ofSeconds(20), () -> !events("NodegateResolved", "w1-new").isEmpty());
+        await("NodegateResolved from b", BUDGET, () -> !events("NodegateResolved", "w1-new").isEmpty());
         assertThat(events("NodegateResolved", "w1-new")).hasSize(1)
                 .allSatisfy(e -> assertThat(e.getReportingInstance()).isEqualTo("replica-b"));
     }
