@@ -90,6 +90,17 @@ public final class HandoverCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A value the CRD bounds, checked before anything is written: the API server would refuse the write after the
+     * silences were set (or, for a status, leave the record unwritten).
+     */
+    static void checkLength(String what, String value, int max) {
+        if (value != null && value.length() > max) {
+            throw new InputException(what + " is " + value.length() + " characters long; the record holds at most "
+                    + max);
+        }
+    }
+
     static String who() {
         String user = System.getProperty("user.name");
         return user == null || user.isBlank() ? "unknown" : user;
@@ -213,6 +224,19 @@ public final class HandoverCommand implements Callable<Integer> {
                 throw new InputException("--nodes: give at least one node");
             }
             targets.forEach(n -> checkName("--nodes", n));
+            if (targets.size() > HandoverSpec.MAX_NODES) {
+                throw new InputException("--nodes: " + targets.size() + " nodes given; one hand-over takes at most "
+                        + HandoverSpec.MAX_NODES + " (split it into several)");
+            }
+            if (silenceMatchers.size() > HandoverSpec.MAX_MATCHERS) {
+                throw new InputException("--silence-matcher: " + silenceMatchers.size() + " given; the record holds "
+                        + "at most " + HandoverSpec.MAX_MATCHERS);
+            }
+            silenceMatchers.forEach(m -> checkLength("--silence-matcher '" + m + "'", m, 1024));
+            checkLength("--to", to, 253);
+            checkLength("--requester", requester, 253);
+            checkLength("--ticket", ticket, 2048);
+            checkLength("--note", note, 4096);
             if (t.hasDestination() && (to == null || to.isBlank())) {
                 throw new InputException("--to CLUSTER: a " + t.text() + " needs the receiving cluster");
             }
@@ -364,6 +388,8 @@ public final class HandoverCommand implements Callable<Integer> {
             if (by.isBlank()) {
                 throw new InputException("--by: who says step " + step + " is done?");
             }
+            checkLength("--note", note, 4096);
+            checkLength("--override", override, 1024);
             if (override != null && override.isBlank()) {
                 throw new InputException("--override needs a reason (who decided, and why)");
             }
