@@ -240,10 +240,17 @@ public final class HandoverCommand implements Callable<Integer> {
             if (t.hasDestination() && (to == null || to.isBlank())) {
                 throw new InputException("--to CLUSTER: a " + t.text() + " needs the receiving cluster");
             }
+            LocalDate dueDate;
             try {
-                LocalDate.parse(due);
+                dueDate = LocalDate.parse(due);
             } catch (DateTimeParseException e) {
                 throw new InputException("--due '" + due + "' is not a date (YYYY-MM-DD)");
+            }
+            // a day of slack: the date is the requester's, and their today may still be yesterday in UTC
+            LocalDate today = LocalDate.ofInstant(env.clock().instant(), java.time.ZoneOffset.UTC);
+            if (dueDate.isBefore(today.minusDays(1))) {
+                throw new InputException("--due " + due + " is in the past (today is " + today + " UTC): give the "
+                        + "agreed date the nodes are to be handed over by");
             }
             if (requester.isBlank()) {
                 throw new InputException("--requester: who asked for the hand-over?");
@@ -548,7 +555,8 @@ public final class HandoverCommand implements Callable<Integer> {
             header = "Look at a hand-over now: every check, the don'ts, the silence on each Alertmanager replica.",
             description = "Reads the giving cluster, the destination and any --fleet-context cluster, the evidence "
                     + "directory (when there is one), and each Alertmanager replica separately (re-creating the "
-                    + "hand-over's silence where it is missing, expired early or changed, extending it when due), "
+                    + "hand-over's silence where it is missing, expired early or changed, extending it when due, "
+                    + "and expiring one of its silences that was widened to cover more than the targets), "
                     + "then records what it saw in the NodeHandover's status. Without NAME, one line per hand-over "
                     + "(open ones are looked at first). --record FILE with -f looks at saved files and writes nothing. "
                     + "Exit 0 nothing wrong, 1 violations or alerts a silence does not stop, 3 a read failed.",

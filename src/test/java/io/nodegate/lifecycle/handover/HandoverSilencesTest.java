@@ -83,7 +83,7 @@ class HandoverSilencesTest {
 
     private CliRun open() {
         List<String> args = new ArrayList<>(List.of("handover", "open", "gpus", "--nodes", String.join(",", TARGETS),
-                "--type", "move", "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee", "--ticket",
+                "--type", "move", "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee", "--ticket",
                 "https://chat.example/t/13"));
         args.addAll(amFlags(am.urls()));
         CliRun run = cli(args.toArray(String[]::new));
@@ -355,6 +355,23 @@ class HandoverSilencesTest {
                 .satisfies(c -> assertThat(c.outcome()).isEqualTo("HOLD"));
     }
 
+    @Test
+    void aDueDateInThePastIsRefusedBeforeAnythingIsWritten() {
+        String past = java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(30).toString();
+        List<String> args = new ArrayList<>(List.of("handover", "open", "gpus", "--nodes", String.join(",", TARGETS),
+                "--type", "move", "--to", "cluster-b", "--due", past, "--requester", "lee"));
+        args.addAll(amFlags(am.urls()));
+
+        CliRun run = cli(args.toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(2);
+        assertThat(run.err()).contains("--due " + past + " is in the past (today is ");
+        assertThat(new HandoverApi(new ApiReader(client)).get("gpus")).isEmpty();
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            assertThat(ours(r, "active")).as(r.url()).isEmpty();
+        }
+    }
+
     /** More replicas than the record holds is a usage error before anything is written or set. */
     @Test
     void seventeenAlertmanagersAreRefusedBeforeAnythingIsWritten() {
@@ -363,7 +380,7 @@ class HandoverSilencesTest {
             urls.add("http://127.0.0.1:" + (1 + i) + "/");
         }
         List<String> args = new ArrayList<>(List.of("handover", "open", "gpus", "--nodes", String.join(",", TARGETS),
-                "--type", "move", "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee"));
+                "--type", "move", "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee"));
         args.addAll(amFlags(urls));
 
         CliRun run = cli(args.toArray(String[]::new));
@@ -439,7 +456,7 @@ class HandoverSilencesTest {
     @Test
     void step1NamesTheReplicasWhenOpenDidNot() {
         CliRun opened = cli("handover", "open", "gpus", "--nodes", String.join(",", TARGETS), "--type", "move",
-                "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee");
+                "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee");
         assertThat(opened.exitCode()).as(opened.all()).isZero();
         assertThat(ours(am.replicas().get(0), "active")).isEmpty();
         List<String> args = new ArrayList<>(List.of("handover", "step", "gpus", "1", "--by", "kim"));
