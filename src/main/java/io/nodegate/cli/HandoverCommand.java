@@ -90,6 +90,17 @@ public final class HandoverCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A value the CRD bounds, checked before anything is written: the API server would refuse the write after the
+     * silences were set (or, for a status, leave the record unwritten).
+     */
+    static void checkLength(String what, String value, int max) {
+        if (value != null && value.length() > max) {
+            throw new InputException(what + " is " + value.length() + " characters long; the record holds at most "
+                    + max);
+        }
+    }
+
     static String who() {
         String user = System.getProperty("user.name");
         return user == null || user.isBlank() ? "unknown" : user;
@@ -213,13 +224,33 @@ public final class HandoverCommand implements Callable<Integer> {
                 throw new InputException("--nodes: give at least one node");
             }
             targets.forEach(n -> checkName("--nodes", n));
+            if (targets.size() > HandoverSpec.MAX_NODES) {
+                throw new InputException("--nodes: " + targets.size() + " nodes given; one hand-over takes at most "
+                        + HandoverSpec.MAX_NODES + " (split it into several)");
+            }
+            if (silenceMatchers.size() > HandoverSpec.MAX_MATCHERS) {
+                throw new InputException("--silence-matcher: " + silenceMatchers.size() + " given; the record holds "
+                        + "at most " + HandoverSpec.MAX_MATCHERS);
+            }
+            silenceMatchers.forEach(m -> checkLength("--silence-matcher '" + m + "'", m, 1024));
+            checkLength("--to", to, 253);
+            checkLength("--requester", requester, 253);
+            checkLength("--ticket", ticket, 2048);
+            checkLength("--note", note, 4096);
             if (t.hasDestination() && (to == null || to.isBlank())) {
                 throw new InputException("--to CLUSTER: a " + t.text() + " needs the receiving cluster");
             }
+            LocalDate dueDate;
             try {
-                LocalDate.parse(due);
+                dueDate = LocalDate.parse(due);
             } catch (DateTimeParseException e) {
                 throw new InputException("--due '" + due + "' is not a date (YYYY-MM-DD)");
+            }
+            // a day of slack: the date is the requester's, and their today may still be yesterday in UTC
+            LocalDate today = LocalDate.ofInstant(env.clock().instant(), java.time.ZoneOffset.UTC);
+            if (dueDate.isBefore(today.minusDays(1))) {
+                throw new InputException("--due " + due + " is in the past (today is " + today + " UTC): give the "
+                        + "agreed date the nodes are to be handed over by");
             }
             if (requester.isBlank()) {
                 throw new InputException("--requester: who asked for the hand-over?");
@@ -364,6 +395,8 @@ public final class HandoverCommand implements Callable<Integer> {
             if (by.isBlank()) {
                 throw new InputException("--by: who says step " + step + " is done?");
             }
+            checkLength("--note", note, 4096);
+            checkLength("--override", override, 1024);
             if (override != null && override.isBlank()) {
                 throw new InputException("--override needs a reason (who decided, and why)");
             }
@@ -522,7 +555,8 @@ public final class HandoverCommand implements Callable<Integer> {
             header = "Look at a hand-over now: every check, the don'ts, the silence on each Alertmanager replica.",
             description = "Reads the giving cluster, the destination and any --fleet-context cluster, the evidence "
                     + "directory (when there is one), and each Alertmanager replica separately (re-creating the "
-                    + "hand-over's silence where it is missing, expired early or changed, extending it when due), "
+                    + "hand-over's silence where it is missing, expired early or changed, extending it when due, "
+                    + "and expiring one of its silences that was widened to cover more than the targets), "
                     + "then records what it saw in the NodeHandover's status. Without NAME, one line per hand-over "
                     + "(open ones are looked at first). --record FILE with -f looks at saved files and writes nothing. "
                     + "Exit 0 nothing wrong, 1 violations or alerts a silence does not stop, 3 a read failed.",

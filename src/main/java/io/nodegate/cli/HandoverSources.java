@@ -98,6 +98,13 @@ public final class HandoverSources {
 
     void checkAlertmanagers() {
         alertmanagers.forEach(AlertmanagerClient::checkUrl);
+        long replicas = alertmanagers.stream().map(u -> AlertmanagerClient.checkUrl(u).toString()).distinct().count();
+        if (replicas > io.nodegate.handover.HandoverStatus.SILENCE_LIMIT) {
+            throw new io.nodegate.InputException("--alertmanager: " + replicas + " replicas given; a hand-over keeps "
+                    + "its silence on at most " + io.nodegate.handover.HandoverStatus.SILENCE_LIMIT + " (the record "
+                    + "holds one row per replica)");
+        }
+        alertmanagers.forEach(u -> HandoverCommand.checkLength("--alertmanager " + u, u, 2048));
     }
 
     /** The replicas, made canonical (a trailing slash dropped), as they are recorded. */

@@ -2,6 +2,7 @@ package io.nodegate.deploy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ public final class HandoverCrd {
     public static final String NAME = NodeHandover.PLURAL + "." + NodeHandover.GROUP;
 
     /** Bounds the rules' cost is estimated from (and the tests check against the per-call budget). */
-    static final int MAX_NODES = 100;
+    static final int MAX_NODES = io.nodegate.handover.HandoverSpec.MAX_NODES;
     static final int MAX_STEPS = 7;
     static final int MAX_EVIDENCE = 512;
     static final int NAME_LENGTH = 253;
@@ -118,7 +119,7 @@ public final class HandoverCrd {
         requester.put("minLength", 1);
         Map<String, Object> silence = object("The Alertmanager silence kept while the hand-over is open.",
                 props("matchers", array("Extra matchers ANDed with node=~\"<targets>\" (e.g. cluster=\"a\").",
-                                string(null, 1024), 16, "atomic"),
+                                string(null, 1024), io.nodegate.handover.HandoverSpec.MAX_MATCHERS, "atomic"),
                         "duration", silenceDuration()),
                 List.of(), List.of());
         Map<String, Object> targets = array("Each target's identity at open. Cannot change.", target(), MAX_NODES,
@@ -135,7 +136,7 @@ public final class HandoverCrd {
                 props("nodes", nodes, "type", type, "destination", destination, "due", due, "requester", requester,
                         "ticket", string("The one thread or ticket where every \"step N done\" goes.", 2048),
                         "alertmanagers", array("Alertmanager replicas (base URLs) that keep the hand-over's silence.",
-                                string(null, 2048), 16, "atomic"),
+                                string(null, 2048), HandoverStatus.SILENCE_LIMIT, "atomic"),
                         "silence", silence, "targets", targets, "steps", steps(), "closed", closed),
                 List.of("nodes", "type", "due", "requester", "steps"),
                 List.of(rule("self.type == 'decommission' || has(self.destination)",
@@ -221,33 +222,41 @@ public final class HandoverCrd {
         count.put("type", "integer");
         count.put("minimum", 0);
         Map<String, Object> checkRow = object(null, props("step", Map.of("type", "integer"), "id", text(),
-                "node", text(), "outcome", text(), "title", text(), "reasons", array(null, text(), 20, "atomic")),
+                "node", text(), "outcome", text(), "title", text(), "reasons", array(null, text(),
+                        HandoverStatus.REASON_LIMIT, "atomic")),
                 List.of(), List.of());
         Map<String, Object> violation = object(null, props("key", text(), "kind", text(), "node", text(),
                 "message", text(), "happenedAt", time(null), "firstSeenAt", time(null), "lastSeenAt", time(null),
                 "seenNow", Map.of("type", "boolean")), List.of(), List.of());
         Map<String, Object> silence = object(null, props("alertmanager", text(), "state", text(),
-                "silenceIDs", array(null, text(), 20, "atomic"), "endsAt", time(null), "detail", text()),
+                "silenceIDs", array(null, text(), HandoverStatus.SILENCE_ID_LIMIT, "atomic"), "endsAt", time(null),
+                "detail", text()),
                 List.of(), List.of());
-        Map<String, Object> alert = object(null, props("kind", text(), "alertmanagers", array(null, text(), 16,
-                        "atomic"), "message", text(), "labels", array(null, text(), 64, "atomic"), "receiver", text(),
-                "groupBy", array(null, text(), 32, "atomic"), "otherNodes", array(null, text(), 500, "atomic")),
+        Map<String, Object> alert = object(null, props("kind", text(), "alertmanagers", array(null, text(),
+                        HandoverStatus.ROW_ALERTMANAGER_LIMIT, "atomic"), "message", text(), "labels",
+                array(null, text(), HandoverStatus.LABEL_LIMIT, "atomic"), "receiver", text(),
+                "groupBy", array(null, text(), HandoverStatus.GROUP_BY_LIMIT, "atomic"), "otherNodes",
+                array(null, text(), HandoverStatus.OTHER_NODE_LIMIT, "atomic")),
                 List.of(), List.of());
         Map<String, Object> sighting = object(null, props("node", text(), "cluster", text(), "name", text(),
                 "created", time(null), "firstSeenAt", time(null), "ready", text(),
                 "destination", Map.of("type", "boolean")), List.of(), List.of());
         Map<String, Object> history = object(null, props("at", time(null), "type", text(), "node", text(),
                 "message", text()), List.of(), List.of());
+        Map<String, Object> omitted = object("How many items each list left out to stay within these bounds.",
+                props("readErrors", count, "checks", count, "violations", count, "silences", count, "alerts", count,
+                        "sightings", count, "history", count, "withinRows", count), List.of(), List.of());
         return object("What nodegate read the last time it looked (a handover command or the watch).",
                 props("observedAt", time(null), "observedBy", text(), "phase", text(), "step", text(),
                         "next", text(), "verdict", text(), "violationCount", count,
-                        "readErrors", array(null, text(), 50, "atomic"),
-                        "checks", array(null, checkRow, 1000, "atomic"),
-                        "violations", array(null, violation, 200, "atomic"),
-                        "silences", array(null, silence, 16, "atomic"),
-                        "alerts", array(null, alert, 200, "atomic"),
-                        "sightings", array(null, sighting, 200, "atomic"),
-                        "history", array(null, history, 200, "atomic")),
+                        "readErrors", array(null, text(), HandoverStatus.READ_ERROR_LIMIT, "atomic"),
+                        "checks", array(null, checkRow, HandoverStatus.CHECK_LIMIT, "atomic"),
+                        "violations", array(null, violation, HandoverStatus.VIOLATION_LIMIT, "atomic"),
+                        "silences", array(null, silence, HandoverStatus.SILENCE_LIMIT, "atomic"),
+                        "alerts", array(null, alert, HandoverStatus.ALERT_LIMIT, "atomic"),
+                        "sightings", array(null, sighting, HandoverStatus.SIGHTING_LIMIT, "atomic"),
+                        "history", array(null, history, HandoverStatus.HISTORY_LIMIT, "atomic"),
+                        "omitted", omitted),
                 List.of(), List.of());
     }
 
@@ -343,6 +352,6 @@ public final class HandoverCrd {
 
     /** Status strings: written by nodegate only, cut to this length before they are written. */
     private static Map<String, Object> text() {
-        return string(null, 1024);
+        return string(null, HandoverStatus.TEXT_LENGTH);
     }
 }

@@ -71,9 +71,29 @@ public final class HandoverChecks {
             if (n == 1 && n <= last && !stillMeaningful(h, r)) {
                 continue;
             }
-            out.addAll(check(Step.of(n), h, h.step(n).orElse(null), r));
+            StepRecord recorded = h.step(n).orElse(null);
+            for (StepCheck c : check(Step.of(n), h, recorded, r)) {
+                out.add(recorded == null ? c : notJudgedAgain(c, recorded, r));
+            }
         }
         return out;
+    }
+
+    /**
+     * A recorded step is not judged again against a Node that has since left the cluster: its "exists" and
+     * "cordoned" checks held when it was recorded, and the Node's going is the procedure moving on (step 3), not the
+     * step failing. What contradicts a recorded step while the Node is there is a violation (step-contradicted), and
+     * a Node gone outside the procedure is one too (deleted-outside-the-procedure).
+     */
+    private static StepCheck notJudgedAgain(StepCheck c, StepRecord recorded, HandoverReading r) {
+        boolean gone = c.node() != null && !givingFailed(r) && r.giving().node(c.node()) == null;
+        Verdict v = c.check().outcome();
+        if (!gone || v == Verdict.PASS || v == Verdict.NOT_CHECKED || v == Verdict.INVALID) {
+            return c;
+        }
+        return new StepCheck(c.step(), c.node(), new Check(c.check().id(), c.check().title(), Verdict.NOT_CHECKED,
+                List.of("recorded by " + recorded.by() + " at " + recorded.at() + "; " + c.node() + " has left the "
+                        + "cluster since (NotFound): a recorded step is not judged again"), c.check().evidence()));
     }
 
     private static boolean stillMeaningful(NodeHandover h, HandoverReading r) {

@@ -34,6 +34,10 @@ public record HandoverSpec(List<String> nodes, HandoverType type, Destination de
                            String requester, String ticket, List<String> alertmanagers, SilenceSpec silence,
                            List<Target> targets, List<StepRecord> steps, Closure closed) {
 
+    /** Bounds the CRD also states: a spec over them is refused by the API server. */
+    public static final int MAX_NODES = 100;
+    public static final int MAX_MATCHERS = 16;
+
     public HandoverSpec {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         alertmanagers = alertmanagers == null ? List.of() : List.copyOf(alertmanagers);

@@ -26,13 +26,14 @@ import java.util.List;
  * @param sightings      target hosts seen in another cluster (the destination or any other cluster read)
  * @param history        what happened, oldest first (silences created, vanished and re-created, violations seen,
  *                       steps recorded, the close); the oldest entries go when it exceeds {@link #HISTORY_LIMIT}
+ * @param omitted        how many items each list left out to stay within the CRD's bounds (null: none)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HandoverStatus(Instant observedAt, String observedBy, String phase, String step, String next,
                              String verdict, Integer violationCount, List<String> readErrors, List<CheckRow> checks,
                              List<Violation> violations, List<SilenceRow> silences, List<AlertRow> alerts,
-                             List<Sighting> sightings, List<HistoryEntry> history) {
+                             List<Sighting> sightings, List<HistoryEntry> history, Omitted omitted) {
 
     public static final String OPEN = "Open";
     public static final String CLOSED = "Closed";
@@ -40,6 +41,18 @@ public record HandoverStatus(Instant observedAt, String observedBy, String phase
     public static final int HISTORY_LIMIT = 200;
     public static final int VIOLATION_LIMIT = 200;
     public static final int SIGHTING_LIMIT = 200;
+    public static final int READ_ERROR_LIMIT = 50;
+    public static final int CHECK_LIMIT = 1000;
+    public static final int SILENCE_LIMIT = 16;
+    public static final int ALERT_LIMIT = 200;
+    /** Bounds of the lists inside a row, and of every string. */
+    public static final int REASON_LIMIT = 20;
+    public static final int SILENCE_ID_LIMIT = 20;
+    public static final int ROW_ALERTMANAGER_LIMIT = 16;
+    public static final int LABEL_LIMIT = 64;
+    public static final int GROUP_BY_LIMIT = 32;
+    public static final int OTHER_NODE_LIMIT = 500;
+    public static final int TEXT_LENGTH = 1024;
 
     public HandoverStatus {
         readErrors = readErrors == null ? List.of() : List.copyOf(readErrors);
@@ -51,8 +64,57 @@ public record HandoverStatus(Instant observedAt, String observedBy, String phase
         history = history == null ? List.of() : List.copyOf(history);
     }
 
+    public HandoverStatus(Instant observedAt, String observedBy, String phase, String step, String next,
+                          String verdict, Integer violationCount, List<String> readErrors, List<CheckRow> checks,
+                          List<Violation> violations, List<SilenceRow> silences, List<AlertRow> alerts,
+                          List<Sighting> sightings, List<HistoryEntry> history) {
+        this(observedAt, observedBy, phase, step, next, verdict, violationCount, readErrors, checks, violations,
+                silences, alerts, sightings, history, null);
+    }
+
     public static final HandoverStatus EMPTY = new HandoverStatus(null, null, null, null, null, null, null, null,
-            null, null, null, null, null, null);
+            null, null, null, null, null, null, null);
+
+    /**
+     * How many items each list of the status left out to stay within the CRD's bounds (a status over them is
+     * refused by the API server). The lists of one look (readErrors, checks, silences, alerts) count what this
+     * look left out, with items cut inside rows (labels, other nodes, reasons) in {@code withinRows}; the lists
+     * that accumulate (violations, sightings, history: the oldest go) count everything left out so far.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Omitted(Integer readErrors, Integer checks, Integer violations, Integer silences, Integer alerts,
+                          Integer sightings, Integer history, Integer withinRows) {
+
+        public static final Omitted NONE = new Omitted(null, null, null, null, null, null, null, null);
+
+        public boolean any() {
+            return !equals(NONE);
+        }
+
+        /** In words, for `status`: "210 alerts: 10 left out", … */
+        public List<String> describe() {
+            List<String> out = new java.util.ArrayList<>();
+            add(out, readErrors, "read errors", READ_ERROR_LIMIT);
+            add(out, checks, "checks", CHECK_LIMIT);
+            add(out, violations, "violations (the oldest)", VIOLATION_LIMIT);
+            add(out, silences, "silence rows (one per Alertmanager)", SILENCE_LIMIT);
+            add(out, alerts, "alert rows", ALERT_LIMIT);
+            add(out, sightings, "sightings (the oldest)", SIGHTING_LIMIT);
+            add(out, history, "history entries (the oldest)", HISTORY_LIMIT);
+            if (withinRows != null && withinRows > 0) {
+                out.add(withinRows + " items inside rows (labels, other nodes, reasons, ids or alertmanagers beyond "
+                        + "a row's bound)");
+            }
+            return out;
+        }
+
+        private static void add(List<String> out, Integer n, String what, int limit) {
+            if (n != null && n > 0) {
+                out.add(n + " " + what + " beyond the " + limit + " the record holds");
+            }
+        }
+    }
 
     /** One check of one step, about one node or the whole hand-over (node null). */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -63,8 +63,12 @@ public final class Timeline {
             h.step(3).ifPresent(s -> {
                 s.value(StepRecord.perNode(HandoverChecks.LEASE_STOPPED, node)).flatMap(Timeline::time).ifPresent(t ->
                         lane.add(new Event(t, LEASE, "Lease stopped", "the Lease's last renewTime, as the gate read it")));
+                // a gate overridden at `remove --override` records no time of its own: it was given with the DELETE
+                // it authorised, so it stands at the DELETE (before it), not at step 3's recording, which came later
+                Optional<Instant> deleted = s.value(StepRecord.perNode(HandoverChecks.REMOVAL, node))
+                        .flatMap(Timeline::timeIn);
                 s.value(StepRecord.perNode(HandoverChecks.GATE, node)).ifPresent(v -> lane.add(new Event(
-                        timeIn(v).orElse(s.at()), GATE, "gate " + v.split(" ", 2)[0], v)));
+                        timeIn(v).or(() -> deleted).orElse(s.at()), GATE, "gate " + v.split(" ", 2)[0], v)));
                 s.value(StepRecord.perNode(HandoverChecks.REMOVAL, node)).ifPresent(v -> lane.add(new Event(
                         timeIn(v).orElse(s.at()), DELETE, "DELETE", "removal record: " + v)));
                 s.value(HandoverChecks.VERIFY_GONE).ifPresent(v -> lane.add(new Event(timeIn(v).orElse(s.at()), VERIFY,

@@ -117,9 +117,11 @@ public final class HandoverHtml {
             out.append("</table>\n");
         }
         if (!st.silences().isEmpty() || !st.alerts().isEmpty()) {
-            out.append("<h2>Silences and alerts (last look)</h2>\n<table>\n<tr><th>Alertmanager</th><th>state</th>"
-                    + "<th>detail</th></tr>\n");
+            out.append("<h2>Silences and alerts (last look")
+                    .append(st.observedAt() == null ? "" : ", " + esc(time(st.observedAt())))
+                    .append(")</h2>\n<table>\n<tr><th>Alertmanager</th><th>state</th><th>detail</th></tr>\n");
             for (HandoverStatus.SilenceRow r : st.silences()) {
+                // a row's time is when it was read or written (a close writes what it expired)
                 out.append("<tr><td>").append(esc(r.alertmanager())).append("</td><td>").append(esc(r.state()))
                         .append("</td><td>").append(esc(r.detail())).append("</td></tr>\n");
             }

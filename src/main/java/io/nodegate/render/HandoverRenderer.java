@@ -114,6 +114,10 @@ public final class HandoverRenderer {
                 wrap(alert.toString(), "  ", "      ").forEach(l -> out.append(l).append('\n'));
             }
         }
+        if (st.omitted() != null && st.omitted().any()) {
+            out.append("left out of the record (its lists are bounded):\n");
+            st.omitted().describe().forEach(d -> wrap(d, "  - ", "    ").forEach(l -> out.append(l).append('\n')));
+        }
         List<HandoverStatus.Sighting> seen = st.sightings();
         if (!seen.isEmpty()) {
             out.append("seen in other clusters:\n");

@@ -104,6 +104,16 @@ public final class CrdRules {
         if (value == null) {
             return;
         }
+        // the schema's maxItems and maxLength, which the API server checks before any rule (worded as its field
+        // errors: k8s.io/apimachinery pkg/util/validation/field, TooMany and TooLong)
+        if (value instanceof List<?> list && s.get("maxItems") instanceof Number max && list.size() > max.intValue()) {
+            denied.add((path.isEmpty() ? "<root>" : path) + ": Too many: " + list.size() + ": must have at most "
+                    + max + " items");
+        }
+        if (value instanceof String str && s.get("maxLength") instanceof Number max
+                && str.codePointCount(0, str.length()) > max.intValue()) {
+            denied.add((path.isEmpty() ? "<root>" : path) + ": Too long: may not be more than " + max + " bytes");
+        }
         for (Map<String, Object> r : (List<Map<String, Object>>) s.getOrDefault("x-kubernetes-validations", List.of())) {
             String rule = (String) r.get("rule");
             boolean transition = OLD_SELF.matcher(rule).find();

@@ -164,4 +164,29 @@ class HandoverChecksTest {
                 StepCheck::outcome).containsExactly(org.assertj.core.groups.Tuple.tuple("gpu-a07", Verdict.PASS),
                 org.assertj.core.groups.Tuple.tuple("gpu-a08", Verdict.HOLD));
     }
+    /**
+     * After `remove`, step 3's look must not say the earlier recorded steps FAIL ("target exists", "cordoned"):
+     * they held when they were recorded, and the Node going is the procedure moving on.
+     */
+    @Test
+    void recordedStepsAreNotJudgedAgainstANodeThatHasSinceLeft() {
+        NodeInfo a07 = gpuA07("True", true);
+        NodeInfo a08 = node("gpu-a08", "uid-a08", "192.0.2.108", "FEB06A68-0000-4000-8000-000000000008", "mid-a08",
+                "boot-a08", "True", false, Instant.parse("2026-04-10T04:31:02Z"));
+        NodeHandover h = handover(List.of(a07, a08), step(0, "lee", T0), step(1, "kim", T0.plusSeconds(3600)),
+                step(2, "infra", T0.plusSeconds(7200)));
+
+        List<StepCheck> checks = HandoverChecks.all(h, Fixtures.reading(giving(a08)));
+
+        assertThat(checks).filteredOn(c -> c.step() < 3 && "gpu-a07".equals(c.node())).isNotEmpty()
+                .allSatisfy(c -> assertThat(c.outcome()).isIn(Verdict.PASS, Verdict.NOT_CHECKED));
+        assertThat(checks).filteredOn(c -> c.step() == 0 && "gpu-a07".equals(c.node())).singleElement()
+                .satisfies(c -> assertThat(c.check().reasons()).singleElement().asString()
+                        .contains("has left the cluster since (NotFound): a recorded step is not judged again"));
+        // a Node still there that contradicts its recorded step is still said (gpu-a08 is uncordoned)
+        assertThat(checks).filteredOn(c -> c.step() == 1 && "gpu-a08".equals(c.node())
+                && c.outcome() == Verdict.FAIL).isNotEmpty();
+        // the next step is judged as before: a Node gone without a gate is not a PASS
+        assertThat(checks).filteredOn(c -> c.step() == 3).isNotEmpty();
+    }
 }

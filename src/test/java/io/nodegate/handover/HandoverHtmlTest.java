@@ -78,4 +78,21 @@ class HandoverHtmlTest {
         String page = HandoverHtml.render(h, Instant.parse("2026-10-28T00:00:00Z"));
         assertThat(page).contains("No look recorded yet").doesNotContain("null");
     }
+
+    /** An override given at `remove --override` stands at the DELETE it authorised, before it, not at step 3's record. */
+    @Test
+    void aGateOverrideStandsAtTheDeleteItAuthorisedNotAfterIt() {
+        Instant deleted = Instant.parse("2026-10-26T06:57:10Z");
+        Instant recorded = Instant.parse("2026-10-26T09:00:00Z");
+        NodeHandover h = handover(List.of(gpuA07("Unknown", true)), step(0, "lee", T0),
+                step(1, "kim", T0.plusSeconds(3600)), step(2, "park", T0.plusSeconds(7200)),
+                step(3, "kim", recorded, ev("gate/gpu-a07", "override: kim: host wiped, BMC unreachable"),
+                        ev("removal/gpu-a07", "complete deleted " + deleted + " override")));
+
+        List<Timeline.Event> lane = Timeline.of(h).get("gpu-a07");
+
+        Timeline.Event gate = lane.stream().filter(e -> Timeline.GATE.equals(e.kind())).findFirst().orElseThrow();
+        assertThat(gate.at()).isEqualTo(deleted);
+        assertThat(lane).extracting(Timeline.Event::kind).containsSubsequence(Timeline.GATE, Timeline.DELETE);
+    }
 }

@@ -405,7 +405,7 @@ class FaultMatrixTest {
         Runnable opened = () -> {
             io.nodegate.deploy.CrdRules.install(api);
             CliRun open = cli("handover", "open", "a11-to-b", "--nodes", "gpu-a11", "--type", "move", "--to",
-                    "cluster-b", "--due", "2026-11-05", "--requester", "lee");
+                    "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee");
             assertThat(open.exitCode()).as(open.all()).isZero();
         };
         moreState = () -> {

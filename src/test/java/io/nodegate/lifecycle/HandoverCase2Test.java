@@ -94,7 +94,7 @@ class HandoverCase2Test {
     @Test
     void theHostsJoiningClusterBBeforeStep3AreAViolationFromTheFirstLookAfter() {
         CliRun open = cli("handover", "open", "a07-a10", "--nodes", "gpu-a07,gpu-a08,gpu-a09,gpu-a10", "--type",
-                "move", "--to", "recv-cluster", "--due", "2026-10-31", "--requester", "lee",
+                "move", "--to", "recv-cluster", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee",
                 "--fleet-kubeconfig", kubeconfigB.toString());
         assertThat(open.exitCode()).as(open.all()).isZero();
         CliRun one = cli("handover", "step", "a07-a10", "1", "--by", "kim", "--fleet-kubeconfig", kubeconfigB.toString());

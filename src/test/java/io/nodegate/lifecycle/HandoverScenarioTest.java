@@ -34,6 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HandoverScenarioTest extends SeededClusterTest {
 
+    /** The agreed date, a month ahead: `open` refuses one in the past. */
+    private static final String DUE = java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString();
+
     private ApiTestServer clusterB;
     private Path kubeconfigB;
 
@@ -61,7 +64,7 @@ class HandoverScenarioTest extends SeededClusterTest {
 
     private CliRun open() {
         return cli("handover", "open", "a11-to-b", "--nodes", "gpu-a11", "--type", "move", "--to", "cluster-b",
-                "--due", "2026-11-05", "--requester", "lee", "--ticket", "https://chat.example/t/1",
+                "--due", DUE, "--requester", "lee", "--ticket", "https://chat.example/t/1",
                 "--note", "gpu-a11 to team B");
     }
 
@@ -174,7 +177,7 @@ class HandoverScenarioTest extends SeededClusterTest {
         assertThat(t.path("columnDefinitions").findValuesAsString("name")).startsWith("Name", "Step", "Nodes",
                 "Destination", "Due", "Violations", "Age");
         assertThat(t.path("rows").get(0).path("cells").toString()).contains("\"a11-to-b\"", "\"6: record\"",
-                "[\\\"gpu-a11\\\"]", "\"cluster-b\"", "\"2026-11-05\"", ",0,");
+                "[\\\"gpu-a11\\\"]", "\"cluster-b\"", "\"" + DUE + "\"", ",0,");
 
         // the page
         Path page = tmp.resolve("a11.html");
@@ -328,7 +331,7 @@ class HandoverScenarioTest extends SeededClusterTest {
         assertThat(list.exitCode()).as(list.all()).isEqualTo(1);
         assertThat(list.out()).isEqualTo(
                 "NAME       STEP       NODES     DESTINATION   DUE          VIOLATIONS   NEXT                    PHASE\n"
-                        + "a11-to-b   1: empty   gpu-a11   cluster-b     2026-11-05   1            2: host cleanup: HOLD   Open\n");
+                        + "a11-to-b   1: empty   gpu-a11   cluster-b     " + DUE + "   1            2: host cleanup: HOLD   Open\n");
         assertThat(read().status().violations()).singleElement().satisfies(v -> assertThat(v.seenNow()).isFalse());
     }
 }

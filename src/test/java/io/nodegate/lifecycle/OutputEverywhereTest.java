@@ -91,7 +91,7 @@ class OutputEverywhereTest extends SeededClusterTest {
                 crdOn = api;
             }
             return cli("handover", "open", "h-" + o.id(), "--nodes", "gpu-a10", "--type", "move", "--to", "cluster-b",
-                    "--due", "2026-11-05", "--requester", "lee", o.flags());
+                    "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee", o.flags());
         });
         runs.put("handover step", o -> cli("handover", "step", "h-" + o.id(), "1", "--by", "kim", o.flags()));
         runs.put("handover status", o -> cli("handover", "status", o.flags()));

@@ -66,7 +66,7 @@ class WatchHandoverTest {
         kubeconfig = api.writeKubeconfig(tmp.resolve("kubeconfig"));
         am = AlertmanagerReplicas.start(tmp.resolve("am"), 1);
         CliRun open = CliRun.run(Environment.system().withClient(client), "handover", "open", "a07", "--nodes",
-                "gpu-a07", "--type", "move", "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee",
+                "gpu-a07", "--type", "move", "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee",
                 "--alertmanager", am.urls().get(0));
         assertThat(open.exitCode()).as(open.all()).isZero();
         assertThat(CliRun.run(Environment.system().withClient(client), "handover", "step", "a07", "1", "--by", "kim")

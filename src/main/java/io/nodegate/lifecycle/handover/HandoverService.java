@@ -240,6 +240,7 @@ public final class HandoverService {
         NodeHandover h = get(name);
         List<String> notes = new ArrayList<>();
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        boolean wasClosed = h.closed();
         if (!h.closed()) {
             if (h.lastStep() < Step.LAST) {
                 notes.add("closed at step " + h.lastStep() + " (" + Step.of(h.lastStep()).title() + "), before the "
@@ -250,22 +251,28 @@ public final class HandoverService {
             notes.add("already closed by " + h.spec().closed().by() + " at " + h.spec().closed().at());
         }
         List<HandoverStatus.HistoryEntry> events = new ArrayList<>();
-        events.add(new HandoverStatus.HistoryEntry(now, "closed", null, "closed by " + by
-                + (reason == null ? "" : ": " + reason)));
+        if (!wasClosed) {
+            // a second close expires what is left, but the hand-over was closed once
+            events.add(new HandoverStatus.HistoryEntry(now, "closed", null, "closed by " + by
+                    + (reason == null ? "" : ": " + reason)));
+        }
         List<String> urls = looker.alertmanagers(h);
+        List<HandoverStatus.SilenceRow> rows = null;
         if (looker.silenceKeeper() != null && !urls.isEmpty()) {
             SilenceKeeper.Expired expired = looker.silenceKeeper().expireAll(HandoverLooker.plan(h), urls);
             events.addAll(expired.events());
+            rows = expired.rows();
             if (expired.events().isEmpty()) {
                 notes.add("no silence of this hand-over was left to expire");
             }
             if (!expired.errors().isEmpty()) {
+                writeHistory(h, events, rows);
                 throw new CollectionException("closed " + name + ", but its silences could not be expired everywhere: "
                         + String.join("; ", expired.errors()) + " (run `nodegate handover close " + name
                         + "` again when the replica answers)");
             }
         }
-        NodeHandover written = writeHistory(h, events);
+        NodeHandover written = writeHistory(h, events, rows);
         return new Result(written, null, List.of(), List.of(), notes);
     }
 
@@ -290,12 +297,19 @@ public final class HandoverService {
     }
 
     private NodeHandover writeHistory(NodeHandover h, List<HandoverStatus.HistoryEntry> entries) {
+        return writeHistory(h, entries, null);
+    }
+
+    /** @param silences the silence rows to record instead of the last look's (a close's), or null to keep them */
+    private NodeHandover writeHistory(NodeHandover h, List<HandoverStatus.HistoryEntry> entries,
+                                      List<HandoverStatus.SilenceRow> silences) {
         return writeStatusWith(h, x -> {
             HandoverStatus s = StatusBuilder.withHistory(x.status(), entries);
             return new HandoverStatus(s.observedAt(), s.observedBy(), x.closed() ? HandoverStatus.CLOSED
                     : HandoverStatus.OPEN, Step.of(Math.max(0, x.lastStep())).label(), x.closed() ? null : s.next(),
-                    s.verdict(), s.violationCount(), s.readErrors(), s.checks(), s.violations(), s.silences(),
-                    s.alerts(), s.sightings(), s.history());
+                    s.verdict(), s.violationCount(), s.readErrors(), s.checks(), s.violations(),
+                    silences == null ? s.silences() : silences,
+                    s.alerts(), s.sightings(), s.history(), s.omitted());
         });
     }
 
@@ -303,7 +317,7 @@ public final class HandoverService {
         NodeHandover current = h;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                return api.updateStatus(current.withStatus(build.apply(current)));
+                return api.updateStatus(current.withStatus(StatusBuilder.bounded(build.apply(current))));
             } catch (HandoverApi.Conflict | HandoverApi.Unclear e) {
                 current = get(h.name());
             }

@@ -191,25 +191,38 @@ public final class SilenceKeeper {
      *
      * @return what was expired, and the replicas that could not be read or written
      */
-    public record Expired(List<HandoverStatus.HistoryEntry> events, List<String> errors) {
+    public record Expired(List<HandoverStatus.HistoryEntry> events, List<String> errors,
+                          List<HandoverStatus.SilenceRow> rows) {
     }
 
+    /** Also each replica's row as the close left it: the record's silence rows then say what the close did. */
     public Expired expireAll(SilencePlan plan, List<String> urls) {
         List<HandoverStatus.HistoryEntry> events = new ArrayList<>();
         List<String> errors = new ArrayList<>();
+        List<HandoverStatus.SilenceRow> rows = new ArrayList<>();
         for (String url : urls) {
             AlertmanagerClient am = clients.apply(url);
+            List<String> ids = new ArrayList<>();
+            Instant at = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
             try {
                 for (AmSilence s : SilenceDecision.toExpire(new SilenceDecision.ReplicaRead(am.url(), am.silences(),
                         null, null, null, null), plan)) {
                     am.expire(s.id());
-                    events.add(new HandoverStatus.HistoryEntry(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS), "silence-expired", null, "silence "
-                            + s.id() + " on " + am.url() + " expired (hand-over closed)"));
+                    ids.add(s.id());
+                    events.add(new HandoverStatus.HistoryEntry(clock.instant().truncatedTo(
+                            java.time.temporal.ChronoUnit.SECONDS), "silence-expired", null, "silence " + s.id()
+                            + " on " + am.url() + " expired (hand-over closed)"));
                 }
+                rows.add(new HandoverStatus.SilenceRow(am.url(), SilenceDecision.EXPIRED, List.of(), at, ids.isEmpty()
+                        ? "closed: none of the hand-over's silences was active here (read at " + at + ")"
+                        : "closed: " + String.join(", ", ids) + " expired at " + at));
             } catch (CollectionException e) {
                 errors.add(e.getMessage());
+                rows.add(new HandoverStatus.SilenceRow(am.url(), SilenceDecision.UNREADABLE, List.of(), null,
+                        "closed, but " + (ids.isEmpty() ? "" : String.join(", ", ids) + " expired and then ")
+                                + "not expired everywhere here: " + e.getMessage()));
             }
         }
-        return new Expired(events, errors);
+        return new Expired(events, errors, rows);
     }
 }

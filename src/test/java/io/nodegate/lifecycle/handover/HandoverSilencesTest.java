@@ -83,7 +83,7 @@ class HandoverSilencesTest {
 
     private CliRun open() {
         List<String> args = new ArrayList<>(List.of("handover", "open", "gpus", "--nodes", String.join(",", TARGETS),
-                "--type", "move", "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee", "--ticket",
+                "--type", "move", "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee", "--ticket",
                 "https://chat.example/t/13"));
         args.addAll(amFlags(am.urls()));
         CliRun run = cli(args.toArray(String[]::new));
@@ -323,6 +323,76 @@ class HandoverSilencesTest {
         return "";
     }
 
+    /**
+     * 210 unsilenced target alerts (node-exporter's, naming gpu-a01 by address only) are more rows than the record
+     * holds (200): the status is cut to its bounds with a count of what was left out, written, and shown; before,
+     * the API server refused the status write and every look failed.
+     */
+    @Test
+    void moreUnsilencedAlertsThanTheRecordHoldsAreCutAndCounted() {
+        StringBuilder alerts = new StringBuilder("[");
+        for (int i = 0; i < 210; i++) {
+            alerts.append(i == 0 ? "" : ",").append("{\"labels\":{\"alertname\":\"Probe").append(i)
+                    .append("\",\"instance\":\"192.0.2.1:9100\"}}");
+        }
+        am.postAlertsToEach(alerts.append("]").toString());
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            AlertmanagerReplicas.await(r.url() + " holds the 210 alerts", () -> {
+                JsonNode all = am.get(r, "/api/v2/alerts");
+                return all != null && all.size() == 210;
+            });
+        }
+        open();
+
+        CliRun look = status();
+
+        assertThat(look.exitCode()).as(look.all()).isEqualTo(1);
+        assertThat(look.out()).contains("left out of the record", "10 alert rows beyond the 200 the record holds");
+        HandoverStatus st = read().status();
+        assertThat(st.alerts()).hasSize(HandoverStatus.ALERT_LIMIT);
+        assertThat(st.omitted().alerts()).isEqualTo(10);
+        assertThat(st.checks()).filteredOn(c -> c.step() == 1 && "silences".equals(c.id())).singleElement()
+                .satisfies(c -> assertThat(c.outcome()).isEqualTo("HOLD"));
+    }
+
+    @Test
+    void aDueDateInThePastIsRefusedBeforeAnythingIsWritten() {
+        String past = java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(30).toString();
+        List<String> args = new ArrayList<>(List.of("handover", "open", "gpus", "--nodes", String.join(",", TARGETS),
+                "--type", "move", "--to", "cluster-b", "--due", past, "--requester", "lee"));
+        args.addAll(amFlags(am.urls()));
+
+        CliRun run = cli(args.toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(2);
+        assertThat(run.err()).contains("--due " + past + " is in the past (today is ");
+        assertThat(new HandoverApi(new ApiReader(client)).get("gpus")).isEmpty();
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            assertThat(ours(r, "active")).as(r.url()).isEmpty();
+        }
+    }
+
+    /** More replicas than the record holds is a usage error before anything is written or set. */
+    @Test
+    void seventeenAlertmanagersAreRefusedBeforeAnythingIsWritten() {
+        List<String> urls = new ArrayList<>(am.urls());
+        for (int i = 0; urls.size() < 17; i++) {
+            urls.add("http://127.0.0.1:" + (1 + i) + "/");
+        }
+        List<String> args = new ArrayList<>(List.of("handover", "open", "gpus", "--nodes", String.join(",", TARGETS),
+                "--type", "move", "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee"));
+        args.addAll(amFlags(urls));
+
+        CliRun run = cli(args.toArray(String[]::new));
+
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(2);
+        assertThat(run.err()).contains("--alertmanager: 17 replicas given; a hand-over keeps its silence on at most 16");
+        assertThat(new HandoverApi(new ApiReader(client)).get("gpus")).isEmpty();
+        for (AlertmanagerReplicas.Replica r : am.replicas()) {
+            assertThat(ours(r, "active")).as(r.url()).isEmpty();
+        }
+    }
+
     @Test
     void closeExpiresOnlyTheHandOversSilence() {
         open();
@@ -356,6 +426,26 @@ class HandoverSilencesTest {
         }
         assertThat(read().status().history()).extracting(HandoverStatus.HistoryEntry::type).contains("silence-expired",
                 "closed");
+        // the record's silence rows say what the close did, so the page printed right after it does not show the
+        // last look's "active until"
+        assertThat(read().status().silences()).hasSize(3).allSatisfy(r -> {
+            assertThat(r.state()).isEqualTo("expired");
+            assertThat(r.detail()).startsWith("closed: ");
+        });
+        java.nio.file.Path page = tmp.resolve("gpus.html");
+        CliRun report = cli("handover", "report", "gpus", "--html", page.toString());
+        assertThat(report.exitCode()).as(report.all()).isZero();
+        String html;
+        try {
+            html = java.nio.file.Files.readString(page);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(html).contains("closed: ").doesNotContain("active until");
+        // closed once: a second close expires what is left but adds no second "closed"
+        CliRun again = cli("handover", "close", "gpus", "--by", "lee");
+        assertThat(again.exitCode()).as(again.all()).isZero();
+        assertThat(read().status().history()).filteredOn(e -> "closed".equals(e.type())).hasSize(1);
         // a closed hand-over's silence is not re-created by a later look
         status();
         for (AlertmanagerReplicas.Replica r : am.replicas()) {
@@ -366,7 +456,7 @@ class HandoverSilencesTest {
     @Test
     void step1NamesTheReplicasWhenOpenDidNot() {
         CliRun opened = cli("handover", "open", "gpus", "--nodes", String.join(",", TARGETS), "--type", "move",
-                "--to", "cluster-b", "--due", "2026-11-05", "--requester", "lee");
+                "--to", "cluster-b", "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee");
         assertThat(opened.exitCode()).as(opened.all()).isZero();
         assertThat(ours(am.replicas().get(0), "active")).isEmpty();
         List<String> args = new ArrayList<>(List.of("handover", "step", "gpus", "1", "--by", "kim"));
