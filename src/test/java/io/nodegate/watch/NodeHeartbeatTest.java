@@ -97,8 +97,12 @@ class NodeHeartbeatTest {
                 .endStatus()))).as("a reboot (bootID)").isFalse();
         assertThat(onlyHeartbeat(before, posted(b -> b.editStatus().editFirstAddress().withAddress("10.0.1.99")
                 .endAddress().endStatus()))).as("an address").isFalse();
-        assertThat(onlyHeartbeat(before, posted(b -> b.editMetadata().addToLabels("example.com/mark", "x")
-                .endMetadata()))).as("a label").isFalse();
+        assertThat(onlyHeartbeat(before, posted(b -> b.editMetadata().addToLabels("node-role.kubernetes.io/gpu", "true")
+                .endMetadata()))).as("a label a check reads").isFalse();
+        // a label no check reads is dropped while parsing (KeptNodeMetadata): the post moved nothing the watch holds
+        assertThat(onlyHeartbeat(before, posted(b -> b.editMetadata()
+                .addToLabels("feature.node.kubernetes.io/cpu-cpuid.AVX2", "true").endMetadata())))
+                .as("a feature-discovery label").isTrue();
         assertThat(onlyHeartbeat(before, posted(b -> b.editSpec().withUnschedulable(true).endSpec())))
                 .as("a cordon").isFalse();
         assertThat(onlyHeartbeat(before, posted(b -> b.editMetadata().withDeletionTimestamp(T0.toString())

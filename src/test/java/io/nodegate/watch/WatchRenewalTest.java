@@ -85,8 +85,17 @@ class WatchRenewalTest {
         return service;
     }
 
+    /**
+     * A Node change the watch holds: an annotation of nodegate's own (KeptNodeMetadata keeps nodegate.io/*); a label no
+     * check reads is dropped while parsing, so changing it changes nothing the watch holds.
+     */
     private static Node labelled(Node node, String value) {
-        node.getMetadata().getLabels().put("example.com/mark", value);
+        java.util.Map<String, String> annotations = new java.util.HashMap<>();
+        if (node.getMetadata().getAnnotations() != null) {
+            annotations.putAll(node.getMetadata().getAnnotations());
+        }
+        annotations.put("nodegate.io/test-mark", value);
+        node.getMetadata().setAnnotations(annotations);
         return node;
     }
 

@@ -75,7 +75,7 @@ class DumpStreamingTest {
                   kind: Node
                   metadata:
                     name: y1
-                    labels: {rack: 12}
+                    labels: {kubernetes.io/hostname: 12}
                   status:
                     images: [{names: [x]}]
                 ---
@@ -87,7 +87,7 @@ class DumpStreamingTest {
                 data: {hash: VE9QU0VDUkVU}
                 """);
         ClusterState s = DumpSource.load(List.of(f), NOW);
-        assertThat(s.nodes()).singleElement().satisfies(n -> assertThat(n.labels()).containsEntry("rack", "12"));
+        assertThat(s.nodes()).singleElement().satisfies(n -> assertThat(n.labels()).containsEntry("kubernetes.io/hostname", "12"));
         assertThat(s.nodePasswordSecrets()).singleElement().satisfies(sec -> assertThat(sec.name())
                 .isEqualTo("y1.node-password.rke2"));
         assertThat(s.toString()).doesNotContain("VE9QU0VDUkVU");
