@@ -39,7 +39,8 @@ public final class EtcdOptions {
 
     @Option(names = "--etcd-timeout", paramLabel = "DURATION", defaultValue = "5s",
             converter = DurationConverter.Positive.class,
-            description = "Per-endpoint timeout: 5s, 1500ms (default: ${DEFAULT-VALUE}).")
+            description = "Deadline of each call to an endpoint, for the whole answer: connect, headers and body; 5s, "
+                    + "1500ms (default: ${DEFAULT-VALUE}).")
     Duration timeout = Duration.ofSeconds(5);
 
     @Option(names = "--etcd-cluster",

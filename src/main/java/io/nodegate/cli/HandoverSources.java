@@ -58,7 +58,8 @@ public final class HandoverSources {
 
     @Option(names = "--alertmanager-timeout", paramLabel = "DURATION", defaultValue = "5s",
             converter = DurationConverter.Positive.class,
-            description = "Timeout of each Alertmanager request (default: ${DEFAULT-VALUE}).")
+            description = "Deadline of each Alertmanager request, for the whole answer: connect, headers and body "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration alertmanagerTimeout = Duration.ofSeconds(5);
 
     @Option(names = "--evidence-dir", paramLabel = "DIR",

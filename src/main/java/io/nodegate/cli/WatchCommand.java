@@ -170,7 +170,9 @@ public final class WatchCommand implements Callable<Integer> {
 
     @Option(names = "--alertmanager-timeout", paramLabel = "DURATION", defaultValue = "5s",
             converter = DurationConverter.Positive.class,
-            description = "Timeout of each request to a hand-over's Alertmanager replicas (default: ${DEFAULT-VALUE}).")
+            description = "Deadline of each request to a hand-over's Alertmanager replicas, for the whole answer: connect, "
+                    + "headers and body (default: ${DEFAULT-VALUE}). The looks run beside the passes: a slow replica "
+                    + "never holds one.")
     Duration alertmanagerTimeout = Duration.ofSeconds(5);
 
     @Mixin

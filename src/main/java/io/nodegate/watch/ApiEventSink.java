@@ -104,7 +104,8 @@ public final class ApiEventSink implements EventSink {
         }
         String uid = null;
         try {
-            var n = client.nodes().withName(node).get();
+            // through ApiCalls: one deadline on the whole answer (this runs on the passes' thread)
+            var n = api.call("GET node " + node, () -> client.nodes().withName(node).get());
             uid = n == null || n.getMetadata() == null ? null : n.getMetadata().getUid();
         } catch (RuntimeException e) {
             // the uid only helps `kubectl describe node` match; the Event is still worth posting without it

@@ -44,6 +44,8 @@ final class ExecPlugin {
 
     /** A plugin that has not answered in this time is stuck (waiting for a browser login nobody will finish). */
     static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** How long the plugin's output may go on after it exited: normally it has ended already. */
+    static final Duration OUTPUT_AFTER_EXIT = Duration.ofSeconds(5);
 
     static final List<String> VERSIONS = List.of("client.authentication.k8s.io/v1",
             "client.authentication.k8s.io/v1beta1");
@@ -145,7 +147,23 @@ final class ExecPlugin {
                     + "code " + p.exitValue() + tail(err) + (installHint == null || installHint.isBlank() ? ""
                     : "\n" + installHint.strip()));
         }
-        return parse(new String(out.join(), StandardCharsets.UTF_8));
+        byte[] answer;
+        try {
+            // the output ends when every process holding it has closed it: one the plugin left running in the
+            // background (an agent it started) would hold it for ever, so the answer gets a deadline of its own
+            answer = out.get(OUTPUT_AFTER_EXIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new CollectionException("exec credential plugin '" + command + "' (" + where + ") exited, but its "
+                    + "output did not end within " + OUTPUT_AFTER_EXIT.toSeconds() + " s after (a process it started "
+                    + "in the background still holds it open)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CollectionException("exec credential plugin '" + command + "' was interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new CollectionException("exec credential plugin '" + command + "' (" + where + "): its output could "
+                    + "not be read: " + e.getCause());
+        }
+        return parse(new String(answer, StandardCharsets.UTF_8));
     }
 
     private static String nullDevice() {

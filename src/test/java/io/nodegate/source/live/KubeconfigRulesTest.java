@@ -130,6 +130,25 @@ class KubeconfigRulesTest {
     }
 
     @Test
+    void aPluginWhoseOutputAChildHoldsOpenEndsAtTheDeadline() throws IOException {
+        // the plugin answers and exits, but leaves a process behind that inherited its stdout: the output never ends
+        Path plugin = script("lingering.sh", """
+                #!/bin/sh
+                echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'
+                sleep 30 &
+                exit 0
+                """);
+        Path kc = Files.writeString(tmp.resolve("config"), TWO_CONTEXTS.replace("{token: op-token}", """
+                {exec: {apiVersion: client.authentication.k8s.io/v1, command: %s}}""".formatted(plugin)));
+        ApiTarget target = Kubeconfig.resolve(kc, null);
+        long start = System.nanoTime();
+        assertThatThrownBy(target::authorization).isInstanceOf(io.nodegate.CollectionException.class)
+                .hasMessageContaining("exec credential plugin '" + plugin)
+                .hasMessageContaining("its output did not end within 5 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(ExecPlugin.OUTPUT_AFTER_EXIT.plusSeconds(10));
+    }
+
+    @Test
     void aFailingPluginIsAnErrorWhereFabric8CarriesOnWithoutCredentials() throws IOException {
         Path plugin = script("failing.sh", """
                 #!/bin/sh
