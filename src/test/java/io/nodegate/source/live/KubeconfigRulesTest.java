@@ -131,11 +131,14 @@ class KubeconfigRulesTest {
 
     @Test
     void aPluginWhoseOutputAChildHoldsOpenEndsAtTheDeadline() throws IOException {
-        // the plugin answers and exits, but leaves a process behind that inherited its stdout: the output never ends
+        // the plugin answers and exits, but leaves a process behind that inherited its stdout: the output does not
+        // end while that process lives. (The JDK closes a process's pipe when it exits only if no thread is blocked
+        // reading it; the second's pause makes sure the reader is waiting, as it usually is.)
         Path plugin = script("lingering.sh", """
                 #!/bin/sh
                 echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'
                 sleep 30 &
+                sleep 1
                 exit 0
                 """);
         Path kc = Files.writeString(tmp.resolve("config"), TWO_CONTEXTS.replace("{token: op-token}", """
