@@ -54,8 +54,12 @@ class AdmissionPoliciesOnRealApiServerTest {
 
     @AfterAll
     static void removePolicies() {
+        // Only the policies and their bindings: the namespace and RBAC stay for the other classes of the run.
         if (lab != null && printed != null) {
-            lab.kubectl(printed, "delete", "--ignore-not-found", "-f", "-");
+            for (String name : policyNames(printed)) {
+                lab.kubectl(null, "delete", "--ignore-not-found", "validatingadmissionpolicybinding", name);
+                lab.kubectl(null, "delete", "--ignore-not-found", "validatingadmissionpolicy", name);
+            }
         }
     }
 
@@ -80,7 +84,8 @@ class AdmissionPoliciesOnRealApiServerTest {
     void everyPrintedPolicyIsAcceptedAndTypeChecksWithoutWarnings() {
         List<String> names = policyNames(printed);
         assertThat(names).contains("nodegate-node-gate", "nodegate-node-quarantine");
-        CliRun install = CliRun.run("install", "--with-policy", "--no-rancher", "-o", "yaml");
+        CliRun install = CliRun.run("install", "--with-policy", "--no-rancher", "-o", "yaml",
+                "--image", "registry.example/nodegate:lab");
         assertThat(install.exitCode()).as(install.all()).isZero();
         assertThat(names).as("install --with-policy prints the same policies").containsAll(policyNames(install.out()));
         for (String name : names) {

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
  * <p>Use: {@code @ExtendWith(RealControlPlane.Resolver.class)} and a {@code RealControlPlane} parameter on a
  * {@code @BeforeAll} method.
  */
-public final class RealControlPlane implements ExtensionContext.Store.CloseableResource {
+public final class RealControlPlane implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     /** Nodes of the shared lab: 1 server, 6 agents (the batch stop takes 4 of them). */
     public static final int NODES = 7;
