@@ -104,6 +104,12 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
     @Override
     public void close() {
         down().requireOk("bin/lab down " + dir);
+        // Everything stopped: the directory (its keys among it) goes too. Kept when down failed, to look at.
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Result down() {
