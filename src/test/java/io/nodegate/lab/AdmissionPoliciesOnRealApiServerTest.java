@@ -50,12 +50,23 @@ class AdmissionPoliciesOnRealApiServerTest {
         printed = policy.out();
         lab.kubectl(null, "create", "namespace", "nodegate-system");
         lab.kubectl(printed, "apply", "-f", "-").requireOk("kubectl apply of nodegate policy --quarantine");
+        // The apiserver enforces a new policy only once its informers have it (not at the apply's answer): wait
+        // until a server-side dry run of a delete is refused, as it is from then on.
+        lab.kubectl(probeNode("t-policy-probe"), "create", "-f", "-").requireOk("create the probe Node");
+        Await.until("the gate policy enforced", Duration.ofSeconds(30), () -> lab.kubectl(null, "delete", "node",
+                "t-policy-probe", "--dry-run=server").output().contains("ValidatingAdmissionPolicy 'nodegate-node-gate'"));
     }
 
     @AfterAll
     static void removePolicies() {
+        // Only the policies and their bindings: the namespace and RBAC stay for the other classes of the run.
         if (lab != null && printed != null) {
-            lab.kubectl(printed, "delete", "--ignore-not-found", "-f", "-");
+            lab.kubectl(null, "delete", "--ignore-not-found", "node", "t-policy-probe", "--as=lab-admin",
+                    "--as-group=system:masters", "--as-group=nodegate:break-glass");
+            for (String name : policyNames(printed)) {
+                lab.kubectl(null, "delete", "--ignore-not-found", "validatingadmissionpolicybinding", name);
+                lab.kubectl(null, "delete", "--ignore-not-found", "validatingadmissionpolicy", name);
+            }
         }
     }
 
@@ -80,7 +91,8 @@ class AdmissionPoliciesOnRealApiServerTest {
     void everyPrintedPolicyIsAcceptedAndTypeChecksWithoutWarnings() {
         List<String> names = policyNames(printed);
         assertThat(names).contains("nodegate-node-gate", "nodegate-node-quarantine");
-        CliRun install = CliRun.run("install", "--with-policy", "--no-rancher", "-o", "yaml");
+        CliRun install = CliRun.run("install", "--with-policy", "--no-rancher", "-o", "yaml",
+                "--image", "registry.example/nodegate:lab");
         assertThat(install.exitCode()).as(install.all()).isZero();
         assertThat(names).as("install --with-policy prints the same policies").containsAll(policyNames(install.out()));
         for (String name : names) {
@@ -97,7 +109,7 @@ class AdmissionPoliciesOnRealApiServerTest {
         }
     }
 
-    private static String probeNode(String name) {
+    static String probeNode(String name) {
         return """
                 apiVersion: v1
                 kind: Node
@@ -161,6 +173,9 @@ class AdmissionPoliciesOnRealApiServerTest {
                     Instant.now(), null, "lab-test", null, List.of(clone), List.of(clone)));
         }
 
+        // The binding reads its ConfigMaps through an informer too: wait until the tombstone is in force.
+        Await.until("the tombstone in force", Duration.ofSeconds(30), () -> lab.kubectl(probeNode(host), "create",
+                "--dry-run=server", "-f", "-").output().contains("is a removed host"));
         lab.lab("kubelet", "rejoin", host, "--as", renamed).requireOk("rejoin " + host);
         Await.until("the renamed host's registration refused", Duration.ofSeconds(30),
                 () -> lab.kubeletLog(host).contains("nodegate: node " + renamed + " is a removed host"));

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
  * <p>Use: {@code @ExtendWith(RealControlPlane.Resolver.class)} and a {@code RealControlPlane} parameter on a
  * {@code @BeforeAll} method.
  */
-public final class RealControlPlane implements ExtensionContext.Store.CloseableResource {
+public final class RealControlPlane implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     /** Nodes of the shared lab: 1 server, 6 agents (the batch stop takes 4 of them). */
     public static final int NODES = 7;
@@ -68,6 +68,11 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
     }
 
     private static RealControlPlane start() {
+        return start(NODES, 1, NAME);
+    }
+
+    /** A lab of its own (not the run's shared one), for tests of bin/lab itself; the caller closes it. */
+    public static RealControlPlane start(int nodes, int servers, String name) {
         EtcdCluster.requireOnPath("go", "Go is required in CI: the real control plane is built from the release modules",
                 "Go not on PATH: skipping the real control plane tests (docs/lab.md)");
         Kubectl.require();
@@ -87,7 +92,7 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
             throw new UncheckedIOException(e);
         }
         Result up = run(repo, Duration.ofMinutes(3), repo.resolve("bin/lab").toString(), "up", dir.toString(),
-                "--nodes", String.valueOf(NODES), "--servers", "1", "--name", NAME);
+                "--nodes", String.valueOf(nodes), "--servers", String.valueOf(servers), "--name", name);
         RealControlPlane lab = new RealControlPlane(repo, dir);
         if (up.code != 0) {
             lab.close();
@@ -98,7 +103,21 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
 
     @Override
     public void close() {
-        run(repo, Duration.ofMinutes(1), repo.resolve("bin/lab").toString(), "down", dir.toString());
+        down().requireOk("bin/lab down " + dir);
+        // Everything stopped: the directory (its keys among it) goes too. Kept when down failed, to look at.
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Result down() {
+        return run(repo, Duration.ofMinutes(1), repo.resolve("bin/lab").toString(), "down", dir.toString());
+    }
+
+    public Result status() {
+        return run(repo, Duration.ofSeconds(30), repo.resolve("bin/lab").toString(), "status", dir.toString());
     }
 
     public Path dir() {
