@@ -6,6 +6,7 @@ import io.nodegate.testing.CliRun;
 import io.nodegate.testing.RbacAuthorizer;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,8 +39,12 @@ class EmittedRbacReplayTest extends SeededClusterTest {
         assertThat(remove.exitCode()).as(remove.all()).isZero();
         CliRun gone = cli("verify-gone", "--baseline", baseline.toString());
         assertThat(gone.exitCode()).as(gone.all()).isIn(0, 5);
+        // readmission happens later, on the real clock the server stamps new objects with
+        clock.set(Instant.now());
         CliRun readmit = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes");
         assertThat(readmit.exitCode()).as(readmit.all()).isZero();
+        // the host is back, so --verify --yes acts (it deletes the Failed Jobs only on an otherwise passing run)
+        hostRejoins("uuid-a10");
         CliRun verify = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes");
         assertThat(verify.all()).as(verify.all()).doesNotContain("HTTP 403");
         return api.requestLog();

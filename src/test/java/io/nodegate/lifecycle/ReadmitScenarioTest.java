@@ -33,23 +33,6 @@ class ReadmitScenarioTest extends SeededClusterTest {
         return api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2").get() != null;
     }
 
-    void hostRejoins(String systemUuid) throws InterruptedException {
-        Instant deleted = clock.instant();
-        while (Instant.now().isBefore(deleted.plusSeconds(1))) {
-            Thread.sleep(50); // creation timestamps have whole seconds
-        }
-        Node n = node();
-        n.getStatus().getConditions().get(0).setStatus("True");
-        n.getStatus().getConditions().get(0).setReason("KubeletReady");
-        n.getStatus().getNodeInfo().setBootID("boot-a10-reinstalled");
-        n.getStatus().getNodeInfo().setSystemUUID(systemUuid);
-        api.client().nodes().resource(n).updateStatus();
-        Node spec = node();
-        spec.getSpec().getTaints().removeIf(t -> t.getKey().equals("node.kubernetes.io/unreachable"));
-        api.client().nodes().resource(spec).update();
-        api.create(SeedCluster.secret("gpu-a10"));
-    }
-
     /** Rancher's namespace: Jobs are looked for only when it exists (a NotFound there means no Rancher). */
     static io.fabric8.kubernetes.api.model.Namespace cattleSystem() {
         return new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("cattle-system")

@@ -1,6 +1,7 @@
 package io.nodegate.lifecycle;
 
 import io.nodegate.cli.Environment;
+import io.fabric8.kubernetes.api.model.Node;
 import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.testing.ApiTestServer;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,6 +66,27 @@ abstract class SeededClusterTest {
     }
 
     /** Runs one command line in {@link #env()}. */
+    /**
+     * gpu-a10, reinstalled, rejoins under its name: Ready with a new bootID, the given firmware UUID, its unreachable
+     * taint gone and a new node-password Secret (created a whole second after readmit deleted the old one).
+     */
+    protected void hostRejoins(String systemUuid) throws InterruptedException {
+        Instant deleted = clock.instant();
+        while (Instant.now().isBefore(deleted.plusSeconds(1))) {
+            Thread.sleep(50); // creation timestamps have whole seconds
+        }
+        Node n = api.client().nodes().withName("gpu-a10").get();
+        n.getStatus().getConditions().get(0).setStatus("True");
+        n.getStatus().getConditions().get(0).setReason("KubeletReady");
+        n.getStatus().getNodeInfo().setBootID("boot-a10-reinstalled");
+        n.getStatus().getNodeInfo().setSystemUUID(systemUuid);
+        api.client().nodes().resource(n).updateStatus();
+        Node spec = api.client().nodes().withName("gpu-a10").get();
+        spec.getSpec().getTaints().removeIf(t -> t.getKey().equals("node.kubernetes.io/unreachable"));
+        api.client().nodes().resource(spec).update();
+        api.create(SeedCluster.secret("gpu-a10"));
+    }
+
     CliRun cli(String... args) {
         return CliRun.run(env(), args);
     }

@@ -37,7 +37,7 @@ class HandoverAlertmanagerDeadlineTest {
                 "true"), "boot-a07", "uuid-a07", 8, Instant.now(), null));
         client = SeedCluster.client(api.url(), 5000);
         CliRun open = cli("handover", "open", "a07", "--nodes", "gpu-a07", "--type", "move", "--to", "cluster-b",
-                "--due", "2026-11-05", "--requester", "lee");
+                "--due", java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(30).toString(), "--requester", "lee");
         assertThat(open.exitCode()).as(open.all()).isZero();
     }
 
