@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EmittedRbacReplayTest extends SeededClusterTest {
 
-    List<String> lifecycleRequests(boolean rancher) {
+    List<String> lifecycleRequests(boolean rancher) throws InterruptedException {
         CliRun saved = seedAndSaveBaseline();
         assertThat(saved.exitCode()).as(saved.all()).isZero();
         if (rancher) {
@@ -57,7 +57,7 @@ class EmittedRbacReplayTest extends SeededClusterTest {
     }
 
     @Test
-    void everyRequestOfEveryLifecycleCommandIsGrantedUnderRancher() {
+    void everyRequestOfEveryLifecycleCommandIsGrantedUnderRancher() throws InterruptedException {
         List<String> requests = lifecycleRequests(true);
         assertThat(requests).anyMatch(r -> r.startsWith("GET /apis/metallb.io/v1beta1/servicel2statuses"))
                 .anyMatch(r -> r.startsWith("GET /apis/batch/v1/namespaces/cattle-system/jobs"))
@@ -68,7 +68,7 @@ class EmittedRbacReplayTest extends SeededClusterTest {
     }
 
     @Test
-    void withoutRancherNothingOutsideTheNoRancherRolesIsAsked() {
+    void withoutRancherNothingOutsideTheNoRancherRolesIsAsked() throws InterruptedException {
         List<String> requests = lifecycleRequests(false);
         assertThat(requests).anyMatch(r -> r.startsWith("GET /api/v1/namespaces/cattle-system"))
                 .noneMatch(r -> r.contains("/namespaces/cattle-system/jobs"));

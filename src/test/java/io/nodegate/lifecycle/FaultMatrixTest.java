@@ -216,7 +216,13 @@ class FaultMatrixTest {
     void readmitVerifyDeletesNoJobOnAFault() throws IOException {
         List<Cell> cells = matrix(() -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes"),
                 false, "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee",
-                5, () -> api.create(ReadmitScenarioTest.cattleSystem(), ReadmitScenarioTest.failedUpgraderJob()));
+                0, () -> {
+                    api.create(ReadmitScenarioTest.cattleSystem(), ReadmitScenarioTest.failedUpgraderJob());
+                    // the host is back (readmit deleted its old Secret, the reinstalled agent registered a new one):
+                    // --yes deletes the Failed Job only on a run that otherwise passes
+                    api.client().secrets().inNamespace("kube-system").withName("gpu-a10.node-password.rke2").delete();
+                    SeedCluster.rejoin(api, "gpu-a10", "uuid-a10");
+                });
         assertThat(cells).extracting(Cell::call).contains(
                 "DELETE /apis/batch/v1/namespaces/cattle-system/jobs/apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee");
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));

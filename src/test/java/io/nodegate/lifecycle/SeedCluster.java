@@ -65,6 +65,23 @@ public final class SeedCluster {
         gateTime = t0.plus(Duration.ofMinutes(115));
     }
 
+    /**
+     * A target host, reinstalled, rejoins under its name: Ready with a new bootID and the given firmware UUID, its
+     * unreachable taint gone, a new node-password Secret (the old one must be gone: readmit deleted it).
+     */
+    public static void rejoin(ApiTestServer api, String name, String systemUuid) {
+        Node n = api.client().nodes().withName(name).get();
+        n.getStatus().getConditions().get(0).setStatus("True");
+        n.getStatus().getConditions().get(0).setReason("KubeletReady");
+        n.getStatus().getNodeInfo().setBootID("boot-" + name.replace("gpu-", "") + "-reinstalled");
+        n.getStatus().getNodeInfo().setSystemUUID(systemUuid);
+        api.client().nodes().resource(n).updateStatus();
+        Node spec = api.client().nodes().withName(name).get();
+        spec.getSpec().getTaints().removeIf(t -> t.getKey().equals("node.kubernetes.io/unreachable"));
+        api.client().nodes().resource(spec).update();
+        api.create(secret(name));
+    }
+
     /** A client for the code under test: no retries, short timeouts, so faults surface at once. */
     public static KubernetesClient client(String url) {
         return client(url, 1500);

@@ -1,7 +1,6 @@
 package io.nodegate.lifecycle;
 
 import io.nodegate.cli.Environment;
-import io.fabric8.kubernetes.api.model.Node;
 import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.testing.ApiTestServer;
@@ -75,16 +74,7 @@ abstract class SeededClusterTest {
         while (Instant.now().isBefore(deleted.plusSeconds(1))) {
             Thread.sleep(50); // creation timestamps have whole seconds
         }
-        Node n = api.client().nodes().withName("gpu-a10").get();
-        n.getStatus().getConditions().get(0).setStatus("True");
-        n.getStatus().getConditions().get(0).setReason("KubeletReady");
-        n.getStatus().getNodeInfo().setBootID("boot-a10-reinstalled");
-        n.getStatus().getNodeInfo().setSystemUUID(systemUuid);
-        api.client().nodes().resource(n).updateStatus();
-        Node spec = api.client().nodes().withName("gpu-a10").get();
-        spec.getSpec().getTaints().removeIf(t -> t.getKey().equals("node.kubernetes.io/unreachable"));
-        api.client().nodes().resource(spec).update();
-        api.create(SeedCluster.secret("gpu-a10"));
+        SeedCluster.rejoin(api, "gpu-a10", systemUuid);
     }
 
     CliRun cli(String... args) {
