@@ -164,8 +164,9 @@ class RedfishDeadlineTest {
 
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).contains("GET /redfish/v1: no answer within 3s (--bmc-timeout)");
-        // 3 s, plus what a loaded machine adds to a TLS handshake: never the 100,000 s the trickle would take
-        assertThat(took).isLessThan(Duration.ofSeconds(10));
+        // 3 s, plus what a loaded 2-core machine adds to a TLS handshake (11 s seen beside two CPU hogs): never the
+        // 100,000 s the trickle would take
+        assertThat(took).isLessThan(Duration.ofSeconds(30));
         assertThat(trickle.requests.get()).isEqualTo(1);
     }
 
@@ -178,7 +179,7 @@ class RedfishDeadlineTest {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(r.error()).contains("no answer within 3s");
-        assertThat(took).isLessThan(Duration.ofSeconds(10));
+        assertThat(took).isLessThan(Duration.ofSeconds(30));
     }
 
     @Test
@@ -190,7 +191,9 @@ class RedfishDeadlineTest {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(r.error()).contains("not read within the overall deadline of 3s (--bmc-deadline)");
-        assertThat(took).isLessThan(Duration.ofSeconds(10));
+        // the deadline is 3 s; the bound leaves room for a loaded machine (11 s seen beside two CPU hogs), and is
+        // still far from the 5 min each request may take
+        assertThat(took).isLessThan(Duration.ofSeconds(30));
     }
 
     @Test
@@ -207,6 +210,6 @@ class RedfishDeadlineTest {
 
         assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
         assertThat(run.all()).contains("no answer within 3s");
-        assertThat(took).as(run.all()).isLessThan(Duration.ofSeconds(15));
+        assertThat(took).as(run.all()).isLessThan(Duration.ofSeconds(40));
     }
 }
