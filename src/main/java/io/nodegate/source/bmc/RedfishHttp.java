@@ -265,6 +265,12 @@ final class RedfishHttp {
             conn = (HttpURLConnection) target.toURL().openConnection(Proxy.NO_PROXY);
             HttpURLConnection c = conn;
             current.set(c);
+            // abort() may have run between the check above and the line before this one, when it found no
+            // connection to close: look again now that it would find this one (both fields are volatile)
+            if (aborted && !"DELETE".equals(method)) {
+                disconnectWithoutWaiting(c);
+                throw new BmcException(method + " " + path + ": stopped (the overall deadline passed)");
+            }
             deadline.task = WATCHDOG.schedule(() -> {
                 deadline.expired = true;
                 disconnectWithoutWaiting(c);
@@ -300,7 +306,7 @@ final class RedfishHttp {
             int status = conn.getResponseCode();
             byte[] bytes;
             try (InputStream in = status >= 400 ? conn.getErrorStream() : conn.getInputStream()) {
-                bytes = in == null ? new byte[0] : readCapped(in, method + " " + path);
+                bytes = in == null ? new byte[0] : readCapped(in, method + " " + path, !"DELETE".equals(method));
             }
             if (deadline.expired) {
                 throw new SocketTimeoutException("deadline");
@@ -345,13 +351,26 @@ final class RedfishHttp {
         }
     }
 
-    private static byte[] readCapped(InputStream in, String what) throws IOException {
-        byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-        if (bytes.length > MAX_BODY_BYTES) {
-            throw new BmcException(what + ": the answer is larger than " + (MAX_BODY_BYTES >> 20) + " MiB: "
-                    + "not a Redfish resource nodegate reads");
+    /**
+     * The body, up to the cap. Between reads it looks at the overall deadline: a body that trickles in a byte at a
+     * time ends at the next byte after abort(), even if closing the connection from the other thread did not reach
+     * a socket that was still being set up when abort() ran.
+     */
+    private byte[] readCapped(InputStream in, String what, boolean stopOnAbort) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        int n;
+        while ((n = in.read(buffer)) != -1) {
+            if (stopOnAbort && aborted) {
+                throw new BmcException(what + ": stopped (the overall deadline passed)");
+            }
+            out.write(buffer, 0, n);
+            if (out.size() > MAX_BODY_BYTES) {
+                throw new BmcException(what + ": the answer is larger than " + (MAX_BODY_BYTES >> 20) + " MiB: "
+                        + "not a Redfish resource nodegate reads");
+            }
         }
-        return bytes;
+        return out.toByteArray();
     }
 
     private void requireOk(Answer a, String what) {
