@@ -212,7 +212,7 @@ class WatchFreshnessTest {
     void aFrozenApiserverHostMakesNoSilenceFindingAndTheWatchComesBackFresh() throws Exception {
         kubeletsRenew();
         WatchService s = watch("replica-a");
-        Await.until("ready", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200);
+        Await.until("ready", Await.LOADED_MACHINE, () -> status(s, "/readyz") == 200);
         assertThat(findings(s)).noneMatch(f -> f.startsWith("NG10"));
 
         try (Sampler sampler = new Sampler(s)) {
@@ -272,7 +272,7 @@ class WatchFreshnessTest {
         api.create(node("newcomer", Map.of()), SeedCluster.lease("newcomer", clock.instant()));
         kubeletsRenew();
         WatchService s = watch("replica-a");
-        Await.until("ready with NG111", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200
+        Await.until("ready with NG111", Await.LOADED_MACHINE, () -> status(s, "/readyz") == 200
                 && findings(s).contains("NG111 newcomer"));
         Set<String> before = findings(s);
 
@@ -325,7 +325,7 @@ class WatchFreshnessTest {
         });
         kubeletsRenew();
         WatchService s = watch("replica-a");
-        Await.until("ready", Duration.ofSeconds(30), () -> status(s, "/readyz") == 200 && s.leads());
+        Await.until("ready", Await.LOADED_MACHINE, () -> status(s, "/readyz") == 200 && s.leads());
         int postedBefore = posted.size();
 
         api.holdRequests(r -> r.startsWith("GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?")

@@ -127,7 +127,7 @@ class WatchLeaderWritesTest {
         WatchService a = watch("replica-a");
         Await.until("a leads", Duration.ofSeconds(20), a::leads);
         WatchService b = watch("replica-b");
-        Await.until("b follows, synced", Duration.ofSeconds(30), () -> b.engine().lastGood() != null
+        Await.until("b follows, synced", Await.LOADED_MACHINE, () -> b.engine().lastGood() != null
                 && a.engine().lastGood() != null);
         assertThat(b.leads()).isFalse();
 

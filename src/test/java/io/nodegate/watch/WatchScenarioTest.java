@@ -9,6 +9,7 @@ import io.nodegate.detect.Detectors;
 import io.nodegate.lifecycle.SeedCluster;
 import io.nodegate.lifecycle.TestClock;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,11 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WatchScenarioTest {
 
     private static final Map<String, String> WORKER = Map.of("node-role.kubernetes.io/worker", "true");
-    /**
-     * How long a wait for a condition may take before the test fails: an upper bound, not a pause, so it is set for
-     * a 2-core machine running the whole suite (a pass, its Events and their POSTs took seconds there).
-     */
-    private static final Duration BUDGET = Duration.ofSeconds(60);
+    /** How long a wait for a condition may take before the test fails: an upper bound, not a pause. */
+    private static final Duration BUDGET = Await.LOADED_MACHINE;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private ApiTestServer api;
@@ -143,7 +141,7 @@ class WatchScenarioTest {
     @Test
     void renamedRejoinAndBareNewcomerAreEventsAndMetricsOnceAndResolveWhenTheOldNameGoes() throws Exception {
         WatchService s = watchAlone();
-        await("ready", Duration.ofSeconds(30), () -> get(s, "/readyz").statusCode() == 200);
+        await("ready", BUDGET, () -> get(s, "/readyz").statusCode() == 200);
         assertThat(get(s, "/findings").body()).doesNotContain("NG110");
         assertThat(get(s, "/metrics").body()).contains("nodegate_informer_synced{kind=\"nodes\"} 1",
                 "nodegate_leader 1", "nodegate_host_info{node=\"w1\",system_uuid=\"uuid-w1\"");
@@ -194,7 +192,7 @@ class WatchScenarioTest {
     @Test
     void fourLeasesStoppingWithin12SecondsAreABatchAfterTheGracePeriod() throws Exception {
         WatchService s = watchAlone();
-        await("ready", Duration.ofSeconds(30), () -> get(s, "/readyz").statusCode() == 200);
+        await("ready", BUDGET, () -> get(s, "/readyz").statusCode() == 200);
         Instant t0 = clock.instant();
         // w1..w4 renew for the last time 0, 4, 8 and 12 s after t0; w5 and w6 go on renewing
         for (int i = 0; i < 4; i++) {
@@ -224,9 +222,9 @@ class WatchScenarioTest {
     void whileTheNodeListFailsNothingResolvesAndReadyzFails() throws Exception {
         api.create(node("w1-new", "uuid-w1", WORKER), SeedCluster.lease("w1-new", clock.instant()));
         WatchService s = watchAlone();
-        await("SameHostTwoNames Event", Duration.ofSeconds(30), () -> !events("SameHostTwoNames", "w1").isEmpty());
+        await("SameHostTwoNames Event", BUDGET, () -> !events("SameHostTwoNames", "w1").isEmpty());
         // the pass that posted it has finished: its findings are the last good ones, and the watch is ready
-        await("ready with NG110", Duration.ofSeconds(30), () -> get(s, "/readyz").statusCode() == 200
+        await("ready with NG110", BUDGET, () -> get(s, "/readyz").statusCode() == 200
                 && get(s, "/findings").body().contains("NG110"));
 
         // etcd compaction expires the watches, and every LIST of Nodes fails (the 30 s of the field case, scaled)
@@ -264,7 +262,7 @@ class WatchScenarioTest {
         WatchService a = watch("replica-a", false);
         await("a leads", BUDGET, a::leads);
         WatchService b = watch("replica-b", false);
-        await("b ready", Duration.ofSeconds(30), () -> get(b, "/readyz").statusCode() == 200);
+        await("b ready", BUDGET, () -> get(b, "/readyz").statusCode() == 200);
         assertThat(b.leads()).isFalse();
         assertThat(get(b, "/metrics").body()).contains("nodegate_leader 0");
 
