@@ -81,7 +81,7 @@ class ReadmeCommandsTest {
         while (i < body.size()) {
             String line = body.get(i);
             if (!line.startsWith("$ ")) {
-                throw new AssertionError("README line " + (firstLine + i + 1) + ": output before any '$ ' command");
+                throw new AssertionError("line " + (firstLine + i + 1) + ": output before any '$ ' command");
             }
             StringBuilder command = new StringBuilder(line.substring(2));
             while (command.toString().endsWith("\\")) {
@@ -95,7 +95,7 @@ class ReadmeCommandsTest {
             }
             String text = command.toString().trim();
             if (text.equals("echo $?")) {
-                assertThat(steps).as("README line " + (firstLine + i) + ": 'echo $?' after no command").isNotEmpty();
+                assertThat(steps).as("line " + (firstLine + i) + ": 'echo $?' after no command").isNotEmpty();
                 Step last = steps.remove(steps.size() - 1);
                 steps.add(new Step(last.command(), last.args(), last.expectedOutput(),
                         Integer.parseInt(String.join("", output).trim())));
@@ -103,7 +103,7 @@ class ReadmeCommandsTest {
             }
             List<String> words = words(text);
             if (words.isEmpty() || !words.get(0).equals("nodegate")) {
-                throw new AssertionError("README line " + (firstLine + i) + ": only 'nodegate' and 'echo $?' run in a "
+                throw new AssertionError("line " + (firstLine + i) + ": only 'nodegate' and 'echo $?' run in a "
                         + "console block, not: " + text);
             }
             steps.add(new Step(text, words.subList(1, words.size()), String.join("\n", output), null));
