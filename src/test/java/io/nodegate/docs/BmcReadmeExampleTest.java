@@ -17,10 +17,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * README's "Ask the BMC" example is a real run: `nodegate bmc` on examples/cluster-a-batch-stop against the batch's
- * four BMCs (the project's Redfish test server, over HTTPS). README shows them as https://10.0.30.7 ... .10; here they
+ * docs/bmc.md's first example is a real run: `nodegate bmc` on examples/cluster-a-batch-stop against the batch's
+ * four BMCs (the project's Redfish test server, over HTTPS). The page shows them as https://10.0.30.7 ... .10; here they
  * listen on loopback ports, so the test maps the URLs and compares with runs of spaces collapsed (column widths follow
- * the URLs' lengths). The block is fenced as plain ``` (README's console blocks run without servers).
+ * the URLs' lengths). The block is fenced as plain ``` (console blocks run without servers).
  */
 class BmcReadmeExampleTest {
 
@@ -31,7 +31,7 @@ class BmcReadmeExampleTest {
 
     @Test
     void theReadmeExampleIsWhatTheCommandPrints() throws Exception {
-        List<String> readme = Files.readAllLines(Path.of("README.md"));
+        List<String> readme = Files.readAllLines(Path.of("docs/bmc.md"));
         int start = -1;
         for (int i = 0; i < readme.size(); i++) {
             if (readme.get(i).startsWith(COMMAND)) {
@@ -39,7 +39,7 @@ class BmcReadmeExampleTest {
                 break;
             }
         }
-        assertThat(start).as("README has the example starting with: " + COMMAND).isNotNegative();
+        assertThat(start).as("docs/bmc.md has the example starting with: " + COMMAND).isNotNegative();
         StringBuilder command = new StringBuilder(readme.get(start).substring(2));
         int i = start;
         while (command.toString().endsWith("\\")) {
@@ -69,7 +69,7 @@ class BmcReadmeExampleTest {
             for (Map.Entry<String, String> e : urls.entrySet()) {
                 actual = actual.replace(e.getValue(), e.getKey());
             }
-            assertThat(collapse(actual)).as("README's example, as the command prints it:\n" + actual)
+            assertThat(collapse(actual)).as("docs/bmc.md's example, as the command prints it:\n" + actual)
                     .isEqualTo(collapse(String.join("\n", expected)));
         }
     }

@@ -10,13 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * README's own command blocks, run (as ExampleStoriesTest runs each STORY.md), so the README cannot drift from the
- * tool. The rule, also written at the top of README: a block fenced with {@code ```console} is run. Each line
+ * The command blocks of README and of every page under docs/, run (as ExampleStoriesTest runs each STORY.md), so
+ * the pages cannot drift from the tool. The rule, also written at the top of README and of docs/README.md: a block
+ * fenced with {@code ```console} is run. Each line
  * {@code $ nodegate ...} (a trailing backslash continues it) runs the real CLI from the repository root; the lines
  * after it, up to the next {@code $} line, are its output (stdout, then stderr) exactly, trailing spaces aside;
  * {@code $ echo $?} and the line after it check the exit code of the command before. Other blocks are not run.
@@ -27,6 +30,33 @@ class ReadmeCommandsTest {
     }
 
     record Block(int line, List<Step> steps) {
+    }
+
+    /** A page whose console blocks run: README.md, then every Markdown file under docs/, in path order. */
+    record Page(Path path, List<String> lines) {
+    }
+
+    /** The console blocks counted when they all lived in README; a move must not leave any behind unchecked. */
+    static final int CONSOLE_BLOCKS_BEFORE_THE_MOVE = 5;
+
+    static final int README_MAX_LINES = 400;
+
+    /** "issue 12", "Issue 21's", "(issues 22, 17)", "issue #3": tracker numbers belong in commit messages. */
+    static final Pattern ISSUE_NUMBER = Pattern.compile("(?i)\\bissues?\\s*#?\\d+");
+
+    static List<Page> pages() throws IOException {
+        List<Page> pages = new ArrayList<>();
+        pages.add(new Page(Path.of("README.md"), readme()));
+        for (Path doc : docs()) {
+            pages.add(new Page(doc, Files.readAllLines(doc)));
+        }
+        return pages;
+    }
+
+    static List<Path> docs() throws IOException {
+        try (Stream<Path> walk = Files.walk(Path.of("docs"))) {
+            return walk.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+        }
     }
 
     static List<Block> consoleBlocks(List<String> lines) {
@@ -51,7 +81,7 @@ class ReadmeCommandsTest {
         while (i < body.size()) {
             String line = body.get(i);
             if (!line.startsWith("$ ")) {
-                throw new AssertionError("README line " + (firstLine + i + 1) + ": output before any '$ ' command");
+                throw new AssertionError("line " + (firstLine + i + 1) + ": output before any '$ ' command");
             }
             StringBuilder command = new StringBuilder(line.substring(2));
             while (command.toString().endsWith("\\")) {
@@ -65,7 +95,7 @@ class ReadmeCommandsTest {
             }
             String text = command.toString().trim();
             if (text.equals("echo $?")) {
-                assertThat(steps).as("README line " + (firstLine + i) + ": 'echo $?' after no command").isNotEmpty();
+                assertThat(steps).as("line " + (firstLine + i) + ": 'echo $?' after no command").isNotEmpty();
                 Step last = steps.remove(steps.size() - 1);
                 steps.add(new Step(last.command(), last.args(), last.expectedOutput(),
                         Integer.parseInt(String.join("", output).trim())));
@@ -73,7 +103,7 @@ class ReadmeCommandsTest {
             }
             List<String> words = words(text);
             if (words.isEmpty() || !words.get(0).equals("nodegate")) {
-                throw new AssertionError("README line " + (firstLine + i) + ": only 'nodegate' and 'echo $?' run in a "
+                throw new AssertionError("line " + (firstLine + i) + ": only 'nodegate' and 'echo $?' run in a "
                         + "console block, not: " + text);
             }
             steps.add(new Step(text, words.subList(1, words.size()), String.join("\n", output), null));
@@ -123,22 +153,72 @@ class ReadmeCommandsTest {
     }
 
     @Test
-    void readmeHasConsoleBlocksAndSaysHowTheyAreChecked() throws IOException {
+    void readmeAndDocsHaveConsoleBlocksAndSayHowTheyAreChecked() throws IOException {
         List<String> lines = readme();
-        assertThat(consoleBlocks(lines)).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(String.join("\n", lines.subList(0, 40))).contains("```console").contains("ReadmeCommandsTest");
+        assertThat(String.join("\n", lines.subList(0, 40))).contains("```console").contains("ReadmeCommandsTest")
+                .contains("docs/");
+        assertThat(String.join("\n", Files.readAllLines(Path.of("docs/README.md"))))
+                .contains("```console").contains("ReadmeCommandsTest");
+        int blocks = 0;
+        for (Page page : pages()) {
+            blocks += consoleBlocks(page.lines()).size();
+        }
+        assertThat(blocks).as("console blocks run across README and docs/").isGreaterThanOrEqualTo(
+                CONSOLE_BLOCKS_BEFORE_THE_MOVE);
+    }
+
+    @Test
+    void readmeFitsOnAFewScreens() throws IOException {
+        assertThat(readme()).as("README.md lines").hasSizeLessThanOrEqualTo(README_MAX_LINES);
+    }
+
+    @Test
+    void noHeadingOrSentenceCarriesAnIssueNumber() throws IOException {
+        List<String> hits = new ArrayList<>();
+        for (Page page : pages()) {
+            for (int i = 0; i < page.lines().size(); i++) {
+                if (ISSUE_NUMBER.matcher(page.lines().get(i)).find()) {
+                    hits.add(page.path() + ":" + (i + 1) + ": " + page.lines().get(i).strip());
+                }
+            }
+        }
+        assertThat(hits).as("lines naming an issue number").isEmpty();
+    }
+
+    @Test
+    void theIssueNumberRuleCatchesTheShapesSeenBefore() {
+        assertThat(List.of("### Hardening (issue 11)", "### Lying answers and honest lines (issues 22, 17)",
+                "bench/RESULTS.md, issue 21's second pass", "see Issue 21: the watch", "fixed in issue #3"))
+                .allSatisfy(line -> assertThat(ISSUE_NUMBER.matcher(line).find()).as(line).isTrue());
+        assertThat(List.of("the issuer and SANs", "an issue with the BMC", "issued at 05:23", "tissue 4"))
+                .allSatisfy(line -> assertThat(ISSUE_NUMBER.matcher(line).find()).as(line).isFalse());
+    }
+
+    @Test
+    void theDocsIndexListsEveryDoc() throws IOException {
+        Path index = Path.of("docs/README.md");
+        String text = Files.readString(index);
+        List<String> links = new ArrayList<>();
+        Matcher m = Pattern.compile("\\]\\(([^)#\\s]+)").matcher(text);
+        while (m.find()) {
+            links.add(index.getParent().resolve(m.group(1)).normalize().toString());
+        }
+        List<String> docs = docs().stream().filter(p -> !p.equals(index)).map(Path::toString).toList();
+        assertThat(links).as("pages docs/README.md links").containsAll(docs);
+        assertThat(readme()).as("README links the docs index").anySatisfy(line ->
+                assertThat(line).contains("(docs/README.md)"));
     }
 
     @TestFactory
     Stream<DynamicTest> everyConsoleBlockRunsAsShown() throws IOException {
-        return consoleBlocks(readme()).stream().flatMap(b -> b.steps().stream().map(s ->
-                DynamicTest.dynamicTest("README line " + b.line() + ": " + s.command(), () -> {
+        return pages().stream().flatMap(page -> consoleBlocks(page.lines()).stream().flatMap(b -> b.steps().stream()
+                .map(s -> DynamicTest.dynamicTest(page.path() + " line " + b.line() + ": " + s.command(), () -> {
                     CliRun run = CliRun.run(s.args().toArray(String[]::new));
                     assertThat(normalise(run.out() + run.err())).as(s.command()).isEqualTo(normalise(s.expectedOutput()));
                     if (s.expectedExit() != null) {
                         assertThat(run.exitCode()).as(s.command() + ": exit code").isEqualTo(s.expectedExit());
                     }
-                })));
+                }))));
     }
 
     @Test
