@@ -141,7 +141,7 @@ public final class TombstoneShards {
             }
         }
         return "all " + MAX_SHARDS + " shards are full (" + held + " entries; " + BUDGET
-                + " bytes each): release tombstones of hosts that will never return with 'nodegate readmit NODE --yes'";
+                + " bytes each, kept below the API server's limit of 1 MiB on a ConfigMap's data): release tombstones of hosts that will never return with 'nodegate readmit NODE --yes'";
     }
 
     /**
