@@ -3,10 +3,10 @@ package io.nodegate.cli;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.detect.controlplane.NamedView;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

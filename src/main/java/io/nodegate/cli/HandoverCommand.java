@@ -11,7 +11,7 @@ import io.nodegate.handover.HandoverType;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.Step;
 import io.nodegate.handover.StepRecord;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.handover.HandoverApi;
 import io.nodegate.lifecycle.handover.HandoverLooker;

@@ -5,7 +5,7 @@ import io.nodegate.InputException;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverSpec;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
@@ -17,7 +17,7 @@ import io.nodegate.model.TombstoneBook;
 import io.nodegate.probe.KubeletProbe;
 import io.nodegate.source.alertmanager.AlertmanagerClient;
 import io.nodegate.source.dump.DumpSource;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.probe.KubeletProbe;

@@ -1,6 +1,6 @@
 package io.nodegate.watch;
 
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.source.json.KubeJson;
 
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.StatusBuilder;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.handover.HandoverApi;
 import io.nodegate.lifecycle.handover.HandoverLooker;
 import io.nodegate.lifecycle.handover.HandoverService;

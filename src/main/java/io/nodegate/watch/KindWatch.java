@@ -2,10 +2,10 @@ package io.nodegate.watch;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.LeaseInfo;
-import io.nodegate.source.ReadKind;
+import io.nodegate.source.kube.ReadKind;
 import io.nodegate.source.json.KubeJson;
-import io.nodegate.source.live.ApiCalls;
-import io.nodegate.source.live.ApiHttp;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.ApiHttp;
 import io.nodegate.time.Durations;
 
 import java.time.Clock;

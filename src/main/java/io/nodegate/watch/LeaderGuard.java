@@ -1,7 +1,7 @@
 package io.nodegate.watch;
 
 import io.nodegate.source.json.KubeJson;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.ApiCalls;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -3,10 +3,10 @@ package io.nodegate.watch;
 import io.nodegate.CollectionException;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.LeaseInfo;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.ReadKind;
-import io.nodegate.source.StateAssembler;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.ReadKind;
+import io.nodegate.source.kube.StateAssembler;
+import io.nodegate.source.kube.ApiCalls;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 
 /**
  * One evaluation pass: the informers' objects become the same {@link ClusterState} a live `audit` builds
- * ({@link io.nodegate.source.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
+ * ({@link io.nodegate.source.kube.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
  * with the previous pass: a new key is an appearance, a key that is gone is a resolution.
  *
  * <p>The core rule: a pass runs only when every kind's copy is proven fresh ({@link WatchCache#unhealthy()}

@@ -2,10 +2,10 @@ package io.nodegate.watch;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.nodegate.lifecycle.SeedCluster;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.StateAssembler;
-import io.nodegate.source.live.ApiCalls;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.StateAssembler;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -54,11 +54,11 @@ class FreshnessProofTest {
         watch = new KindWatch(calls, Kinds.NODE_LEASES, (k, o) -> new KindWatch.Held(o,
                 k.fromJson(StateAssembler.incremental(), o), List.of(), null), new KindWatch.Listener() {
                     @Override
-                    public void changed(io.nodegate.source.ReadKind<?, ?> kind) {
+                    public void changed(io.nodegate.source.kube.ReadKind<?, ?> kind) {
                     }
 
                     @Override
-                    public void renewed(io.nodegate.source.ReadKind<?, ?> kind) {
+                    public void renewed(io.nodegate.source.kube.ReadKind<?, ?> kind) {
                     }
                 }, log::add, 300, limits, Clock.fixed(t0, ZoneOffset.UTC));
         watch.start();

@@ -1,8 +1,8 @@
 package io.nodegate.watch;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
-import io.nodegate.source.live.ApiCalls;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -6,7 +6,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.Kinds;
+import io.nodegate.source.kube.Kinds;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.Promtool;

@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.KubeletAnswer;
