@@ -1,9 +1,9 @@
 package io.nodegate.cli;
 
+import io.nodegate.time.TimeFlags;
 import io.nodegate.ExitCode;
 import io.nodegate.InputException;
 import io.nodegate.NodegateException;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.GateRequest;
@@ -167,7 +167,7 @@ public final class GateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Baseline baseline = prelude.baseline();
-        Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
+        Instant at = TimeFlags.parseTime(removedAt, tz, "--removed-at");
         Instant now = env.clock().instant();
         if (at != null && at.isAfter(now.plus(FUTURE_SKEW))) {
             throw new InputException("--removed-at '" + removedAt + "' is " + at + ", "

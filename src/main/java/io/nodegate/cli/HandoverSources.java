@@ -1,13 +1,13 @@
 package io.nodegate.cli;
 
+import io.nodegate.lifecycle.baseline.BaselineFile;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverSpec;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.source.kube.ApiReader;
-import io.nodegate.lifecycle.KubeletEvidence;
-import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.handover.EvidenceReader;
 import io.nodegate.lifecycle.handover.HandoverLooker;
@@ -167,7 +167,7 @@ public final class HandoverSources {
     HandoverReading.Evidence evidence(NodeHandover h, String server, boolean required) {
         Path dir = evidenceDir;
         if (dir == null && baseline != null) {
-            var b = LifecycleSupport.readBaseline(baseline);
+            var b = BaselineFile.read(baseline);
             dir = b.evidenceDir() != null ? Path.of(b.evidenceDir()) : baseline.toAbsolutePath().getParent();
         }
         if (dir == null && server != null) {

@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.verify;
 
-import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.model.verdict.Verdict;

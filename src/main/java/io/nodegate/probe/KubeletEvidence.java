@@ -1,9 +1,8 @@
-package io.nodegate.lifecycle;
+package io.nodegate.probe;
 
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.probe.KubeletProbe;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 
