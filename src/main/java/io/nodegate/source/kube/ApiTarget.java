@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.internal.SSLUtils;
 import io.fabric8.kubernetes.client.utils.TokenRefreshInterceptor;
 import io.nodegate.InputException;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.fabric8.kubernetes.client.utils.Utils;
 import io.nodegate.InputException;
 import io.nodegate.source.InputFiles;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 
 import java.io.File;
 import java.io.IOException;

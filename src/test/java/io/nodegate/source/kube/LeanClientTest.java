@@ -5,7 +5,7 @@ import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.Fixtures;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.DelayProxy;
 import io.nodegate.testing.FaultProxy;

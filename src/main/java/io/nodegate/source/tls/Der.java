@@ -1,4 +1,4 @@
-package io.nodegate.source.etcd;
+package io.nodegate.source.tls;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.nodegate.source.etcd;
+package io.nodegate.source.tls;
 
 import io.nodegate.InputException;
 
