@@ -155,7 +155,7 @@ public final class AuditCommand implements Callable<Integer> {
     private void probeUnknownKubelets(ClusterState state, List<Finding> findings, List<String> notes) {
         List<NodeInfo> unknown = state.nodes().stream().filter(n -> "Unknown".equals(n.readyStatus())).toList();
         try (LiveSource live = source.liveSource()) {
-            ApiReader api = new ApiReader(live.connection());
+            ApiReader api = new ApiReader(live.api());
             KubeletEvidence kubelets = new KubeletEvidence(api, kubeletProbe.port,
                     kubeletProbe.timeout);
             KubeletEvidence.ClusterCas cas = kubelets.clusterCas();

@@ -151,7 +151,7 @@ public final class HandoverSources {
     private HandoverReading.Other readCluster(String name, String context, Path kubeconfig) {
         Path file = kubeconfig != null ? kubeconfig : live.kubeconfig;
         try (LiveSource source = LiveSource.open(file, context, live.requestTimeout, live.lastAsked)) {
-            return new HandoverReading.Other(name, true, new ApiReader(source.connection()).nodes(), null);
+            return new HandoverReading.Other(name, true, new ApiReader(source.api()).nodes(), null);
         } catch (CollectionException e) {
             return new HandoverReading.Other(name, true, null, e.getMessage());
         } catch (InputException e) {

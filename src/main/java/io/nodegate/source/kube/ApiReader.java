@@ -67,6 +67,15 @@ public final class ApiReader {
         this.api = new ApiCalls(connection);
     }
 
+    /**
+     * Over a read layer already built for this connection (a {@link LiveSource}'s): one connection, one
+     * {@link ApiCalls}, so both read with the same pagination and record in the same place.
+     */
+    public ApiReader(ApiCalls api) {
+        this.connection = api.connection();
+        this.api = api;
+    }
+
     /** Around a client built elsewhere (tests): reads still go through the lean layer, to its server. */
     public ApiReader(KubernetesClient client) {
         this(KubeConnection.wrapping(client));

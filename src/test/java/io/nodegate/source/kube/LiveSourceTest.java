@@ -83,6 +83,20 @@ class LiveSourceTest {
     }
 
     @Test
+    void aReaderOverTheSourcesReadLayerReadsAsTheSourceDoes() {
+        // one connection, one read layer: a reader built over a source's layer pages as the source does (here
+        // 50 a page), where a layer of its own would ask for pages of 500 in one call
+        api.create(Fixtures.cluster(117, true).toArray(HasMetadata[]::new)); // 120 nodes
+        try (LiveSource live = source(50)) {
+            ApiReader reader = new ApiReader(live.api());
+            assertThat(reader.api()).isSameAs(live.api());
+            assertThat(reader.connection()).isSameAs(live.connection());
+            assertThat(reader.nodes()).hasSize(120);
+        }
+        assertThat(api.requests("GET", "/api/v1/nodes")).isEqualTo(3);
+    }
+
+    @Test
     void usesPagesOf500ByDefaultAndKeepsNoSecretData() {
         api.create(Fixtures.cluster(2, false).toArray(HasMetadata[]::new));
         RawSnapshot raw;
