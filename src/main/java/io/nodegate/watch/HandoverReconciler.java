@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.publishing.ApiEventSink;
 import io.nodegate.CollectionException;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverStatus;

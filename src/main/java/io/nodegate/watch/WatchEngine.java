@@ -1,5 +1,10 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.leadership.LeadershipLost;
+import io.nodegate.watch.informer.FreshnessProof;
+import io.nodegate.watch.informer.WatchCache;
+import io.nodegate.watch.leadership.LeaderGuard;
+import io.nodegate.watch.publishing.EventSink;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
@@ -207,7 +212,7 @@ public final class WatchEngine {
                 }
             }
             return current;
-        } catch (EventSink.LeadershipLost lost) {
+        } catch (LeadershipLost lost) {
             log.accept("stopped posting Events in this pass: " + lost.getMessage());
             return done;
         }
@@ -215,7 +220,7 @@ public final class WatchEngine {
 
     private void requireLeader() {
         if (!leader.getAsBoolean()) {
-            throw new EventSink.LeadershipLost("this replica no longer leads");
+            throw new LeadershipLost("this replica no longer leads");
         }
     }
 

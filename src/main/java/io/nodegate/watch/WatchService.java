@@ -1,5 +1,12 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.informer.Backoff;
+import io.nodegate.watch.informer.Freshness;
+import io.nodegate.watch.informer.WatchCache;
+import io.nodegate.watch.leadership.LeaderGuard;
+import io.nodegate.watch.publishing.ApiEventSink;
+import io.nodegate.watch.publishing.EventSink;
+import io.nodegate.watch.publishing.PolicyReportWriter;
 import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.source.kube.KubeConnection;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;

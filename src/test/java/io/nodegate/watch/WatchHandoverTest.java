@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.publishing.ApiEventSink;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.cli.Environment;

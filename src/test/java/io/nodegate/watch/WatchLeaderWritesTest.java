@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.leadership.LeaderGuard;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;

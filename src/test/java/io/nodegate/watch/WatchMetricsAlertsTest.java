@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.publishing.FindingEvents;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;

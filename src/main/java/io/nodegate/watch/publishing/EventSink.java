@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.publishing;
 
 import io.nodegate.detect.Finding;
 
@@ -10,11 +10,4 @@ public interface EventSink {
 
     /** A finding went away: one Normal NodegateResolved Event on each Node it named. */
     void resolved(Finding finding);
-
-    /** This replica may not write any more (it lost the leader Lease): the pass stops posting at once. */
-    final class LeadershipLost extends RuntimeException {
-        public LeadershipLost(String message) {
-            super(message);
-        }
-    }
 }

@@ -1,5 +1,7 @@
-package io.nodegate.watch;
+package io.nodegate.watch.publishing;
 
+import io.nodegate.watch.leadership.LeadershipLost;
+import io.nodegate.watch.leadership.LeaderGuard;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -96,7 +98,7 @@ public final class ApiEventSink implements EventSink {
         return false;
     }
 
-    /** @throws EventSink.LeadershipLost when this replica no longer holds the leader Lease: nothing is posted */
+    /** @throws LeadershipLost when this replica no longer holds the leader Lease: nothing is posted */
     private void post(String node, String reason, String type, String message) {
         if (!take()) {
             log.accept("event rate limit: dropped " + reason + " on Node " + node);
@@ -126,7 +128,7 @@ public final class ApiEventSink implements EventSink {
         send(apiVersion, kind, name, uid, reason, type, message);
     }
 
-    /** @throws EventSink.LeadershipLost when this replica no longer holds the leader Lease: nothing is posted */
+    /** @throws LeadershipLost when this replica no longer holds the leader Lease: nothing is posted */
     private void send(String apiVersion, String kind, String name, String uid, String reason, String type,
                       String message) {
         guard.require();

@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Node;

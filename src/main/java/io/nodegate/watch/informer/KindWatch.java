@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.LeaseInfo;

@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.publishing;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.Finding;

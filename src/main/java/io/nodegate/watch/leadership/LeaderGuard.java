@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.leadership;
 
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.kube.ApiCalls;
@@ -87,11 +87,11 @@ public final class LeaderGuard {
         return null;
     }
 
-    /** Throws {@link EventSink.LeadershipLost} unless this replica may write now. */
+    /** Throws {@link LeadershipLost} unless this replica may write now. */
     public void require() {
         String why = whyNot();
         if (why != null) {
-            throw new EventSink.LeadershipLost(why);
+            throw new LeadershipLost(why);
         }
     }
 }

@@ -1,5 +1,6 @@
-package io.nodegate.watch;
+package io.nodegate.watch.publishing;
 
+import io.nodegate.watch.leadership.LeaderGuard;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;

@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 /**
  * Orders two resourceVersions, where that can be done honestly.

@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.ClusterState;
@@ -404,7 +404,7 @@ public final class WatchCache implements AutoCloseable {
     }
 
     /** Updates the watches delivered (of any kind), since start. */
-    long updatesSeen() {
+    public long updatesSeen() {
         return updates.get();
     }
 

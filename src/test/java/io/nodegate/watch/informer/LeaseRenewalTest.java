@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

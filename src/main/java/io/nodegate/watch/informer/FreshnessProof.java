@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.source.json.KubeJson;
@@ -24,10 +24,10 @@ import java.util.function.BooleanSupplier;
  * after the read) that the read no longer has. Either can be an event in flight, so the copy gets
  * {@link Freshness#proofWait} to show it before it is called stale.
  */
-final class FreshnessProof {
+public final class FreshnessProof {
 
     /** What a proof ended with. */
-    record Result(boolean fresh, String why, boolean error) {
+    public record Result(boolean fresh, String why, boolean error) {
         static Result fresh(String why) {
             return new Result(true, why, false);
         }

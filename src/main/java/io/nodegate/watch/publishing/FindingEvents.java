@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.publishing;
 
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
@@ -11,7 +11,7 @@ public final class FindingEvents {
     /** Reason of the Event posted when a finding goes away. */
     public static final String RESOLVED_REASON = "NodegateResolved";
     /** Events carry at most this much message (the API server rejects very long ones; 1 KiB reads fine). */
-    static final int MAX_MESSAGE = 1024;
+    public static final int MAX_MESSAGE = 1024;
 
     private FindingEvents() {
     }

@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.leadership;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.nodegate.source.kube.ApiCalls;
@@ -63,7 +63,7 @@ class LeaderGuardTest {
     @Test
     void aLeaseTakenOverOrExpiredOrUnreadableStopsTheWrite() {
         lease("replica-b", NOW.minusSeconds(1));
-        assertThatThrownBy(() -> guard("replica-a").require()).isInstanceOf(EventSink.LeadershipLost.class)
+        assertThatThrownBy(() -> guard("replica-a").require()).isInstanceOf(LeadershipLost.class)
                 .hasMessageContaining("held by replica-b");
 
         // this replica's own renewals failed for longer than the lease duration: another may take it any moment

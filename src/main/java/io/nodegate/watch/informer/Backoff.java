@@ -1,4 +1,4 @@
-package io.nodegate.watch;
+package io.nodegate.watch.informer;
 
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
@@ -51,14 +51,14 @@ public final class Backoff {
     private long lastFailureNanos;
     private boolean failedBefore;
 
-    Backoff(Settings settings, DoubleSupplier random) {
+    public Backoff(Settings settings, DoubleSupplier random) {
         this.settings = settings;
         this.random = random;
         this.nextNanos = settings.first().toNanos();
     }
 
     /** The wait after a failure seen at {@code nowNanos} (System.nanoTime), and the next one doubled. */
-    synchronized Duration next(long nowNanos) {
+    public synchronized Duration next(long nowNanos) {
         if (failedBefore && nowNanos - lastFailureNanos > settings.reset().toNanos()) {
             nextNanos = settings.first().toNanos();
         }
