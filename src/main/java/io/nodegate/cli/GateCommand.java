@@ -7,6 +7,7 @@ import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.GateRequest;
+import io.nodegate.lifecycle.gate.GateRunInputs;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.lifecycle.gate.MachineSource;
@@ -186,10 +187,16 @@ public final class GateCommand implements Callable<Integer> {
         MachineSource management = machines.open(prelude.live());
         GateService.Run run;
         try {
-            run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
-                    .run(baseline, prelude.baselineFile(), request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
-                            fleetViews == null ? null : fleetViews.views(),
-                            fleetViews == null ? null : fleetViews.error(), management);
+            run = new GateService(session.api(), session.store(), env.clock()).run(GateRunInputs
+                    .builder(baseline, request)
+                    .baselineFile(prelude.baselineFile())
+                    .etcd(LifecycleCommands.etcdEvidence(etcd))
+                    .annotate(annotate)
+                    .host(host)
+                    .fleet(fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error())
+                    .machines(management)
+                    .bmc(bmcReadings)
+                    .build());
         } finally {
             MachineFlags.close(management);
         }
