@@ -7,11 +7,11 @@ import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
 import io.nodegate.InputException;
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
 import picocli.CommandLine;
@@ -155,7 +155,7 @@ public final class AuditCommand implements Callable<Integer> {
     private void probeUnknownKubelets(ClusterState state, List<Finding> findings, List<String> notes) {
         List<NodeInfo> unknown = state.nodes().stream().filter(n -> "Unknown".equals(n.readyStatus())).toList();
         try (LiveSource live = source.liveSource()) {
-            ApiReader api = new ApiReader(live.connection());
+            ApiReader api = new ApiReader(live.api());
             KubeletEvidence kubelets = new KubeletEvidence(api, kubeletProbe.port,
                     kubeletProbe.timeout);
             KubeletEvidence.ClusterCas cas = kubelets.clusterCas();

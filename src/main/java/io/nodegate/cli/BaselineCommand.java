@@ -1,9 +1,9 @@
 package io.nodegate.cli;
 
+import io.nodegate.lifecycle.baseline.BaselineFile;
 import io.nodegate.ExitCode;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineCollector;
 import io.nodegate.lifecycle.baseline.BaselineSeal;
@@ -81,7 +81,7 @@ public final class BaselineCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             ApiReader api = new ApiReader(LifecycleCommands.connect(env, source));
-            EvidenceStore store = LifecycleSupport.store(evidenceDir, null, api.server());
+            EvidenceStore store = BaselineFile.evidenceStore(evidenceDir, null, api.server());
             store.ensureWritable();
             Baseline b = new BaselineCollector(api, env.clock())
                     .collect(targets, control, LifecycleCommands.etcdEvidence(etcd), store.dir().toString());

@@ -1,8 +1,8 @@
 package io.nodegate.cli;
 
+import io.nodegate.lifecycle.baseline.BaselineFile;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
@@ -22,7 +22,7 @@ public final class BaselineFileOptions {
     Path evidenceDir;
 
     Baseline read() {
-        return LifecycleSupport.readBaseline(file);
+        return BaselineFile.read(file);
     }
 
     /** What a lifecycle step talks to once connected: the API and the evidence store for that cluster. */
@@ -39,8 +39,8 @@ public final class BaselineFileOptions {
      */
     Session connect(Environment env, LiveOptions source, Baseline baseline) {
         ApiReader api = new ApiReader(LifecycleCommands.connect(env, source));
-        LifecycleSupport.checkSameCluster(baseline, api.server());
-        EvidenceStore store = LifecycleSupport.store(evidenceDir, baseline, api.server());
+        BaselineFile.checkSameCluster(baseline, api.server());
+        EvidenceStore store = BaselineFile.evidenceStore(evidenceDir, baseline, api.server());
         java.util.List<EvidenceStore> stores = new java.util.ArrayList<>(java.util.List.of(store));
         if (baseline.evidenceDir() != null) {
             stores.add(new EvidenceStore(Path.of(baseline.evidenceDir())));

@@ -1,10 +1,10 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.live.ApiCalls;
-import io.nodegate.source.live.KubeConnection;
-import io.nodegate.source.live.Kubeconfig;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.source.kube.Kubeconfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,8 +1,8 @@
 package io.nodegate.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.source.live.KubeConnection;
-import io.nodegate.source.live.LastServerAsked;
+import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.source.kube.LastServerAsked;
 import io.nodegate.lifecycle.remove.NodeRemover;
 
 import java.time.Clock;

@@ -3,7 +3,7 @@ package io.nodegate.cli;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.InputException;
 import io.nodegate.source.etcd.EtcdSource;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import picocli.CommandLine.Option;
 
 import javax.net.ssl.SSLContext;

@@ -245,7 +245,7 @@ public final class FleetCommand implements Callable<Integer> {
         List<Loaded> load(FleetSource source);
 
         static FleetLoader real(String now, java.time.Duration requestTimeout, String namespace, java.time.Clock clock,
-                                io.nodegate.source.live.LastServerAsked lastAsked) {
+                                io.nodegate.source.kube.LastServerAsked lastAsked) {
             return source -> FleetSources.load(source, now, requestTimeout, namespace, clock, lastAsked);
         }
     }

@@ -3,10 +3,10 @@ package io.nodegate.cli;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.detect.controlplane.NamedView;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ public final class FleetFlags {
             String what = t[0] != null ? "--fleet-context " + t[0] : "--fleet-kubeconfig " + t[1];
             Path kubeconfig = t[1] != null ? Path.of(t[1]) : home.kubeconfig;
             try (LiveSource live = LiveSource.open(kubeconfig, t[0], home.requestTimeout, home.lastAsked)) {
-                List<NodeInfo> nodes = new ApiReader(live.connection()).nodes();
+                List<NodeInfo> nodes = new ApiReader(live.api()).nodes();
                 if (nodes.isEmpty()) {
                     // a cluster that lists no Node cannot show where a host went: "not there" would be unproven
                     return new Views(null, what + ": LIST nodes at " + live.connection().server() + " answered no "

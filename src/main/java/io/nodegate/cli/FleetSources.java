@@ -8,9 +8,9 @@ import io.nodegate.model.TombstoneShards;
 import io.nodegate.CollectionException;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.dump.TombstoneDumps;
-import io.nodegate.source.live.LastServerAsked;
-import io.nodegate.source.live.LiveSource;
-import io.nodegate.source.live.TombstoneReader;
+import io.nodegate.source.kube.LastServerAsked;
+import io.nodegate.source.kube.LiveSource;
+import io.nodegate.source.kube.TombstoneReader;
 import io.nodegate.source.rancher.RancherSource;
 
 import java.time.Instant;

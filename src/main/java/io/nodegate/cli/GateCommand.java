@@ -1,12 +1,13 @@
 package io.nodegate.cli;
 
+import io.nodegate.time.TimeFlags;
 import io.nodegate.ExitCode;
 import io.nodegate.InputException;
 import io.nodegate.NodegateException;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.GateRequest;
+import io.nodegate.lifecycle.gate.GateRunInputs;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.lifecycle.gate.MachineSource;
@@ -167,7 +168,7 @@ public final class GateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Baseline baseline = prelude.baseline();
-        Instant at = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
+        Instant at = TimeFlags.parseTime(removedAt, tz, "--removed-at");
         Instant now = env.clock().instant();
         if (at != null && at.isAfter(now.plus(FUTURE_SKEW))) {
             throw new InputException("--removed-at '" + removedAt + "' is " + at + ", "
@@ -186,10 +187,16 @@ public final class GateCommand implements Callable<Integer> {
         MachineSource management = machines.open(prelude.live());
         GateService.Run run;
         try {
-            run = new GateService(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
-                    .run(baseline, prelude.baselineFile(), request, LifecycleCommands.etcdEvidence(etcd), annotate, host,
-                            fleetViews == null ? null : fleetViews.views(),
-                            fleetViews == null ? null : fleetViews.error(), management);
+            run = new GateService(session.api(), session.store(), env.clock()).run(GateRunInputs
+                    .builder(baseline, request)
+                    .baselineFile(prelude.baselineFile())
+                    .etcd(LifecycleCommands.etcdEvidence(etcd))
+                    .annotate(annotate)
+                    .host(host)
+                    .fleet(fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error())
+                    .machines(management)
+                    .bmc(bmcReadings)
+                    .build());
         } finally {
             MachineFlags.close(management);
         }

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.time.TimeFlags;
 import io.nodegate.ExitCode;
 import io.nodegate.InputException;
 import io.nodegate.handover.HandoverChecks;
@@ -11,8 +12,7 @@ import io.nodegate.handover.HandoverType;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.Step;
 import io.nodegate.handover.StepRecord;
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.handover.HandoverApi;
 import io.nodegate.lifecycle.handover.HandoverLooker;
 import io.nodegate.lifecycle.handover.HandoverService;
@@ -534,7 +534,7 @@ public final class HandoverCommand implements Callable<Integer> {
         }
 
         private Instant time(String text) {
-            return LifecycleSupport.parseTime(text, tz, "--removed-at");
+            return TimeFlags.parseTime(text, tz, "--removed-at");
         }
 
         private static void perNode(NodeHandover h, Map<String, String> ev, String what, Map<String, String> given,

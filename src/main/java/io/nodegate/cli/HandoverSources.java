@@ -1,13 +1,13 @@
 package io.nodegate.cli;
 
+import io.nodegate.lifecycle.baseline.BaselineFile;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverSpec;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.KubeletEvidence;
-import io.nodegate.lifecycle.LifecycleSupport;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.handover.EvidenceReader;
 import io.nodegate.lifecycle.handover.HandoverLooker;
@@ -17,7 +17,7 @@ import io.nodegate.model.TombstoneBook;
 import io.nodegate.probe.KubeletProbe;
 import io.nodegate.source.alertmanager.AlertmanagerClient;
 import io.nodegate.source.dump.DumpSource;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -151,7 +151,7 @@ public final class HandoverSources {
     private HandoverReading.Other readCluster(String name, String context, Path kubeconfig) {
         Path file = kubeconfig != null ? kubeconfig : live.kubeconfig;
         try (LiveSource source = LiveSource.open(file, context, live.requestTimeout, live.lastAsked)) {
-            return new HandoverReading.Other(name, true, new ApiReader(source.connection()).nodes(), null);
+            return new HandoverReading.Other(name, true, new ApiReader(source.api()).nodes(), null);
         } catch (CollectionException e) {
             return new HandoverReading.Other(name, true, null, e.getMessage());
         } catch (InputException e) {
@@ -167,7 +167,7 @@ public final class HandoverSources {
     HandoverReading.Evidence evidence(NodeHandover h, String server, boolean required) {
         Path dir = evidenceDir;
         if (dir == null && baseline != null) {
-            var b = LifecycleSupport.readBaseline(baseline);
+            var b = BaselineFile.read(baseline);
             dir = b.evidenceDir() != null ? Path.of(b.evidenceDir()) : baseline.toAbsolutePath().getParent();
         }
         if (dir == null && server != null) {

@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
+import io.nodegate.time.TimeFlags;
 import io.nodegate.ExitCode;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.model.host.HostVerdict;
 import io.nodegate.render.HostReportRenderer;
@@ -120,7 +120,7 @@ public final class HostCommand implements Callable<Integer> {
                     throw new InputException("--expect-server: empty address");
                 }
             }
-            Instant ownerRemovedAt = LifecycleSupport.parseTime(removedAt, tz, "--removed-at");
+            Instant ownerRemovedAt = TimeFlags.parseTime(removedAt, tz, "--removed-at");
             boolean liveRoot = root.toAbsolutePath().normalize().equals(Path.of("/"));
             boolean systemctlGiven = spec.commandLine().getParseResult().hasMatchedOption("--systemctl");
             ServiceManager services = liveRoot || systemctlGiven ? new SystemctlServices(systemctl) : null;

@@ -12,7 +12,7 @@ final class LifecycleCommands {
     private LifecycleCommands() {
     }
 
-    static io.nodegate.source.live.KubeConnection connect(Environment env, LiveOptions source) {
+    static io.nodegate.source.kube.KubeConnection connect(Environment env, LiveOptions source) {
         return env.connect().apply(source);
     }
 

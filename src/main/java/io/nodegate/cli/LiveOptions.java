@@ -1,8 +1,8 @@
 package io.nodegate.cli;
 
-import io.nodegate.source.live.KubeConnection;
-import io.nodegate.source.live.LastServerAsked;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.source.kube.LastServerAsked;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.nodegate.cli;
 
 import io.nodegate.InputException;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.gate.MachineSource;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.source.rancher.RancherMachines;
 import picocli.CommandLine.Option;
 

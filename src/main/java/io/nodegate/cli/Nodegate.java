@@ -64,7 +64,7 @@ public final class Nodegate implements Callable<Integer> {
      * Every command gets an overall deadline on top of each request's own: whatever hangs (a server trickling an
      * answer, a call outside the API layer), the command ends with exit 3 and says which server it last asked.
      */
-    static void startDeadline(Duration deadline, String command, io.nodegate.source.live.LastServerAsked lastAsked) {
+    static void startDeadline(Duration deadline, String command, io.nodegate.source.kube.LastServerAsked lastAsked) {
         Thread watchdog = new Thread(() -> {
             try {
                 Thread.sleep(deadline.toMillis());
@@ -325,7 +325,7 @@ public final class Nodegate implements Callable<Integer> {
      * redundancy, the gate's --fleet-context) feed the overall deadline's message too.
      */
     private static void handLastAskedToOptions(CommandLine.Model.CommandSpec spec,
-                                               io.nodegate.source.live.LastServerAsked lastAsked) {
+                                               io.nodegate.source.kube.LastServerAsked lastAsked) {
         if (spec.userObject() instanceof LiveOptions live) {
             live.lastAsked = lastAsked;
         }

@@ -124,8 +124,8 @@ public final class PolicyCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         PolicyApplier.Result result;
-        try (io.nodegate.source.live.KubeConnection connection = source.connect()) {
-            result = PolicyApplier.apply(new io.nodegate.source.live.ApiCalls(connection), bundle);
+        try (io.nodegate.source.kube.KubeConnection connection = source.connect()) {
+            result = PolicyApplier.apply(new io.nodegate.source.kube.ApiCalls(connection), bundle);
         }
         List<String> actions = new ArrayList<>();
         result.applied().forEach(what -> actions.add("applied " + what));

@@ -7,7 +7,7 @@ import io.nodegate.probe.ProbeReport;
 import io.nodegate.probe.ProbeSettings;
 import io.nodegate.render.ProbeRenderer;
 import io.nodegate.InputException;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

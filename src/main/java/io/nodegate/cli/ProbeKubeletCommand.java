@@ -2,8 +2,8 @@ package io.nodegate.cli;
 
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.probe.KubeletProbe;

@@ -10,7 +10,6 @@ import java.util.List;
 
 import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.TombstoneBook;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.model.verdict.Verdict;

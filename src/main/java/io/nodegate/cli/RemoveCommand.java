@@ -7,7 +7,6 @@ import io.nodegate.time.Durations;
 import io.nodegate.ExitCode;
 import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.TombstoneBook;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.lifecycle.gate.MachineSource;

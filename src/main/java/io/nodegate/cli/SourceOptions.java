@@ -6,7 +6,7 @@ import io.nodegate.InputException;
 import io.nodegate.source.InputFiles;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.json.KubeJson;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 

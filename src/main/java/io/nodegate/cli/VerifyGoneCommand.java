@@ -4,7 +4,6 @@ import io.nodegate.lifecycle.gate.HostInputs;
 
 import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
-import io.nodegate.lifecycle.LifecycleSupport;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.model.verdict.Verdict;

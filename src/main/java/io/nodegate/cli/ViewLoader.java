@@ -13,7 +13,7 @@ public interface ViewLoader {
 
     /** The real sources, through {@link SourceOptions}: one live or offline load per view, without pods. */
     static ViewLoader sources(String now, java.time.Duration requestTimeout,
-                              io.nodegate.source.live.LastServerAsked lastAsked) {
+                              io.nodegate.source.kube.LastServerAsked lastAsked) {
         return spec -> {
             SourceOptions options = new SourceOptions();
             options.live.lastAsked = lastAsked;

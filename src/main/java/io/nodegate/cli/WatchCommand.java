@@ -217,7 +217,7 @@ public final class WatchCommand implements Callable<Integer> {
                     + io.nodegate.time.Durations.format(MIN_LEASE_DURATION) + " (the leader renews every 2/3 of it, "
                     + "retrying every 1/7), got " + io.nodegate.time.Durations.format(leaseDuration));
         }
-        io.nodegate.source.live.KubeConnection connection = env.connectForModel(live);
+        io.nodegate.source.kube.KubeConnection connection = env.connectForModel(live);
         String server = stripSlash(connection.server());
         String source = "live: " + connection.describe();
         String me = identity != null ? identity : defaultIdentity();

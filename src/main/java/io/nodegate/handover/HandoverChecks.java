@@ -1,5 +1,6 @@
 package io.nodegate.handover;
 
+import io.nodegate.model.HostIdentity;
 import io.nodegate.model.Gpu;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
@@ -637,7 +638,7 @@ public final class HandoverChecks {
             Check c = admittedOne(h, node, target, claim, dest);
             out.add(new StepCheck(5, node, c));
             if (dest != null && dest.error() == null && target != null) {
-                for (NodeInfo n : HostIdentity.appearances(target, dest.nodes())) {
+                for (NodeInfo n : HostIdentity.appearances(target.systemUuid(), target.machineId(), dest.nodes())) {
                     if (n.created() != null && (arrived == null || n.created().isAfter(arrived))) {
                         arrived = n.created();
                     }
@@ -674,7 +675,7 @@ public final class HandoverChecks {
         if (target == null) {
             return new Check(ADMITTED, title, Verdict.HOLD, List.of("no identity recorded for " + node), Map.of());
         }
-        List<NodeInfo> seen = HostIdentity.appearances(target, dest.nodes());
+        List<NodeInfo> seen = HostIdentity.appearances(target.systemUuid(), target.machineId(), dest.nodes());
         if (seen.isEmpty()) {
             return new Check(ADMITTED, title, Verdict.HOLD, List.of(node + "'s host (systemUUID "
                     + target.systemUuid() + ", machineID " + target.machineId() + ") is not a Node of " + dest.name()
@@ -683,7 +684,8 @@ public final class HandoverChecks {
         NodeInfo n = seen.stream().max(Comparator.comparing(NodeInfo::created,
                 Comparator.nullsFirst(Comparator.naturalOrder()))).orElseThrow();
         Map<String, String> e = new LinkedHashMap<>();
-        e.put("node", n.name() + " in " + dest.name() + " (same " + HostIdentity.match(target, n) + ")");
+        e.put("node", n.name() + " in " + dest.name() + " (same "
+                + HostIdentity.match(target.systemUuid(), target.machineId(), n) + ")");
         e.put("created", String.valueOf(n.created()));
         e.put("ready", String.valueOf(n.readyStatus()));
         e.put("kubeletVersion", String.valueOf(n.systemInfo().kubeletVersion()));

@@ -1,5 +1,6 @@
 package io.nodegate.handover;
 
+import io.nodegate.model.HostIdentity;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
@@ -69,7 +70,7 @@ public final class StatusBuilder {
                 continue;
             }
             for (HandoverSpec.Target t : h.spec().targets()) {
-                for (NodeInfo n : HostIdentity.appearances(t, o.nodes())) {
+                for (NodeInfo n : HostIdentity.appearances(t.systemUuid(), t.machineId(), o.nodes())) {
                     String key = t.node() + "|" + o.name() + "|" + n.name();
                     HandoverStatus.Sighting old = sightings.get(key);
                     if (old == null) {

@@ -1,5 +1,6 @@
 package io.nodegate.handover;
 
+import io.nodegate.model.HostIdentity;
 import io.nodegate.model.Condition;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
@@ -82,10 +83,11 @@ public final class Violations {
 
     private static List<Seen> renamed(HandoverSpec.Target t, List<NodeInfo> nodes) {
         List<Seen> out = new ArrayList<>();
-        for (NodeInfo n : HostIdentity.appearances(t, nodes)) {
+        for (NodeInfo n : HostIdentity.appearances(t.systemUuid(), t.machineId(), nodes)) {
             if (!n.name().equals(t.node())) {
                 out.add(new Seen(RENAMED + "|" + t.node() + "|name|" + n.name(), RENAMED, t.node(), t.node()
-                        + "'s host registered here as " + n.name() + " (same " + HostIdentity.match(t, n) + ", created "
+                        + "'s host registered here as " + n.name() + " (same "
+                        + HostIdentity.match(t.systemUuid(), t.machineId(), n) + ", created "
                         + n.created() + ", " + (n.unschedulable() ? "cordoned" : "not cordoned") + ", roles "
                         + n.roles() + ") before step 2: a renamed host joins as a new Node", n.created()));
             }
@@ -127,9 +129,10 @@ public final class Violations {
             if (o.error() != null) {
                 continue;
             }
-            for (NodeInfo n : HostIdentity.appearances(t, o.nodes())) {
+            for (NodeInfo n : HostIdentity.appearances(t.systemUuid(), t.machineId(), o.nodes())) {
                 out.add(new Seen(ELSEWHERE + "|" + t.node() + "|" + o.name() + "|" + n.name(), ELSEWHERE, t.node(),
-                        t.node() + "'s host is " + n.name() + " in " + o.name() + " (same " + HostIdentity.match(t, n)
+                        t.node() + "'s host is " + n.name() + " in " + o.name() + " (same "
+                                + HostIdentity.match(t.systemUuid(), t.machineId(), n)
                                 + ", created " + n.created() + ", Ready=" + n.readyStatus() + ") before step 3"
                                 + (o.destination() ? " (the destination: it joined before the giving cluster removed"
                                 + " it)" : "") + ": the giving cluster cannot tell it from a shutdown", n.created()));
@@ -237,7 +240,7 @@ public final class Violations {
                 out.add(new Seen(CONTRADICTED + "|" + t.node() + "|3|present", CONTRADICTED, t.node(), said
                         + ", but Node " + t.node() + " (uid " + n.uid() + ") is still there", null));
             }
-            for (NodeInfo back : HostIdentity.appearances(t, r.giving().nodes())) {
+            for (NodeInfo back : HostIdentity.appearances(t.systemUuid(), t.machineId(), r.giving().nodes())) {
                 if (t.uid() == null || !t.uid().equals(back.uid())) {
                     out.add(new Seen(CONTRADICTED + "|" + t.node() + "|3|back|" + back.uid(), CONTRADICTED, t.node(),
                             said + ", but the host registered here again as " + back.name() + " (created "
@@ -249,7 +252,7 @@ public final class Violations {
         HandoverReading.Other dest = r.others().stream().filter(HandoverReading.Other::destination).findFirst()
                 .orElse(null);
         if (five.isPresent() && dest != null && dest.error() == null) {
-            List<NodeInfo> there = HostIdentity.appearances(t, dest.nodes());
+            List<NodeInfo> there = HostIdentity.appearances(t.systemUuid(), t.machineId(), dest.nodes());
             if (there.stream().noneMatch(NodeInfo::isReady)) {
                 out.add(new Seen(CONTRADICTED + "|" + t.node() + "|5|not-ready", CONTRADICTED, t.node(),
                         "step 5 was recorded done by " + five.get().by() + " at " + five.get().at() + ", but "

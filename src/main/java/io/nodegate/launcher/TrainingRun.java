@@ -4,8 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.nodegate.cli.Nodegate;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.ReadKind;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.ReadKind;
 
 import java.io.IOException;
 import java.io.OutputStream;

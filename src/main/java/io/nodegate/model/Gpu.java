@@ -1,6 +1,5 @@
 package io.nodegate.model;
 
-import io.nodegate.model.NodeInfo;
 import io.nodegate.CollectionException;
 
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.nodegate.model;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -59,5 +60,23 @@ public final class HostIdentity {
     /** Whether the value identifies a host at all. */
     public static boolean identifies(String raw) {
         return normalise(raw) != null;
+    }
+
+    /**
+     * How a Node is the host that had {@code systemUuid} and {@code machineId}: "systemUUID", "machineID",
+     * "systemUUID and machineID", or null when it is not that host. This follows a host across a rename, an
+     * address change and a move to another cluster (docs/findings.md, "Host identity"); names never join hosts.
+     */
+    public static String match(String systemUuid, String machineId, NodeInfo node) {
+        String uuid = normalise(systemUuid);
+        String mid = normalise(machineId);
+        boolean u = uuid != null && uuid.equals(normalise(node.systemInfo().systemUuid()));
+        boolean m = mid != null && mid.equals(normalise(node.systemInfo().machineId()));
+        return u && m ? "systemUUID and machineID" : u ? "systemUUID" : m ? "machineID" : null;
+    }
+
+    /** The Nodes among {@code nodes} that are the host with {@code systemUuid} and {@code machineId}. */
+    public static List<NodeInfo> appearances(String systemUuid, String machineId, List<NodeInfo> nodes) {
+        return nodes.stream().filter(n -> match(systemUuid, machineId, n) != null).toList();
     }
 }

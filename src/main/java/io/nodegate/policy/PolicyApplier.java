@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.nodegate.CollectionException;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.ApiCalls;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -6,10 +6,10 @@ import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.RawSnapshot;
-import io.nodegate.source.StateAssembler;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.RawSnapshot;
+import io.nodegate.source.kube.StateAssembler;
+import io.nodegate.source.kube.LiveSource;
 
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,11 +1,12 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.publishing.ApiEventSink;
 import io.nodegate.CollectionException;
 import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.StatusBuilder;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.handover.HandoverApi;
 import io.nodegate.lifecycle.handover.HandoverLooker;
 import io.nodegate.lifecycle.handover.HandoverService;

@@ -1,5 +1,10 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.leadership.LeadershipLost;
+import io.nodegate.watch.informer.FreshnessProof;
+import io.nodegate.watch.informer.WatchCache;
+import io.nodegate.watch.leadership.LeaderGuard;
+import io.nodegate.watch.publishing.EventSink;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
@@ -20,7 +25,7 @@ import java.util.function.Consumer;
 
 /**
  * One evaluation pass: the informers' objects become the same {@link ClusterState} a live `audit` builds
- * ({@link io.nodegate.source.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
+ * ({@link io.nodegate.source.kube.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
  * with the previous pass: a new key is an appearance, a key that is gone is a resolution.
  *
  * <p>The core rule: a pass runs only when every kind's copy is proven fresh ({@link WatchCache#unhealthy()}
@@ -207,7 +212,7 @@ public final class WatchEngine {
                 }
             }
             return current;
-        } catch (EventSink.LeadershipLost lost) {
+        } catch (LeadershipLost lost) {
             log.accept("stopped posting Events in this pass: " + lost.getMessage());
             return done;
         }
@@ -215,7 +220,7 @@ public final class WatchEngine {
 
     private void requireLeader() {
         if (!leader.getAsBoolean()) {
-            throw new EventSink.LeadershipLost("this replica no longer leads");
+            throw new LeadershipLost("this replica no longer leads");
         }
     }
 

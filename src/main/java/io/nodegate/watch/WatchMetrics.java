@@ -1,5 +1,7 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.informer.WatchCache;
+import io.nodegate.watch.publishing.FindingEvents;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.FindingCode;
 import io.nodegate.model.ClusterState;

@@ -1,7 +1,14 @@
 package io.nodegate.watch;
 
-import io.nodegate.source.live.ApiCalls;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.watch.informer.Backoff;
+import io.nodegate.watch.informer.Freshness;
+import io.nodegate.watch.informer.WatchCache;
+import io.nodegate.watch.leadership.LeaderGuard;
+import io.nodegate.watch.publishing.ApiEventSink;
+import io.nodegate.watch.publishing.EventSink;
+import io.nodegate.watch.publishing.PolicyReportWriter;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.KubeConnection;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
@@ -9,7 +16,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
-import io.nodegate.source.Kinds;
+import io.nodegate.source.kube.Kinds;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -152,7 +159,7 @@ public final class WatchService implements AutoCloseable {
      * reads the leader Lease ({@link LeaderGuard}), as every write of the watch does.
      */
     public void keepHandovers(Duration alertmanagerTimeout) {
-        handovers = new HandoverReconciler(new io.nodegate.lifecycle.ApiReader(connection),
+        handovers = new HandoverReconciler(new io.nodegate.source.kube.ApiReader(connection),
                 new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
                 events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
                 settings.identity(), HandoverReconciler.EVERY, log);

@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.DelayProxy;

@@ -57,7 +57,7 @@ class SourceOptionsTest {
             assertThat(s.context()).isEqualTo("lab");
             assertThat(s.pods().present()).isTrue();
             // the connection's fabric8 client (for writes) is built from the same kubeconfig, on first use
-            try (io.nodegate.source.live.KubeConnection connection = parse("--kubeconfig", kc.toString()).live.connect()) {
+            try (io.nodegate.source.kube.KubeConnection connection = parse("--kubeconfig", kc.toString()).live.connect()) {
                 assertThat(connection.clientBuilt()).isFalse();
                 assertThat(connection.client().nodes().list().getItems()).hasSize(5);
             }

@@ -18,8 +18,8 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.ReadKind;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.ReadKind;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.RawSnapshot;
-import io.nodegate.source.StateAssembler;
+import io.nodegate.source.kube.RawSnapshot;
+import io.nodegate.source.kube.StateAssembler;
 import tools.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -229,9 +229,9 @@ class ExamplesAreValidKubernetesJsonTest {
     void assemblesIntoAClusterStateWithoutNotes(Path dir) throws IOException {
         JsonNode c = tree(dir.resolve("collected.json"));
         // every file the kinds table says `collect` writes, read back as that kind (absent when not written)
-        java.util.Map<io.nodegate.source.ReadKind<?, ?>, List<? extends io.fabric8.kubernetes.api.model.HasMetadata>>
+        java.util.Map<io.nodegate.source.kube.ReadKind<?, ?>, List<? extends io.fabric8.kubernetes.api.model.HasMetadata>>
                 objects = new java.util.LinkedHashMap<>();
-        for (io.nodegate.source.ReadKind<?, ?> kind : io.nodegate.source.Kinds.ALL) {
+        for (io.nodegate.source.kube.ReadKind<?, ?> kind : io.nodegate.source.kube.Kinds.ALL) {
             if (Files.exists(dir.resolve(kind.dumpFile()))) {
                 objects.put(kind, items(dir, kind.dumpFile()));
             }

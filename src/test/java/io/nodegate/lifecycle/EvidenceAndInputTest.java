@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.time.TimeFlags;
 import io.nodegate.testing.CliRun;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.InputException;
@@ -52,15 +53,15 @@ class EvidenceAndInputTest {
     @Test
     void removalTimeNeedsAnOffsetOrAZone() {
         Instant expected = Instant.parse("2026-10-19T06:09:00Z");
-        assertThat(LifecycleSupport.parseTime("2026-10-19T15:09:00+09:00", null, "--removed-at")).isEqualTo(expected);
-        assertThat(LifecycleSupport.parseTime("2026-10-19T06:09Z", null, "--removed-at")).isEqualTo(expected);
-        assertThat(LifecycleSupport.parseTime("2026-10-19 15:09", "Asia/Seoul", "--removed-at")).isEqualTo(expected);
-        assertThat(LifecycleSupport.parseTime("2026-10-19T15:09", "+09:00", "--removed-at")).isEqualTo(expected);
-        assertThatThrownBy(() -> LifecycleSupport.parseTime("2026-10-19 15:09", null, "--removed-at"))
+        assertThat(TimeFlags.parseTime("2026-10-19T15:09:00+09:00", null, "--removed-at")).isEqualTo(expected);
+        assertThat(TimeFlags.parseTime("2026-10-19T06:09Z", null, "--removed-at")).isEqualTo(expected);
+        assertThat(TimeFlags.parseTime("2026-10-19 15:09", "Asia/Seoul", "--removed-at")).isEqualTo(expected);
+        assertThat(TimeFlags.parseTime("2026-10-19T15:09", "+09:00", "--removed-at")).isEqualTo(expected);
+        assertThatThrownBy(() -> TimeFlags.parseTime("2026-10-19 15:09", null, "--removed-at"))
                 .isInstanceOf(InputException.class).hasMessageContaining("no UTC offset");
-        assertThatThrownBy(() -> LifecycleSupport.parseTime("15:09", "Asia/Seoul", "--removed-at"))
+        assertThatThrownBy(() -> TimeFlags.parseTime("15:09", "Asia/Seoul", "--removed-at"))
                 .isInstanceOf(InputException.class).hasMessageContaining("--removed-at '15:09'");
-        assertThatThrownBy(() -> LifecycleSupport.parseTime("2026-10-19 15:09", "Mars/Base", "--removed-at"))
+        assertThatThrownBy(() -> TimeFlags.parseTime("2026-10-19 15:09", "Mars/Base", "--removed-at"))
                 .isInstanceOf(InputException.class).hasMessageContaining("--tz");
     }
 

@@ -6,6 +6,7 @@ import io.nodegate.NodegateException;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.gate.GateRequest;
+import io.nodegate.lifecycle.gate.GateRunInputs;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.remove.NodeRemover;
 import io.nodegate.testing.CliRun;
@@ -113,12 +114,13 @@ class FullDiskTest extends SeededClusterTest {
                 null, GateRequest.DEFAULT_WINDOW, Set.of(), Duration.ofSeconds(30));
 
         Throwable noRecord = catchThrowable(() -> new GateService(client, new EvidenceStore(evidence, fullAfter(0)), clock)
-                .run(b, baseline, request, List.of(), true));
+                .run(GateRunInputs.builder(b, request).baselineFile(baseline).etcd(List.of()).annotate(true).build()));
         assertThat(noRecord).isInstanceOf(InputException.class).hasMessageContaining("No space left on device");
         assertThat(verdictOnNode()).as("no record, no annotation").isNull();
 
         Throwable noAnnotationRecord = catchThrowable(() -> new GateService(client,
-                new EvidenceStore(evidence, fullAfter(1)), clock).run(b, baseline, request, List.of(), true));
+                new EvidenceStore(evidence, fullAfter(1)), clock)
+                .run(GateRunInputs.builder(b, request).baselineFile(baseline).etcd(List.of()).annotate(true).build()));
         assertThat(verdictOnNode()).isEqualTo("PASS");
         assertThat(noAnnotationRecord).isInstanceOf(NodegateException.class)
                 .hasMessageContaining("NOW CARRIES nodegate.io/gate-verdict=PASS")

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.source.kube.ApiReader;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.nodegate.deploy.CrdRules;

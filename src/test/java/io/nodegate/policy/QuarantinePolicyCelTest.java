@@ -5,7 +5,7 @@ import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.source.StateAssembler;
+import io.nodegate.source.kube.StateAssembler;
 import io.nodegate.policy.AdmissionSimulator.Decision;
 import io.nodegate.policy.AdmissionSimulator.Request;
 import org.junit.jupiter.api.BeforeAll;

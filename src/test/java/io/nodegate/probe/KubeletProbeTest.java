@@ -2,7 +2,7 @@ package io.nodegate.probe;
 
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.KubeletAnswer.Outcome;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import io.nodegate.testing.KubeletTlsServer;
 import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.AfterAll;

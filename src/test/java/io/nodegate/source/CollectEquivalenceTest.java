@@ -1,11 +1,13 @@
 package io.nodegate.source;
 
+import io.nodegate.source.kube.RawSnapshot;
+import io.nodegate.source.kube.StateAssembler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.nodegate.ExitCode;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.dump.CollectionWriter;
 import io.nodegate.source.dump.DumpSource;
-import io.nodegate.source.live.LiveSource;
+import io.nodegate.source.kube.LiveSource;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;

@@ -2,7 +2,7 @@ package io.nodegate.testing;
 
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.source.etcd.EtcdSource;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.File;

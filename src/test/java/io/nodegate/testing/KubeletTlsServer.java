@@ -1,6 +1,6 @@
 package io.nodegate.testing;
 
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;

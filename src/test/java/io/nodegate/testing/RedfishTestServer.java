@@ -3,7 +3,7 @@ package io.nodegate.testing;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;

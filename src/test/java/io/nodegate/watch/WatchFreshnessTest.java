@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.informer.Freshness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -7,7 +8,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detectors;
 import io.nodegate.lifecycle.SeedCluster;
 import io.nodegate.lifecycle.TestClock;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;

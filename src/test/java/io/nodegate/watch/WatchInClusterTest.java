@@ -2,7 +2,7 @@ package io.nodegate.watch;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.nodegate.lifecycle.SeedCluster;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.DelayProxy;
 import io.nodegate.testing.TestCerts;

@@ -1,12 +1,13 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.publishing.FindingEvents;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.Kinds;
+import io.nodegate.source.kube.Kinds;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.Promtool;

@@ -1,5 +1,6 @@
 package io.nodegate.watch;
 
+import io.nodegate.watch.publishing.FindingEvents;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.testing.CliRun;

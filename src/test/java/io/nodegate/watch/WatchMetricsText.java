@@ -2,7 +2,7 @@ package io.nodegate.watch;
 
 import io.nodegate.audit.AuditReport;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.Kinds;
+import io.nodegate.source.kube.Kinds;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -49,7 +49,7 @@ class WatchOptionalKindsTest {
         var settings = new WatchService.Settings(Duration.ofMillis(400), Duration.ofMillis(100), null, null, "optional",
                 Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(250), true, 50, 100, false,
                 AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
-        service = new WatchService(settings, io.nodegate.source.live.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), new TestClock(now), log::add);
+        service = new WatchService(settings, io.nodegate.source.kube.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), new TestClock(now), log::add);
     }
 
     @AfterEach

@@ -75,7 +75,7 @@ class WatchRenewalTest {
         var settings = new WatchService.Settings(Duration.ofHours(1), Duration.ofMillis(100), null, null, "renewals",
                 Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(250), true, 50, 100, false,
                 AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
-        service = new WatchService(settings, io.nodegate.source.live.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), clock, log::add);
+        service = new WatchService(settings, io.nodegate.source.kube.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), clock, log::add);
         service.start();
         await("informers synced", () -> service.cache().started() && service.cache().unhealthy().isEmpty());
         // a Node change after sync: its debounced pass is the first good one

@@ -96,7 +96,7 @@ class WatchScenarioTest {
                 new InetSocketAddress("127.0.0.1", 0), "nodegate-system", identity, lease,
                 renewDeadline, retry, releaseOnStop, 50, 100, true,
                 AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
-        WatchService service = new WatchService(settings, io.nodegate.source.live.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), clock, line -> log.add(identity + ": " + line));
+        WatchService service = new WatchService(settings, io.nodegate.source.kube.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), clock, line -> log.add(identity + ": " + line));
         services.add(service);
         service.start();
         return service;

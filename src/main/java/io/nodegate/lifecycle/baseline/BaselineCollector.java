@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.baseline;
 
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.Gpu;
 import io.nodegate.model.Condition;
 import io.nodegate.model.DaemonSetInfo;

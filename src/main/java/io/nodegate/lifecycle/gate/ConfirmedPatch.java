@@ -1,7 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
 import io.nodegate.CollectionException;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.evidence.Json;
 
 import java.util.Map;

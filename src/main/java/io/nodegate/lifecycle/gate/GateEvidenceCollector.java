@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.NodeInfo;

@@ -2,11 +2,10 @@ package io.nodegate.lifecycle.gate;
 
 import io.nodegate.model.verdict.Verdict;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
-import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.CollectionException;
 
 import java.nio.file.Path;
@@ -37,24 +36,12 @@ public final class GateService {
     private final ApiReader api;
     private final EvidenceStore store;
     private final Clock clock;
-    /** What the hosts' BMCs said (--bmc), read before the run; null when none was given. */
-    private final io.nodegate.model.bmc.BmcReadings bmc;
 
     /** Reads go over the reader's lean layer; a fabric8 client is built only to annotate (--annotate). */
     public GateService(ApiReader api, EvidenceStore store, Clock clock) {
-        this(api, store, clock, null);
-    }
-
-    private GateService(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc) {
         this.api = api;
         this.store = store;
         this.clock = clock;
-        this.bmc = bmc;
-    }
-
-    /** This service judging with what the hosts' BMCs said (the bmc check); null: no BMC given, "not checked". */
-    public GateService withBmc(io.nodegate.model.bmc.BmcReadings readings) {
-        return new GateService(api, store, clock, readings);
     }
 
     public GateService(KubernetesClient client, EvidenceStore store, Clock clock) {
@@ -76,35 +63,17 @@ public final class GateService {
         }
     }
 
-    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
-                   boolean annotate) {
-        return run(baseline, baselineFile, request, etcd, annotate, HostInputs.NONE);
-    }
-
-    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
-                   boolean annotate, HostInputs host) {
-        return run(baseline, baselineFile, request, etcd, annotate, host, null, null);
-    }
-
-    /**
-     * @param fleet      the other clusters' Nodes (--fleet-context); null when none was given
-     * @param fleetError why reading one of them failed: the run is then INVALID
-     */
-    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
-                   boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
-                   String fleetError) {
-        return run(baseline, baselineFile, request, etcd, annotate, host, fleet, fleetError, null);
-    }
-
-    /**
-     * @param machines Rancher's management cluster (--machine-context), where the Node's Machine is checked and, with
-     *                 annotate, annotated too; null when none was given (the machine check says "not checked")
-     */
-    public Run run(Baseline baseline, Path baselineFile, GateRequest request, List<EtcdEndpointReport> etcd,
-                   boolean annotate, HostInputs host, List<io.nodegate.detect.controlplane.NamedView> fleet,
-                   String fleetError, MachineSource machines) {
+    /** One gate run on what it was given (see {@link GateRunInputs}: null parts were not given). */
+    public Run run(GateRunInputs in) {
+        Baseline baseline = in.baseline();
+        Path baselineFile = in.baselineFile();
+        GateRequest request = in.request();
+        boolean annotate = in.annotate();
+        List<io.nodegate.detect.controlplane.NamedView> fleet = in.fleet();
+        String fleetError = in.fleetError();
+        MachineSource machines = in.machines();
         store.ensureWritable();
-        GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), etcd);
+        GateEvidence evidence = new GateEvidenceCollector(api, clock).collect(baseline, request.node(), in.etcd());
         if (fleet != null || fleetError != null) {
             evidence = evidence.withFleet(fleet, fleetError == null ? null : "fleet cluster " + fleetError);
         }
@@ -112,8 +81,8 @@ public final class GateService {
             MachineEvidence.Outcome found = MachineEvidence.collect(machines, evidence.target());
             evidence = evidence.withMachine(found.evidence(), found.error());
         }
-        HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, host, evidence);
-        evidence = hostStep.evidence().withBmc(bmc);
+        HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, in.host(), evidence);
+        evidence = hostStep.evidence().withBmc(in.bmc());
         GateResult result = GateDecision.decide(baseline, evidence, request, hostStep.given());
         GateRecord record = new GateRecord(GateRecord.KIND, request.node(), evidence.observedAt(), result.verdict(),
                 result.reasons(), result.notChecked(), result.checks(),

@@ -1,7 +1,7 @@
 package io.nodegate.lifecycle.gate;
 
-import io.nodegate.lifecycle.ApiReader;
-import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.CollectionException;

@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 
 /**
  * Where the gate and `remove` look for a Node's Cluster API Machine: Rancher's management ("local") cluster, given

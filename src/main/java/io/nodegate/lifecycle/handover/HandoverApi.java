@@ -3,9 +3,9 @@ package io.nodegate.lifecycle.handover;
 import io.nodegate.CollectionException;
 import io.nodegate.RefusedException;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.source.json.KubeJson;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.ApiCalls;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -5,14 +5,14 @@ import io.nodegate.handover.HandoverReading;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.SilencePlan;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
 import io.nodegate.model.Tombstone;
-import io.nodegate.source.live.TombstoneReader;
+import io.nodegate.source.kube.TombstoneReader;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;

@@ -8,7 +8,7 @@ import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.MachineEvidence;
 import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.model.MachineInfo;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.source.rancher.RancherMachines;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.nodegate.lifecycle.verify;
 
-import io.nodegate.lifecycle.KubeletEvidence;
+import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.model.verdict.Verdict;
@@ -8,7 +8,7 @@ import io.nodegate.probe.KubeletProbe;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.EtcdEndpointReport;

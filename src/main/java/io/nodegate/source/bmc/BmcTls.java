@@ -1,7 +1,7 @@
 package io.nodegate.source.bmc;
 
 import io.nodegate.InputException;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;

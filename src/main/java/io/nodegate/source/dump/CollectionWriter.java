@@ -1,12 +1,12 @@
 package io.nodegate.source.dump;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.nodegate.source.ApiResource;
+import io.nodegate.source.kube.ApiResource;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.InputException;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.RawSnapshot;
-import io.nodegate.source.ReadKind;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.RawSnapshot;
+import io.nodegate.source.kube.ReadKind;
 import io.nodegate.source.json.KubeJson;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;

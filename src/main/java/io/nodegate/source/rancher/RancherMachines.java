@@ -5,7 +5,7 @@ import io.nodegate.model.MachineInfo;
 import io.nodegate.source.json.JsonReadException;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.Plain;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.ApiCalls;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -14,10 +14,10 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.nodegate.model.ClusterState;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
-import io.nodegate.source.Kinds;
-import io.nodegate.source.RawSnapshot;
-import io.nodegate.source.StateAssembler;
-import io.nodegate.source.live.ApiCalls;
+import io.nodegate.source.kube.Kinds;
+import io.nodegate.source.kube.RawSnapshot;
+import io.nodegate.source.kube.StateAssembler;
+import io.nodegate.source.kube.ApiCalls;
 
 import java.time.Instant;
 import java.util.ArrayList;

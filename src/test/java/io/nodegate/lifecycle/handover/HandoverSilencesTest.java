@@ -5,7 +5,7 @@ import io.nodegate.cli.Environment;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.ApiReader;
+import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.SeedCluster;
 import io.nodegate.testing.AlertmanagerReplicas;
 import io.nodegate.testing.ApiTestServer;

@@ -1,7 +1,7 @@
 package io.nodegate.source.bmc;
 
 import io.nodegate.model.bmc.BmcReading;
-import io.nodegate.source.etcd.PemTls;
+import io.nodegate.source.tls.PemTls;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.TestCerts;
 import org.junit.jupiter.api.AfterEach;
