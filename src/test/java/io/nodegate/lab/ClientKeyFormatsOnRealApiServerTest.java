@@ -2,7 +2,7 @@ package io.nodegate.lab;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.RealControlPlane;
 import org.junit.jupiter.api.BeforeAll;
