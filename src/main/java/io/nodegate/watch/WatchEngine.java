@@ -25,8 +25,9 @@ import java.util.function.Consumer;
 
 /**
  * One evaluation pass: the informers' objects become the same {@link ClusterState} a live `audit` builds
- * ({@link io.nodegate.source.kube.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared by {@link Finding#key()}
- * with the previous pass: a new key is an appearance, a key that is gone is a resolution.
+ * ({@link io.nodegate.source.kube.StateAssembler}, mapping only what changed since the last pass), the same detectors run on it, and the findings are compared
+ * with the previous pass per node they name ({@link #perNode}): a new finding on a node is an appearance, one that
+ * is gone from a node is a resolution.
  *
  * <p>The core rule: a pass runs only when every kind's copy is proven fresh ({@link WatchCache#unhealthy()}
  * empty). Otherwise it is a failed pass: nothing is reported as new, nothing is resolved, no Event, the last good
@@ -156,9 +157,31 @@ public final class WatchEngine {
     private Evaluated evaluateAt(Instant at) {
         ClusterState state = feed.apply(cache.state(at, source, context, server));
         AuditReport report = Audit.run(state, settings, detectors);
-        Map<String, Finding> findings = new LinkedHashMap<>();
-        report.findings().forEach(f -> findings.putIfAbsent(f.key(), f));
-        return new Evaluated(state, report, findings);
+        return new Evaluated(state, report, perNode(report.findings()));
+    }
+
+    /**
+     * The findings as the Events speak of them: one entry per finding and node it names, keyed by code, node and
+     * discriminator, each holding the finding narrowed to that node. A finding that names several nodes (NG103's
+     * batch, NG110's pair) changes its node set as its nodes come and go; keyed as a whole, a batch of four whose
+     * first two kubelets came back was "resolved" on all four and "new" on the two still silent (seen on a real
+     * control plane, where kubelets come back one by one). Per node, the two that came back are resolved and the
+     * two still silent are left alone. A finding that names no node is kept whole (it has no Event).
+     */
+    static Map<String, Finding> perNode(List<Finding> findings) {
+        Map<String, Finding> out = new LinkedHashMap<>();
+        for (Finding f : findings) {
+            if (f.nodes().isEmpty()) {
+                out.putIfAbsent(f.key(), f);
+                continue;
+            }
+            for (String node : f.nodes()) {
+                String key = f.code() + "|" + node + "|" + (f.discriminator() == null ? "" : f.discriminator());
+                out.putIfAbsent(key, f.nodes().size() == 1 ? f : new Finding(f.code(), f.name(), f.severity(),
+                        List.of(node), f.message(), f.evidence(), f.hint(), f.discriminator()));
+            }
+        }
+        return out;
     }
 
     /** True when a silence finding is not active yet; adds the nodes whose Ready condition it rests on. */
@@ -177,13 +200,15 @@ public final class WatchEngine {
     }
 
     private String silenceSummary(Map<String, Finding> current) {
-        List<String> parts = new java.util.ArrayList<>();
+        Map<String, Integer> nodes = new java.util.TreeMap<>();
         for (var e : current.entrySet()) {
             Finding f = e.getValue();
             if (SILENCE_CODES.contains(f.code()) && !announced.containsKey(e.getKey())) {
-                parts.add(f.code() + " on " + f.nodes().size() + " node(s)");
+                nodes.merge(f.code(), f.nodes().size(), Integer::sum);
             }
         }
+        List<String> parts = new java.util.ArrayList<>();
+        nodes.forEach((code, n) -> parts.add(code + " on " + n + " node(s)"));
         return String.join(", ", parts);
     }
 

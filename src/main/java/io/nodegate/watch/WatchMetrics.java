@@ -44,6 +44,8 @@ public final class WatchMetrics {
     private WatchEngine.Pass lastGood;
     /** More series from outside the pass (the BMC poller's), given the last good pass's state; none by default. */
     private volatile java.util.function.Function<ClusterState, String> more = state -> "";
+    /** Kind id -> BOOKMARK events received (nodegate_informer_bookmarks_total); none when not given. */
+    private volatile Supplier<Map<String, Long>> bookmarks = Map::of;
     /** The series of the hand-over looks ({@link HandoverReconciler#metrics}); none without them. */
     private volatile Supplier<String> handoverSeries = () -> "";
     /** The codes the passes check: their nodegate_findings series read 0 when nothing is found, not absent. */
@@ -143,6 +145,12 @@ public final class WatchMetrics {
             restarted.forEach((kind, reasons) -> reasons.forEach((reason, n) -> sample(out,
                     "nodegate_informer_restarts_total", labels("kind", kind, "reason", reason), n)));
         }
+        Map<String, Long> marks = bookmarks.get();
+        if (!marks.isEmpty()) {
+            header(out, "nodegate_informer_bookmarks_total", "counter",
+                    "BOOKMARK events received: the apiserver moved the watch's resourceVersion on without a change");
+            marks.forEach((kind, n) -> sample(out, "nodegate_informer_bookmarks_total", labels("kind", kind), n));
+        }
         header(out, "nodegate_leader", "gauge", "1 on the replica that holds the nodegate-watch Lease");
         out.append("nodegate_leader ").append(leader.getAsBoolean() ? 1 : 0).append('\n');
         header(out, "nodegate_evaluation_duration_seconds", "histogram", "Time of one evaluation pass");
@@ -163,6 +171,11 @@ public final class WatchMetrics {
         out.append(more.apply(lastGood == null ? null : lastGood.state()));
         out.append(handoverSeries.get());
         return out.toString();
+    }
+
+    /** Exports {@code perKind} (kind id -> BOOKMARK events received) as nodegate_informer_bookmarks_total. */
+    void bookmarks(Supplier<Map<String, Long>> perKind) {
+        this.bookmarks = perKind;
     }
 
     /** Appends the hand-over looks' series to every exposition. */

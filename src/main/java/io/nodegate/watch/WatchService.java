@@ -130,6 +130,7 @@ public final class WatchService implements AutoCloseable {
         this.cache = new WatchCache(api, Kinds.audited(), this::changed, log, settings.freshness(), clock);
         this.metrics = new WatchMetrics(settings.version(), cache::health, cache::restarts, leader::get,
                 cache::nodeLeasesNow);
+        this.metrics.bookmarks(cache::bookmarks);
         this.guard = settings.namespace() == null ? LeaderGuard.NONE
                 : new LeaderGuard(api, settings.namespace(), LEASE_NAME, settings.identity(), leader::get,
                 Clock.systemUTC());

@@ -84,7 +84,13 @@ import java.util.function.Predicate;
  *   <li><b>Watch semantics</b> (what informers depend on): LIST answers carry {@code metadata.resourceVersion};
  *       a WATCH sent with a resourceVersion older than the last {@link #expireWatches()} answers 410 Gone
  *       ("too old resource version"), and {@link #expireWatches()} also sends the ERROR 410 event to every open
- *       watch and closes it, as an apiserver does after etcd compaction, so informers must re-list. With
+ *       watch and closes it, so informers must re-list. That plays in one call what takes a real apiserver longer
+ *       (seen on kube-apiserver v1.34 in the lab, WatchOnRealControlPlaneTest): an etcd compaction alone changes
+ *       nothing for watches, which are served from the apiserver's watch cache (a watch from before the compacted
+ *       revision is still served); a version is gone once the cache's own window (at least 75 s of events) has
+ *       moved past it, or the apiserver restarted. The real answer is then 200 with one ERROR event (410, reason
+ *       Expired, "too old resource version: 317 (319)"), where this stand-in answers a watch's start with an HTTP
+ *       410 status; nodegate takes both as Gone. With
  *       {@code allowWatchBookmarks=true} open watches get a BOOKMARK event (the current resourceVersion) every
  *       {@link #bookmarkEvery(java.time.Duration)}. {@link #openWatches()} counts watches open now. A watch from a
  *       resourceVersion does not get the objects at or before that version again (the mock alone replays every

@@ -17,6 +17,12 @@ import java.util.List;
  * NG111: a recent Node with no role label and no cordon, in a cluster whose nodes otherwise carry roles. A host
  * registering under a new name gets nothing a human set (seed 000: new-01..03 took 18 CI pods at once and no alert
  * fired). In a cluster without role labels at all, a missing one means nothing, so it stays silent.
+ *
+ * <p>Only a role beyond the servers' own ({@link NodeInfo#SERVER_ROLES}: control-plane, etcd, master) shows that
+ * this cluster labels its workers. RKE2 and k3s label their servers with those themselves, and nothing labels an
+ * agent: NodeRestriction refuses node-role.kubernetes.io labels to a kubelet. So in a cluster where only the servers
+ * carry roles, every agent is bare by construction, and a fresh one is no warning (found on a real control plane:
+ * every agent of a freshly started RKE2-shaped cluster was NG111).
  */
 public final class BareNewcomerDetector implements Detector {
 
@@ -34,7 +40,7 @@ public final class BareNewcomerDetector implements Detector {
     public List<Finding> detect(ClusterState state, AuditSettings settings) {
         // counted once: a newcomer has no role itself, so "other nodes with roles" is every node with one
         int withRoles = (int) state.nodes().stream().filter(n -> !n.roles().isEmpty()).count();
-        if (withRoles == 0) {
+        if (state.nodes().stream().noneMatch(BareNewcomerDetector::labelledByPeople)) {
             return List.of();
         }
         List<Finding> findings = new ArrayList<>();
@@ -63,5 +69,15 @@ public final class BareNewcomerDetector implements Detector {
                             + "expected, give it its role label."));
         }
         return findings;
+    }
+
+    /** A role other than the ones RKE2, k3s and kubeadm give their servers themselves: somebody labels nodes here. */
+    private static boolean labelledByPeople(NodeInfo node) {
+        for (String role : node.roles()) {
+            if (!NodeInfo.SERVER_ROLES.contains(role)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -102,6 +102,7 @@ final class KindWatch {
     private final Backoff backoff;
     private final Map<String, Held> store = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> restarts = new ConcurrentHashMap<>();
+    private final AtomicLong bookmarks = new AtomicLong();
     private final Thread thread;
     private volatile boolean closed;
     private volatile boolean synced;
@@ -218,6 +219,11 @@ final class KindWatch {
         Map<String, Long> out = new java.util.LinkedHashMap<>();
         RESTART_REASONS.forEach(r -> out.put(r, restarts.get(r).get()));
         return out;
+    }
+
+    /** BOOKMARK events received since start: each moved the version on without a change. */
+    long bookmarks() {
+        return bookmarks.get();
     }
 
     /** The version the copy holds everything up to; null before the first LIST. */
@@ -611,8 +617,8 @@ final class KindWatch {
                 store.remove(key(object));
                 listener.changed(kind);
             }
+            case "BOOKMARK" -> bookmarks.incrementAndGet(); // only the version moves
             default -> {
-                // BOOKMARK: only the version moves
             }
         }
         if (version != null && !version.isEmpty()) {

@@ -214,6 +214,18 @@ public final class WatchCache implements AutoCloseable {
         return out;
     }
 
+    /** BOOKMARK events received since start, by kind id (nodegate_informer_bookmarks_total). */
+    public Map<String, Long> bookmarks() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        kinds.forEach(k -> {
+            KindWatch w = watches.get(k);
+            if (w != null) {
+                out.put(k.id(), w.bookmarks());
+            }
+        });
+        return out;
+    }
+
     public boolean started() {
         return started;
     }
