@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
                 + "(metadata and expiry only, never the token), its node-password Secret, and with --host-report the "
                 + "host's config and services. A \"yes\" is finding NG306 with the open path and what closes it; "
                 + "\"unknown\" names what could not be read; a failed read never answers \"no\". "
-                + "Exit 0 every host no, 5 a host can come back, 3 something could not be read.",
+                + "Exit 0 every host no, 5 a host can come back, 3 a read failed (even beside a proven answer).",
         footer = {"", "Example:",
                 "  nodegate rejoin-risk                    # every host nodegate remove deleted",
                 "  nodegate rejoin-risk gpu-a07 -o json    # a Node about to be removed, for a script",

@@ -44,7 +44,7 @@ public final class RejoinRenderer {
             w.append('\n').append("answer: ").append(worst.label()).append(switch (worst) {
                 case NO -> " (every host asked has no way back in)";
                 case YES -> " (a host can come back: exit 5)";
-                case UNKNOWN -> " (something could not be read: exit 3)";
+                case UNKNOWN -> " (something could not be read: exit 3; each host's answer above says what was proven)";
             }).append('\n');
             return w.toString();
         }

@@ -89,9 +89,12 @@ public final class RejoinReader {
             hosts = List.copyOf(hosts);
         }
 
-        /** The worst answer: unknown over yes over no (an empty report is "no"). */
+        /**
+         * The worst answer: unknown over yes over no (an empty report is "no"). A read that failed counts as unknown
+         * even beside a proven answer: the exit code of a run with a failed call is never 0 or 5.
+         */
         public RejoinRisk.Answer worst() {
-            if (hosts.stream().anyMatch(h -> h.canComeBack() == RejoinRisk.Answer.UNKNOWN)) {
+            if (hosts.stream().anyMatch(h -> h.canComeBack() == RejoinRisk.Answer.UNKNOWN || !h.unread().isEmpty())) {
                 return RejoinRisk.Answer.UNKNOWN;
             }
             return hosts.stream().anyMatch(h -> h.canComeBack() == RejoinRisk.Answer.YES) ? RejoinRisk.Answer.YES

@@ -13,8 +13,8 @@ import java.util.Map;
 /**
  * verify-gone's "can the removed hosts come back?": rejoin-risk's answer for every baseline target whose Node is
  * gone. Like the look across the fleet it informs and does not fail the run ("nothing came back" is what
- * verify-gone proves; "can come back" is shown next to it, with NG306 and what closes each open path); an answer
- * that is "unknown" is a read that failed, and a failed read makes the run INVALID.
+ * verify-gone proves; "can come back" is shown next to it, with NG306 and what closes each open path); any read
+ * that failed (an "unknown", or a path unread beside a proven answer) makes the run INVALID.
  */
 public final class GoneRejoinCheck {
 
@@ -33,7 +33,8 @@ public final class GoneRejoinCheck {
         for (RejoinRisk.HostAnswer h : report.hosts()) {
             evid.put(h.node(), "can come back: " + h.summary());
             h.finding().ifPresent(f -> evid.put(h.node() + " " + f.code() + " " + f.name(), "close: " + f.hint()));
-            if (h.canComeBack() == RejoinRisk.Answer.UNKNOWN) {
+            if (!h.unread().isEmpty()) {
+                // even beside a proven "yes" or "no": a call that failed invalidates the run
                 reasons.add(h.node() + ": could not read " + String.join("; ", h.unread()));
             }
         }

@@ -206,4 +206,22 @@ class RejoinRiskTest {
         assertThat(a.canComeBack()).isEqualTo(Answer.UNKNOWN);
         assertThat(a.unread()).hasSize(1);
     }
+
+    @Test
+    void aRunWithAFailedReadNeverExitsAsYesOrNoEvenBesideAProvenAnswer() {
+        HostAnswer yesButUnread = RejoinRisk.answer(removed(A11, true, null), NO_PASSWORD,
+                cluster(NONE, Read.failed("timeout")));
+        assertThat(yesButUnread.canComeBack()).isEqualTo(Answer.YES);
+        assertThat(new RejoinReader.Report(NOW, "nodegate-system", List.of(yesButUnread)).worst())
+                .isEqualTo(Answer.UNKNOWN);
+        HostAnswer yes = RejoinRisk.answer(removed(A11, true, null), NO_PASSWORD, cluster(NONE, NO_TOKENS));
+        assertThat(new RejoinReader.Report(NOW, "nodegate-system", List.of(yes)).worst()).isEqualTo(Answer.YES);
+        assertThat(new RejoinReader.Report(NOW, "nodegate-system", List.of()).worst()).isEqualTo(Answer.NO);
+        assertThat(io.nodegate.lifecycle.verify.GoneRejoinCheck.check(
+                new RejoinReader.Report(NOW, "nodegate-system", List.of(yesButUnread))).outcome())
+                .isEqualTo(io.nodegate.model.verdict.Verdict.INVALID);
+        assertThat(io.nodegate.lifecycle.verify.GoneRejoinCheck.check(
+                new RejoinReader.Report(NOW, "nodegate-system", List.of(yes))).outcome())
+                .isEqualTo(io.nodegate.model.verdict.Verdict.PASS);
+    }
 }
