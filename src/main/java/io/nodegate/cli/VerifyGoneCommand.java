@@ -32,7 +32,8 @@ import java.util.regex.PatternSyntaxException;
                 + "--fleet-context/--fleet-kubeconfig it also says where each removed host is now (by machineID/"
                 + "systemUUID in those clusters; informational). With --bmc/--bmc-inventory it shows each removed host's "
                 + "power state from its own BMC (bound by the baseline's systemUUID; informational, an unreadable BMC "
-                + "is INVALID). Exit 0 PASS, 5 FAIL (something came back), 3 INVALID.",
+                + "is INVALID). It also answers \"can it come back?\" for each removed target, as `nodegate rejoin-risk` does "
+                + "(informational; NG306 for a yes, INVALID when a read failed). Exit 0 PASS, 5 FAIL (something came back), 3 INVALID.",
         footer = {"", "Example:",
                 "  nodegate verify-gone --baseline base.json --name-pattern '^new-' --ip 198.51.100.21 --ip 198.51.100.22",
                 "  nodegate verify-gone --baseline base.json --fleet-context cluster-b   # where did the hosts go?",
@@ -80,6 +81,11 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     @Mixin
     BmcOptions bmc = new BmcOptions();
 
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
+            defaultValue = io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE,
+            description = "Where 'nodegate remove' recorded tombstones, for the rejoin check (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
 
     @Override
     public Integer call() {
@@ -102,6 +108,7 @@ public final class VerifyGoneCommand implements Callable<Integer> {
         FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
         var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
         GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
+                .withLedgerNamespace(namespace)
                 .verify(baseline, prelude.baselineFile(), pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
                         fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.VerifyGoneOutput(baseline.baselineTs(), run));

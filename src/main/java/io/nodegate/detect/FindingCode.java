@@ -79,7 +79,10 @@ public enum FindingCode {
     NG304("bmc-running-but-silent", Severity.WARNING, Severity.CRITICAL, "audit --bmc, watch --bmc",
             "the host's BMC says On while its Lease is silent: the host is up, not shut down"),
     NG305("bmc-powered-off-but-ready", Severity.CRITICAL, Severity.CRITICAL, "audit --bmc, watch --bmc",
-            "the BMC bound by UUID says Off while the Node is Ready and renewing: distrust the binding and the BMC");
+            "the BMC bound by UUID says Off while the Node is Ready and renewing: distrust the binding and the BMC"),
+    NG306("removed-host-can-rejoin", Severity.WARNING, Severity.WARNING, "rejoin-risk, verify-gone",
+            "a removed host (or a Node about to be removed) can register again: a join credential is open and no "
+                    + "quarantine refuses it");
 
     private final String title;
     private final Severity lowest;

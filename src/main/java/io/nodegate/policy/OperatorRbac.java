@@ -97,6 +97,10 @@ public final class OperatorRbac {
                         // Only to tell "Rancher absent" (NotFound) from "cannot see": get by exact name works.
                         new PolicyRuleBuilder().withApiGroups("").withResources("namespaces")
                                 .withResourceNames(CATTLE_SYSTEM).withVerbs("get").build(),
+                        // rejoin-risk and verify-gone read whether the quarantine is in force, by its names
+                        new PolicyRuleBuilder().withApiGroups("admissionregistration.k8s.io")
+                                .withResources("validatingadmissionpolicies", "validatingadmissionpolicybindings")
+                                .withResourceNames(QuarantinePolicy.NAME).withVerbs("get").build(),
                         new PolicyRuleBuilder().withNonResourceURLs("/version").withVerbs("get").build())
                 .build();
     }

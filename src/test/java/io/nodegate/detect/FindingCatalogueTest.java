@@ -49,6 +49,8 @@ class FindingCatalogueTest {
         put(codes, raisers, SlowApiserverCheck.class, SlowApiserverCheck.CODE, SlowApiserverCheck.NAME);
         put(codes, raisers, KubeletAnswersForAnotherClusterDetector.class, KubeletAnswersForAnotherClusterDetector.CODE,
                 KubeletAnswersForAnotherClusterDetector.NAME);
+        put(codes, raisers, io.nodegate.lifecycle.rejoin.RejoinRisk.class, io.nodegate.lifecycle.rejoin.RejoinRisk.CODE,
+                io.nodegate.lifecycle.rejoin.RejoinRisk.NAME);
         return codes;
     }
 

@@ -2,7 +2,7 @@ package io.nodegate.lab;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.Await;
 import io.nodegate.testing.RealControlPlane;
 import io.nodegate.watch.WatchService;

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.Await;
 import io.nodegate.testing.EtcdCluster;
 import io.nodegate.testing.RealControlPlane;

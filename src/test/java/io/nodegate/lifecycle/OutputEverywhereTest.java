@@ -85,6 +85,7 @@ class OutputEverywhereTest extends SeededClusterTest {
         });
         runs.put("verify-gone", o -> cli("verify-gone", "--baseline", baseline.toString(), o.flags()));
         runs.put("readmit", o -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), o.flags()));
+        runs.put("rejoin-risk", o -> cli("rejoin-risk", "gpu-a10", o.flags()));
         runs.put("handover open", o -> {
             if (crdOn != api) {
                 CrdRules.install(api);

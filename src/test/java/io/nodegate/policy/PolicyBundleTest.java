@@ -76,6 +76,10 @@ class PolicyBundleTest {
 
         assertThat(grants(objects)).isEqualTo(new TreeMap<>(Map.ofEntries(
                 Map.entry("* /version", "get"),
+                // rejoin-risk and verify-gone read whether the quarantine is in force, by name only
+                Map.entry("* admissionregistration.k8s.io/validatingadmissionpolicies[nodegate-node-quarantine]", "get"),
+                Map.entry("* admissionregistration.k8s.io/validatingadmissionpolicybindings[nodegate-node-quarantine]",
+                        "get"),
                 Map.entry("* apps/daemonsets", "list"),
                 Map.entry("* core/namespaces[cattle-system]", "get"),
                 Map.entry("* core/nodes", "delete,get,list,patch"),

@@ -57,8 +57,8 @@ import java.util.function.Predicate;
  *   <li><b>List kinds</b>: a LIST answers {@code NodeList} (apiVersion v1), {@code LeaseList}
  *       (coordination.k8s.io/v1)... as kube-apiserver does, never the CRUD mock's {@code "kind":"List"}, which only
  *       kubectl writes. Every list page carries a {@code metadata.resourceVersion}.</li>
- *   <li><b>Field selectors</b>: {@code metadata.name}, {@code metadata.namespace}, and {@code spec.nodeName}
- *       (pods only), with {@code =}, {@code ==}, {@code !=}. Any other field answers 400 "field label not
+ *   <li><b>Field selectors</b>: {@code metadata.name}, {@code metadata.namespace}, {@code spec.nodeName}
+ *       (pods only) and {@code type} (Secrets only), with {@code =}, {@code ==}, {@code !=}. Any other field answers 400 "field label not
  *       supported", as the real server does. The mock alone silently ignores {@code spec.nodeName}.</li>
  *   <li><b>Label selectors</b>: the full set-based syntax ({@code k=v}, {@code k!=v}, {@code k},
  *       {@code !k}, {@code k in (a,b)}, {@code k notin (a,b)}); the mock alone ignores {@code in}/{@code notin}.</li>
@@ -1548,6 +1548,14 @@ public final class ApiTestServer implements AutoCloseable {
                             throw new IllegalArgumentException("field label not supported: " + field);
                         }
                         yield i -> text(i, "spec", "nodeName");
+                    }
+                    // Secrets are selectable by type (kubernetes pkg/registry/core/secret/strategy.go,
+                    // SelectableFields): `k3s token list` asks type=bootstrap.kubernetes.io/token
+                    case "type" -> {
+                        if (!"secrets".equals(resource)) {
+                            throw new IllegalArgumentException("field label not supported: " + field);
+                        }
+                        yield i -> i.path("type").isString() ? i.path("type").asString() : null;
                     }
                     default -> throw new IllegalArgumentException("field label not supported: " + field);
                 };

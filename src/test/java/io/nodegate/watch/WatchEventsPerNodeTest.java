@@ -7,7 +7,7 @@ import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
 import org.junit.jupiter.api.AfterEach;

@@ -32,21 +32,30 @@ public final class GoneVerifier {
     private final Clock clock;
     /** What the removed hosts' BMCs said (--bmc), read before the run; null when none was given. */
     private final io.nodegate.model.bmc.BmcReadings bmc;
+    /** Where `nodegate remove` records tombstones: the rejoin check reads the removed targets' there. */
+    private final String ledgerNamespace;
 
     public GoneVerifier(ApiReader api, EvidenceStore store, Clock clock) {
-        this(api, store, clock, null);
+        this(api, store, clock, null, io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE);
     }
 
-    private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc) {
+    private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc,
+                         String ledgerNamespace) {
         this.api = api;
         this.store = store;
         this.clock = clock;
         this.bmc = bmc;
+        this.ledgerNamespace = ledgerNamespace;
     }
 
     /** This verifier also showing each removed host's power state from its BMC; null: none given, "not checked". */
     public GoneVerifier withBmc(io.nodegate.model.bmc.BmcReadings readings) {
-        return new GoneVerifier(api, store, clock, readings);
+        return new GoneVerifier(api, store, clock, readings, ledgerNamespace);
+    }
+
+    /** This verifier reading the tombstone ledger in {@code namespace} for its rejoin check. */
+    public GoneVerifier withLedgerNamespace(String namespace) {
+        return new GoneVerifier(api, store, clock, bmc, namespace);
     }
 
     public record Record(String kind, Instant verifiedAt, String baselineFile, Instant baselineTs, String namePattern,
@@ -92,6 +101,7 @@ public final class GoneVerifier {
         if (ev.collectionError() == null) {
             // without --bmc this is "not checked"
             result = withCheck(result, GoneBmcCheck.check(baseline, ev.nodes(), bmc));
+            result = withCheck(result, GoneRejoinCheck.check(rejoin(baseline, ev)));
         }
         Record rec = new Record(Record.KIND, ev.observedAt(), baselineFile == null ? null : baselineFile.toAbsolutePath().toString(),
                 baseline.baselineTs(), namePattern == null ? null : namePattern.pattern(), ips, result);
@@ -113,6 +123,22 @@ public final class GoneVerifier {
         } catch (CollectionException e) {
             return new GoneDecision.Evidence(clock.instant(), null, null, null, etcd, e.getMessage());
         }
+    }
+
+    /** rejoin-risk's answer for the targets whose Node is gone, followed by the baseline's identities. */
+    private io.nodegate.lifecycle.rejoin.RejoinReader.Report rejoin(Baseline baseline, GoneDecision.Evidence ev) {
+        List<String> gone = new ArrayList<>();
+        Map<String, io.nodegate.lifecycle.rejoin.RejoinReader.Known> known = new LinkedHashMap<>();
+        for (Baseline.Target t : baseline.targets()) {
+            if (ev.nodes().stream().noneMatch(n -> n.name().equals(t.name()))) {
+                gone.add(t.name());
+                known.put(t.name(), new io.nodegate.lifecycle.rejoin.RejoinReader.Known(t.systemUuid(), t.machineId()));
+            }
+        }
+        if (gone.isEmpty()) {
+            return new io.nodegate.lifecycle.rejoin.RejoinReader.Report(ev.observedAt(), ledgerNamespace, List.of());
+        }
+        return new io.nodegate.lifecycle.rejoin.RejoinReader(api, clock, ledgerNamespace).answer(gone, List.of(), known);
     }
 
     /** The removed targets (Node NotFound now), knocked on at their baseline InternalIP; a failed CA read is a Check. */

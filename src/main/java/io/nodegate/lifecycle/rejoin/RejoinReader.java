@@ -1,0 +1,203 @@
+package io.nodegate.lifecycle.rejoin;
+
+import io.nodegate.CollectionException;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SecretMeta;
+import io.nodegate.model.Tombstone;
+import io.nodegate.model.TombstoneShards;
+import io.nodegate.model.host.HostReport;
+import io.nodegate.policy.QuarantinePolicy;
+import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.json.Plain;
+import io.nodegate.source.kube.BootstrapTokenReader;
+import io.nodegate.source.kube.TombstoneReader;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads what {@link RejoinRisk} decides by, each read on its own: one that fails makes only what depends on it
+ * "unknown" (its error is kept and shown), never "absent" and never "no". Secrets are read as metadata (node-password)
+ * or as the three data keys of a bootstrap token ({@link BootstrapTokenReader}); no token value is read.
+ */
+public final class RejoinReader {
+
+    private static final String VAP = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/";
+    private static final String VAPB = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/";
+
+    private final ApiReader api;
+    private final Clock clock;
+    private final String ledgerNamespace;
+
+    public RejoinReader(ApiReader api, Clock clock, String ledgerNamespace) {
+        this.api = api;
+        this.clock = clock;
+        this.ledgerNamespace = ledgerNamespace;
+    }
+
+    /** The answers for {@code names} (empty: every host in the tombstone ledger), in the order asked / removed. */
+    public Report answer(List<String> names, List<HostReport> hostReports) {
+        return answer(names, hostReports, Map.of());
+    }
+
+    /** A host's identities as a baseline recorded them: systemUUID and machineID (either may be null). */
+    public record Known(String systemUuid, String machineId) {
+    }
+
+    /**
+     * As {@link #answer(List, List)}; a name with neither a tombstone nor a Node but in {@code known} (verify-gone's
+     * removed targets) is a host deleted without a tombstone, followed by the identities recorded there.
+     */
+    public Report answer(List<String> names, List<HostReport> hostReports, Map<String, Known> known) {
+        RejoinRisk.Read<List<TombstoneShards.Shard>> ledger = read(() -> TombstoneReader.shards(api.api(),
+                ledgerNamespace));
+        RejoinRisk.ClusterEvidence ev = new RejoinRisk.ClusterEvidence(clock.instant(), ledgerNamespace,
+                read(this::quarantine), read(() -> BootstrapTokenReader.read(api.connection())));
+        List<RejoinRisk.Subject> subjects = new ArrayList<>();
+        if (names.isEmpty()) {
+            if (!ledger.ok()) {
+                throw new CollectionException("the removed hosts cannot be listed: " + ledger.error());
+            }
+            List<Tombstone> all = new ArrayList<>();
+            ledger.value().forEach(s -> all.addAll(s.book().tombstones()));
+            all.sort(Comparator.comparing(Tombstone::removedAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+                    .thenComparing(Tombstone::name));
+            for (Tombstone t : all.stream().map(Tombstone::name).distinct()
+                    .map(n -> TombstoneReader.find(ledger.value(), n).orElseThrow()).toList()) {
+                subjects.add(subject(t.name(), ledger, hostReports, known));
+            }
+        } else {
+            names.forEach(n -> subjects.add(subject(n, ledger, hostReports, known)));
+        }
+        List<RejoinRisk.HostAnswer> answers = new ArrayList<>();
+        for (RejoinRisk.Subject s : subjects) {
+            RejoinRisk.Read<Optional<SecretMeta>> password = s.problem() != null ? RejoinRisk.Read.ok(Optional.empty())
+                    : read(() -> api.nodePasswordSecret(s.name()));
+            answers.add(RejoinRisk.answer(s, password, ev));
+        }
+        return new Report(ev.now(), ledgerNamespace, answers);
+    }
+
+    /** What rejoin-risk prints: when it was read, the ledger's namespace and one answer per host. */
+    public record Report(java.time.Instant readAt, String ledgerNamespace, List<RejoinRisk.HostAnswer> hosts) {
+        public Report {
+            hosts = List.copyOf(hosts);
+        }
+
+        /**
+         * The worst answer: unknown over yes over no (an empty report is "no"). A read that failed counts as unknown
+         * even beside a proven answer: the exit code of a run with a failed call is never 0 or 5.
+         */
+        public RejoinRisk.Answer worst() {
+            if (hosts.stream().anyMatch(h -> h.canComeBack() == RejoinRisk.Answer.UNKNOWN || !h.unread().isEmpty())) {
+                return RejoinRisk.Answer.UNKNOWN;
+            }
+            return hosts.stream().anyMatch(h -> h.canComeBack() == RejoinRisk.Answer.YES) ? RejoinRisk.Answer.YES
+                    : RejoinRisk.Answer.NO;
+        }
+    }
+
+    private RejoinRisk.Subject subject(String name, RejoinRisk.Read<List<TombstoneShards.Shard>> ledger,
+                                       List<HostReport> hostReports, Map<String, Known> known) {
+        if (!ledger.ok()) {
+            return problem(name, "the tombstone ledger: " + ledger.error());
+        }
+        for (TombstoneShards.Shard shard : ledger.value()) {
+            Optional<Tombstone> t = shard.book().get(name);
+            if (t.isPresent() && t.get().equals(TombstoneReader.find(ledger.value(), name).orElse(null))) {
+                return new RejoinRisk.Subject(name, t.get(), shard.name(), shard.labelled(), null, null,
+                        hostReport(name, t.get().systemUuid(), t.get().machineId(), hostReports), null, false);
+            }
+        }
+        Optional<NodeInfo> node;
+        try {
+            node = api.node(name);
+        } catch (CollectionException e) {
+            return problem(name, "GET Node " + name + ": " + e.getMessage());
+        }
+        if (node.isEmpty() && known.containsKey(name)) {
+            Known k = known.get(name);
+            return new RejoinRisk.Subject(name, null, null, false, k.systemUuid(), k.machineId(),
+                    hostReport(name, Tombstone.identity(k.systemUuid()), Tombstone.identity(k.machineId()),
+                            hostReports), null, true);
+        }
+        if (node.isEmpty()) {
+            return problem(name, "no tombstone for " + name + " in " + ledgerNamespace + " and no Node " + name
+                    + ": nothing says which host it was");
+        }
+        String uuid = node.get().systemInfo().systemUuid();
+        String mid = node.get().systemInfo().machineId();
+        return new RejoinRisk.Subject(name, null, null, false, uuid, mid,
+                hostReport(name, Tombstone.identity(uuid), Tombstone.identity(mid), hostReports), null, false);
+    }
+
+    private static RejoinRisk.Subject problem(String name, String why) {
+        return new RejoinRisk.Subject(name, null, null, false, null, null, null, why, false);
+    }
+
+    /** The report of this host: by systemUUID or machineID, else by hostname = node name. */
+    static HostReport hostReport(String name, String uuid, String mid, List<HostReport> reports) {
+        for (HostReport r : reports) {
+            HostReport.Identity id = r.identity();
+            if (id == null) {
+                continue;
+            }
+            if ((uuid != null && uuid.equals(Tombstone.identity(id.productUuid())))
+                    || (mid != null && mid.equals(Tombstone.identity(id.machineId())))) {
+                return r;
+            }
+        }
+        return reports.stream().filter(r -> r.identity() != null && name.equals(r.identity().knownHostname()))
+                .findFirst().orElse(null);
+    }
+
+    /** The quarantine's policy and binding, by name; absent only on a 404. */
+    private RejoinRisk.Quarantine quarantine() {
+        String name = QuarantinePolicy.NAME;
+        boolean policy = api.api().getPlain("GET ValidatingAdmissionPolicy " + name, VAP + name,
+                "ValidatingAdmissionPolicy", name, KubeJson.MODEL).isPresent();
+        Optional<Map<String, Object>> binding = api.api().getPlain("GET ValidatingAdmissionPolicyBinding " + name,
+                VAPB + name, "ValidatingAdmissionPolicyBinding", name, KubeJson.MODEL);
+        String problem = binding.map(b -> bindingProblem(b, ledgerNamespace)).orElse(null);
+        return new RejoinRisk.Quarantine(policy, binding.isPresent(), problem);
+    }
+
+    /** What keeps the binding from refusing tombstoned hosts of {@code namespace}'s ledger, or null. */
+    static String bindingProblem(Map<String, Object> binding, String namespace) {
+        try {
+            Map<String, Object> spec = Plain.map(binding, "spec");
+            if (spec == null) {
+                return "has no spec";
+            }
+            if (!QuarantinePolicy.NAME.equals(Plain.string(spec, "policyName"))) {
+                return "binds policy " + Plain.string(spec, "policyName");
+            }
+            List<Object> actions = Plain.list(spec, "validationActions");
+            if (actions == null || !actions.contains("Deny")) {
+                return "has validationActions " + actions + " without Deny: it refuses nothing";
+            }
+            Map<String, Object> ref = Plain.map(spec, "paramRef");
+            String ns = ref == null ? null : Plain.string(ref, "namespace");
+            if (!namespace.equals(ns)) {
+                return "reads the ledger in namespace " + ns + ", not in " + namespace;
+            }
+            return null;
+        } catch (RuntimeException e) {
+            throw new CollectionException("ValidatingAdmissionPolicyBinding " + QuarantinePolicy.NAME
+                    + ": unusable answer: " + e.getMessage());
+        }
+    }
+
+    private static <T> RejoinRisk.Read<T> read(java.util.function.Supplier<T> call) {
+        try {
+            return RejoinRisk.Read.ok(call.get());
+        } catch (CollectionException e) {
+            return RejoinRisk.Read.failed(e.getMessage());
+        }
+    }
+}
