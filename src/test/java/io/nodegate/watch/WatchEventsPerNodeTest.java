@@ -10,6 +10,7 @@ import io.nodegate.model.ClusterState;
 import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
+import io.nodegate.watch.publishing.FindingEvents;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
