@@ -5,6 +5,7 @@ import io.nodegate.deploy.BmcMounts;
 import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
 import io.nodegate.deploy.ManifestOutput;
+import io.nodegate.deploy.WatchAccess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -153,6 +155,17 @@ public final class InstallCommand implements Callable<Integer> {
                 BmcMounts.of(bmcInventoryConfigMap, bmcCredentialsSecret, bmcCaConfigMap));
         var objects = InstallBundle.objects(settings, !withoutCrds);
         output.print(spec.commandLine().getOut(), ManifestOutput.of(objects));
+        List<String> rancherOnly = objects.stream()
+                .filter(o -> WatchAccess.CATTLE_SYSTEM.equals(o.getMetadata().getNamespace()))
+                .map(o -> o.getKind() + " " + o.getMetadata().getName()).toList();
+        if (!rancherOnly.isEmpty()) {
+            // install prints without asking the cluster (its output must not depend on the kubeconfig at hand), so
+            // it cannot know whether Rancher is there: it says what needs Rancher and what to do without it.
+            spec.commandLine().getErr().println("nodegate: note: " + String.join(" and ", rancherOnly)
+                    + " go into Rancher's namespace cattle-system; on a cluster without Rancher add --no-rancher "
+                    + "(kubectl apply would refuse them with namespaces \"cattle-system\" not found; the watch "
+                    + "needs them only where Rancher runs). docs/watch-access.md");
+        }
         return ExitCode.OK;
     }
 }

@@ -36,7 +36,9 @@ import java.util.concurrent.Callable;
                 "With --machines, the policy for Rancher's management cluster instead: DELETE of",
                 "a Rancher custom node's Machine is denied unless it carries a PASS bound to",
                 "that Machine and the Node it points at (gate --machine-context --annotate).",
-                "Prints YAML (nothing changes) unless --apply is given. See docs/policy.md."},
+                "Prints YAML (nothing changes) unless --apply is given. See docs/policy.md.",
+                "--apply then waits (up to 30 s) until the API server enforces the gate, and says",
+                "so on stderr: a new policy is in force only once the API server's informers have it."},
         footer = {"",
                 "Examples:",
                 "  nodegate policy > gate.yaml && kubectl apply -f gate.yaml",
@@ -104,8 +106,9 @@ public final class PolicyCommand implements Callable<Integer> {
     String machineNamespace;
 
     @Option(names = "--apply",
-            description = "Server-side apply the objects (field manager 'nodegate') instead of printing them. "
-                    + "Needs rights to create admission policies and RBAC (cluster-admin).")
+            description = "Server-side apply the objects (field manager 'nodegate') instead of printing them, then "
+                    + "wait until the API server enforces the gate (a refused server-side dry run; up to 30 s). Needs "
+                    + "rights to create admission policies and RBAC (cluster-admin).")
     boolean apply;
 
     /** yaml by default, for `kubectl apply -f -`; with --apply, table says what was applied. */
@@ -125,11 +128,14 @@ public final class PolicyCommand implements Callable<Integer> {
         }
         PolicyApplier.Result result;
         try (io.nodegate.source.kube.KubeConnection connection = source.connect()) {
-            result = PolicyApplier.apply(new io.nodegate.source.kube.ApiCalls(connection), bundle);
+            result = PolicyApplier.apply(new io.nodegate.source.kube.ApiCalls(connection), bundle,
+                    PolicyApplier.ENFORCEMENT_DEADLINE);
         }
         List<String> actions = new ArrayList<>();
         result.applied().forEach(what -> actions.add("applied " + what));
         result.skipped().forEach(what -> actions.add("skipped " + what));
+        // on stderr, whatever -o prints: whether the apiserver enforces what was applied
+        result.enforcement().forEach(line -> spec.commandLine().getErr().println("nodegate: " + line));
         // -o yaml/json/name after --apply print the objects as applied, as `kubectl apply -o` does
         output.print(out, new ManifestOutput(bundle.objects(), actions));
         return ExitCode.OK;

@@ -95,9 +95,10 @@ public final class MachinePolicy {
                                 + " ? oldObject.status.nodeRef.name : ''"),
                         // v1beta1 with v1beta1 storage (Cluster API up to v1.10) records the Node's uid; v1beta2
                         // (and its v1beta1 view since v1.11) only the name
+                        // (through dyn(): v1beta2's schema has no nodeRef.uid, see customMachine)
                         variable("nodeRefUid", "request.operation == 'DELETE' && has(oldObject.status)"
-                                + " && has(oldObject.status.nodeRef) && has(oldObject.status.nodeRef.uid)"
-                                + " ? oldObject.status.nodeRef.uid : ''"),
+                                + " && has(oldObject.status.nodeRef) && has(dyn(oldObject.status.nodeRef).uid)"
+                                + " ? string(dyn(oldObject.status.nodeRef).uid) : ''"),
                         variable("gateUidMatches", onDelete + " && " + uidKey + " in " + ann + " && " + ann + "["
                                 + uidKey + "] == oldObject.metadata.uid"),
                         variable("gateNodeMatches", "variables.nodeRefName != '' && " + onDelete + " && " + nodeKey
@@ -192,9 +193,13 @@ public final class MachinePolicy {
     /** The Machine's infrastructure is a Rancher custom node: CustomMachine in rke.cattle.io, either version. */
     private static String customMachine(String object) {
         String ref = object + ".spec.infrastructureRef";
+        // Each version's schema has only one of the two fields (v1beta1 apiVersion, v1beta2 apiGroup): read through
+        // dyn() they type-check against both served schemas (kube-apiserver checks a typed copy; without dyn() it
+        // reports "undefined field" for the other version), and has() still tells which one the object carries.
+        String anyRef = "dyn(" + ref + ")";
         return "(has(" + object + ".spec) && has(" + ref + ") && has(" + ref + ".kind) && " + ref
-                + ".kind == 'CustomMachine' && ((has(" + ref + ".apiVersion) && " + ref
-                + ".apiVersion.startsWith('rke.cattle.io/')) || (has(" + ref + ".apiGroup) && " + ref
+                + ".kind == 'CustomMachine' && ((has(" + anyRef + ".apiVersion) && " + anyRef
+                + ".apiVersion.startsWith('rke.cattle.io/')) || (has(" + anyRef + ".apiGroup) && " + anyRef
                 + ".apiGroup == 'rke.cattle.io')))";
     }
 

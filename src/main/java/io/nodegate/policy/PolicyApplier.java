@@ -6,6 +6,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.nodegate.CollectionException;
 import io.nodegate.source.kube.ApiCalls;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,19 +19,34 @@ public final class PolicyApplier {
 
     public static final String FIELD_MANAGER = "nodegate";
 
-    /** What was applied and what was left out (and why), for the command to print. */
-    public record Result(List<String> applied, List<String> skipped) {
+    /** How long `policy --apply` waits for the apiserver to enforce the gate it applied. */
+    public static final Duration ENFORCEMENT_DEADLINE = Duration.ofSeconds(30);
+    static final String PROBE_NODE = "nodegate-policy-probe";
+
+    /**
+     * What was applied and what was left out (and why), and whether the apiserver was seen enforcing the gate (a
+     * line for the command to print; empty when no gate was applied).
+     */
+    public record Result(List<String> applied, List<String> skipped, List<String> enforcement) {
+        public Result(List<String> applied, List<String> skipped) {
+            this(applied, skipped, List.of());
+        }
     }
 
     private PolicyApplier() {
     }
 
+    /** Applies without waiting for the apiserver to enforce the gate. */
     public static Result apply(KubernetesClient client, PolicyBundle bundle) {
-        return apply(ApiCalls.of(client), bundle);
+        return apply(ApiCalls.of(client), bundle, null);
     }
 
-    /** Reads over the connection's lean layer; the server-side applies go through its fabric8 client. */
-    public static Result apply(ApiCalls calls, PolicyBundle bundle) {
+    /**
+     * Reads over the connection's lean layer; the server-side applies go through its fabric8 client. With an
+     * {@code enforcementDeadline}, then waits until the apiserver enforces the gate (see {@link #awaitGate}); null
+     * skips that.
+     */
+    public static Result apply(ApiCalls calls, PolicyBundle bundle, Duration enforcementDeadline) {
         KubernetesClient client = calls.client();
         boolean needsCattleSystem = bundle.objects().stream()
                 .anyMatch(o -> OperatorRbac.CATTLE_SYSTEM.equals(o.getMetadata().getNamespace()));
@@ -56,7 +76,50 @@ public final class PolicyApplier {
             }
             applied.add(what);
         }
-        return new Result(applied, skipped);
+        boolean gate = bundle.objects().stream().anyMatch(o -> o instanceof ValidatingAdmissionPolicyBinding
+                && GatePolicy.NAME.equals(o.getMetadata().getName()));
+        return new Result(applied, skipped, gate && enforcementDeadline != null
+                ? List.of(awaitGate(client, enforcementDeadline)) : List.of());
+    }
+
+    /**
+     * kube-apiserver enforces a policy and its binding only once its informers have them, not when the apply is
+     * answered (seen on a real apiserver: a Node DELETE right after the apply went through). So wait until it
+     * refuses what the gate refuses: a server-side dry run (nothing is stored) of a Node CREATE that carries a
+     * nodegate.io annotation, which rule 2 refuses to anyone outside the operators group. An operator's probe is
+     * admitted by the policy itself, so at the deadline the answer says that it could not be confirmed, and why.
+     */
+    static String awaitGate(KubernetesClient client, Duration deadline) {
+        Node probe = new NodeBuilder().withNewMetadata().withName(PROBE_NODE)
+                .addToAnnotations(GatePolicy.VERDICT_ANNOTATION, "PROBE").endMetadata().build();
+        long start = System.nanoTime();
+        String last = "";
+        while (true) {
+            try {
+                client.nodes().resource(probe).dryRun().create();
+                last = "a dry-run Node CREATE with a nodegate.io annotation was still admitted (if you are in the "
+                        + "operators group, the policy admits it to you: check with another identity)";
+            } catch (KubernetesClientException e) {
+                if (e.getMessage() != null && e.getMessage().contains("ValidatingAdmissionPolicy '" + GatePolicy.NAME + "'")) {
+                    return "enforced: the apiserver refuses with " + GatePolicy.NAME + " (a server-side dry run, after "
+                            + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms)";
+                }
+                // only the informers' lag is worth waiting for: a probe that fails otherwise will fail again
+                return "NOT CONFIRMED that the apiserver enforces " + GatePolicy.NAME + ": the dry-run probe failed: "
+                        + failure(probe, e);
+            }
+            if (System.nanoTime() - start > deadline.toNanos()) {
+                return "NOT CONFIRMED that the apiserver enforces " + GatePolicy.NAME + " after " + deadline.toSeconds()
+                        + " s: " + last;
+            }
+            try {
+                // a pause between probes: the informers catch up within a second or so
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "NOT CONFIRMED that the apiserver enforces " + GatePolicy.NAME + ": interrupted";
+            }
+        }
     }
 
     /**

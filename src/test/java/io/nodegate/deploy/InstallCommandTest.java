@@ -51,6 +51,22 @@ class InstallCommandTest {
         return AlertRulesPromtoolTest.parse(run.out());
     }
 
+    /** install prints without asking a cluster, so it names what needs Rancher's namespace and the way around it. */
+    @Test
+    void saysOnStderrWhichObjectsNeedRancherAndNothingWithNoRancher() {
+        CliRun rancher = run("install", "--image", IMAGE);
+        assertThat(rancher.exitCode()).as(rancher.err()).isZero();
+        assertThat(rancher.err()).contains("Role nodegate-watch and RoleBinding nodegate-watch go into Rancher's "
+                + "namespace cattle-system").contains("add --no-rancher");
+        CliRun withPolicy = run("install", "--image", IMAGE, "--with-policy");
+        assertThat(withPolicy.err()).contains("Role nodegate-operator").contains("add --no-rancher");
+        CliRun noRancher = run("install", "--image", IMAGE, "--no-rancher", "--with-policy");
+        assertThat(noRancher.exitCode()).as(noRancher.err()).isZero();
+        assertThat(noRancher.err()).isEmpty();
+        assertThat(noRancher.out()).doesNotContain("namespace: \"cattle-system\"");
+        assertThat(run("install", "--crds-only").err()).isEmpty();
+    }
+
     @Test
     void emitsTypedObjectsInApplyOrder() {
         List<HasMetadata> objects = install();

@@ -109,6 +109,16 @@ class AdmissionPoliciesOnRealApiServerTest {
         }
     }
 
+    /** The apiserver's own check leaves the variables out (see PolicyTypeCheck): a typed copy checks them too. */
+    @Test
+    void everyVariableAndMatchConditionTypeChecksAgainstTheNodeSchema() {
+        for (String name : policyNames(printed)) {
+            JsonNode applied = json(lab.kubectl(null, "get", "validatingadmissionpolicy", name, "-o", "json")
+                    .requireOk("get " + name));
+            assertThat(PolicyTypeCheck.warnings(lab, applied, "t-typed-" + name, null)).as(name).isEmpty();
+        }
+    }
+
     static String probeNode(String name) {
         return """
                 apiVersion: v1

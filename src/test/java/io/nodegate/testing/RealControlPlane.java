@@ -165,6 +165,24 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
         return run(repo, Duration.ofSeconds(90), cmd.toArray(String[]::new));
     }
 
+    /**
+     * The path of one of Cluster API's CRDs ({@code machines}), taken by {@code bin/lab capi-crd} from the
+     * sigs.k8s.io/cluster-api module at the release pinned there, through the Go module proxy (cached in Go's module
+     * cache). Skips the caller when that fails, and fails under CI=true, as the lab's build does.
+     */
+    public Path capiCrd(String resource) {
+        Result crd = run(repo, Duration.ofMinutes(10), repo.resolve("bin/lab").toString(), "capi-crd", resource);
+        if (crd.code != 0) {
+            String why = "bin/lab capi-crd " + resource + " failed:\n" + crd.output;
+            if (ci()) {
+                fail(why);
+            }
+            Assumptions.assumeTrue(false, why);
+        }
+        String[] lines = crd.output.strip().split("\n");
+        return Path.of(lines[lines.length - 1]);
+    }
+
     /** A simulated kubelet's log (what it was told by the apiserver). */
     public String kubeletLog(String host) {
         try {
