@@ -222,10 +222,10 @@ public final class AuditCommand implements Callable<Integer> {
     /** What ran, code to name: the detectors, and NG303 when the kubelet ports were probed. */
     private static Map<String, String> checks(List<Detector> detectors, boolean probed) {
         Map<String, String> checks = new java.util.LinkedHashMap<>();
-        detectors.forEach(d -> checks.put(d.code(), d.name()));
+        detectors.forEach(d -> checks.put(d.code().code(), d.name()));
         if (probed) {
             var ng303 = new KubeletAnswersForAnotherClusterDetector();
-            checks.put(ng303.code(), ng303.name());
+            checks.put(ng303.code().code(), ng303.name());
         }
         return checks;
     }

@@ -28,13 +28,13 @@ final class DetectorSelection {
 
     static List<Detector> detectors(CommandLine commandLine, List<String> skip) {
         Set<String> skipped = skipped(skip);
-        Set<String> known = Detectors.all().stream().map(Detector::code).collect(Collectors.toSet());
+        Set<String> known = Detectors.all().stream().map(d -> d.code().code()).collect(Collectors.toSet());
         for (String code : skipped) {
             if (!known.contains(code)) {
                 throw new ParameterException(commandLine, "Invalid value for option '--skip': unknown code '"
                         + code + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
             }
         }
-        return Detectors.all().stream().filter(d -> !skipped.contains(d.code())).toList();
+        return Detectors.all().stream().filter(d -> !skipped.contains(d.code().code())).toList();
     }
 }

@@ -1,6 +1,7 @@
 package io.nodegate.probe;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 
 import java.time.Duration;
@@ -17,8 +18,7 @@ import java.util.Map;
  */
 public final class SlowApiserverCheck {
 
-    public static final String CODE = "NG213";
-    public static final String NAME = "slow-apiserver";
+    public static final FindingCode CODE = FindingCode.NG213;
 
     private SlowApiserverCheck() {
     }
@@ -41,7 +41,7 @@ public final class SlowApiserverCheck {
             evidence.put("renewDeadlineSeconds", seconds(settings.renewDeadline()));
             evidence.put("thresholdFraction", settings.thresholdFraction());
             evidence.put("othersP99Seconds", othersP99(results, r));
-            findings.add(new Finding(CODE, NAME, Severity.WARNING, List.of(r.target().hostPort()),
+            findings.add(new Finding(CODE, Severity.WARNING, List.of(r.target().hostPort()),
                     "apiserver " + r.target().hostPort() + " renewed a Lease with p99 " + ProbeReport.ms(l.p99())
                             + " (p50 " + ProbeReport.ms(l.p50()) + ", max " + ProbeReport.ms(l.max()) + ", "
                             + l.count() + " PUTs), beyond " + ProbeReport.ms(threshold) + " = "

@@ -51,7 +51,7 @@ public final class ProbeRenderer {
                 .append(" × renew deadline ").append(ProbeReport.ms(settings.renewDeadline())).append("\n\n");
         TextTable t = wide ? new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE", "URL",
                 "LEASE") : new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
-        List<String> slow = findings.stream().filter(f -> SlowApiserverCheck.CODE.equals(f.code()))
+        List<String> slow = findings.stream().filter(f -> SlowApiserverCheck.CODE.code().equals(f.code()))
                 .flatMap(f -> f.nodes().stream()).toList();
         for (EndpointResult e : endpoints) {
             Latencies l = e.latencies();

@@ -39,16 +39,16 @@ class FindingCatalogueTest {
     static Map<String, String> raised() {
         Map<String, String> codes = new TreeMap<>();
         Map<String, String> raisers = new TreeMap<>();
-        Detectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        EtcdDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        ControlPlaneDetectors.redundancy().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        ControlPlaneDetectors.views().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        FleetDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
+        Detectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code().code(), d.name()));
+        EtcdDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code().code(), d.name()));
+        ControlPlaneDetectors.redundancy().forEach(d -> put(codes, raisers, d.getClass(), d.code().code(), d.name()));
+        ControlPlaneDetectors.views().forEach(d -> put(codes, raisers, d.getClass(), d.code().code(), d.name()));
+        FleetDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code().code(), d.name()));
         LeaderElectionLostDetector lost = new LeaderElectionLostDetector();
-        put(codes, raisers, lost.getClass(), lost.code(), lost.name());
-        put(codes, raisers, SlowApiserverCheck.class, SlowApiserverCheck.CODE, SlowApiserverCheck.NAME);
-        put(codes, raisers, KubeletAnswersForAnotherClusterDetector.class, KubeletAnswersForAnotherClusterDetector.CODE,
-                KubeletAnswersForAnotherClusterDetector.NAME);
+        put(codes, raisers, lost.getClass(), lost.code().code(), lost.name());
+        put(codes, raisers, SlowApiserverCheck.class, SlowApiserverCheck.CODE.code(), SlowApiserverCheck.CODE.title());
+        KubeletAnswersForAnotherClusterDetector ng303 = new KubeletAnswersForAnotherClusterDetector();
+        put(codes, raisers, ng303.getClass(), ng303.code().code(), ng303.name());
         return codes;
     }
 

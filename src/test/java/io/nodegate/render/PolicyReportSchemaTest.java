@@ -137,7 +137,7 @@ class PolicyReportSchemaTest {
         long unknown = audit.findings().stream().filter(f -> f.code().equals("NG101")).count();
         assertThat(unknown).isEqualTo(5000);
         Map<String, String> checks = new LinkedHashMap<>();
-        Detectors.all().forEach(d -> checks.put(d.code(), d.name()));
+        Detectors.all().forEach(d -> checks.put(d.code().code(), d.name()));
 
         List<ObjectNode> parts = PolicyReports.reports("nodegate-watch", Map.of("app.kubernetes.io/name", "nodegate"),
                 audit.findings(), checks, f -> NOW, code -> NOW);

@@ -1,6 +1,7 @@
 package io.nodegate.detect.bmc;
 
 import io.nodegate.detect.Detector;
+import io.nodegate.detect.FindingCode;
 
 import java.util.List;
 import java.util.Set;
@@ -21,7 +22,7 @@ public final class BmcDetectors {
 
     /** {@code detectors} without the BMC ones: what runs when no BMC was given. */
     public static List<Detector> without(List<Detector> detectors) {
-        Set<String> bmc = Set.of(BmcRunningButSilentDetector.CODE, BmcPoweredOffButReadyDetector.CODE);
+        Set<FindingCode> bmc = Set.of(BmcRunningButSilentDetector.CODE, BmcPoweredOffButReadyDetector.CODE);
         return detectors.stream().filter(d -> !bmc.contains(d.code())).toList();
     }
 }

@@ -2,6 +2,7 @@ package io.nodegate.detect.bmc;
 
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.GracePeriod;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
@@ -24,17 +25,11 @@ import java.util.Optional;
  */
 public final class BmcRunningButSilentDetector extends BmcPowerDetector {
 
-    public static final String CODE = "NG304";
-    public static final String NAME = "bmc-running-but-silent";
+    public static final FindingCode CODE = FindingCode.NG304;
 
     @Override
-    public String code() {
+    public FindingCode code() {
         return CODE;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 
     @Override
@@ -73,7 +68,7 @@ public final class BmcRunningButSilentDetector extends BmcPowerDetector {
                 .put("ready", node.readyStatus())
                 .put("target", target.orElse(null))
                 .put("source", power.source());
-        return new Finding(CODE, NAME, target.isPresent() ? Severity.CRITICAL : Severity.WARNING,
+        return new Finding(CODE, target.isPresent() ? Severity.CRITICAL : Severity.WARNING,
                 List.of(node.name()), message, evidence.build(),
                 "Find out which before anything is deleted: `nodegate probe kubelet " + node.name() + "` (another "
                         + "cluster's CA answering is NG303), the host's console through the BMC, or the host's "

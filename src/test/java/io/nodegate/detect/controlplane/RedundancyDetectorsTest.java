@@ -31,9 +31,9 @@ class RedundancyDetectorsTest {
 
     @Test
     void registryHoldsTheThreeRedundancyCodes() {
-        assertThat(ControlPlaneDetectors.redundancy()).extracting(Detector::code)
+        assertThat(ControlPlaneDetectors.redundancy()).extracting(d -> d.code().code())
                 .containsExactly("NG210", "NG211", "NG212");
-        assertThat(ControlPlaneDetectors.views()).extracting(MultiViewDetector::code).containsExactly("NG207");
+        assertThat(ControlPlaneDetectors.views()).extracting(d -> d.code().code()).containsExactly("NG207");
     }
 
     @Test
