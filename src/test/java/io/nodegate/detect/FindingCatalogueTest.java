@@ -4,8 +4,8 @@ import io.nodegate.detect.controlplane.ControlPlaneDetectors;
 import io.nodegate.detect.controlplane.EtcdDetectors;
 import io.nodegate.detect.fleet.FleetDetectors;
 import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
-import io.nodegate.probe.LeaderElectionLostDetector;
-import io.nodegate.probe.SlowApiserverCheck;
+import io.nodegate.detect.probe.LeaderElectionLostDetector;
+import io.nodegate.detect.probe.SlowApiserverDetector;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -46,7 +46,7 @@ class FindingCatalogueTest {
         FleetDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code().code(), d.name()));
         LeaderElectionLostDetector lost = new LeaderElectionLostDetector();
         put(codes, raisers, lost.getClass(), lost.code().code(), lost.name());
-        put(codes, raisers, SlowApiserverCheck.class, SlowApiserverCheck.CODE.code(), SlowApiserverCheck.CODE.title());
+        put(codes, raisers, SlowApiserverDetector.class, SlowApiserverDetector.CODE.code(), SlowApiserverDetector.CODE.title());
         KubeletAnswersForAnotherClusterDetector ng303 = new KubeletAnswersForAnotherClusterDetector();
         put(codes, raisers, ng303.getClass(), ng303.code().code(), ng303.name());
         return codes;

@@ -1,4 +1,4 @@
-package io.nodegate.probe;
+package io.nodegate.detect.probe;
 
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
