@@ -6,6 +6,7 @@ import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.probe.LeaderElectionLostDetector;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.probe.ApiserverTarget;
 import io.nodegate.model.probe.EndpointResult;
@@ -64,6 +65,6 @@ public final class ApiserverProbe {
                 + "the round trip from this machine to each apiserver");
         List<EndpointResult> results = new LeaseProbe(base, live.client(), settings).probeAll(targets);
         return ProbeReport.of(pods.source(), settings, results,
-                new LeaderElectionLostDetector().detect(pods, AuditSettings.DEFAULTS), notes);
+                Detectors.one(LeaderElectionLostDetector.class).detect(pods, AuditSettings.DEFAULTS), notes);
     }
 }

@@ -3,6 +3,7 @@ package io.nodegate.probe;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.detect.probe.SlowApiserverDetector;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.probe.EndpointResult;
 import io.nodegate.model.probe.ProbeSettings;
 
@@ -24,7 +25,7 @@ public record ProbeReport(String source, ProbeSettings settings, List<EndpointRe
 
     public static ProbeReport of(String source, ProbeSettings settings, List<EndpointResult> endpoints,
                                  List<Finding> podFindings, List<String> notes) {
-        List<Finding> all = new ArrayList<>(new SlowApiserverDetector().detect(endpoints, settings));
+        List<Finding> all = new ArrayList<>(Detectors.one(SlowApiserverDetector.class).detect(endpoints, settings));
         all.addAll(podFindings);
         return new ProbeReport(source, settings, endpoints, all, notes);
     }
