@@ -25,16 +25,8 @@ import java.util.List;
  */
 public final class BmcPoweredOffButReadyDetector extends BmcPowerDetector {
 
-    public static final FindingCode CODE = FindingCode.NG305;
-
-    @Override
-    public FindingCode code() {
-        return CODE;
-    }
-
-    @Override
-    PowerVerdict verdict() {
-        return PowerVerdict.POWERED_OFF;
+    public BmcPoweredOffButReadyDetector() {
+        super(FindingCode.NG305, PowerVerdict.POWERED_OFF);
     }
 
     @Override
@@ -68,7 +60,7 @@ public final class BmcPoweredOffButReadyDetector extends BmcPowerDetector {
                 .seconds("leaseRenewAgeSeconds", renewAge)
                 .put("systemUUID", node.systemInfo().systemUuid())
                 .put("source", power.source());
-        return new Finding(CODE, Severity.CRITICAL, List.of(node.name()), message, evidence.build(),
+        return new Finding(code(), Severity.CRITICAL, List.of(node.name()), message, evidence.build(),
                 "Check the binding: another machine may carry this UUID (cloned VMs, a replaced board; NG110 shows "
                         + "two Nodes with one systemUUID), or this BMC may manage another host than the inventory "
                         + "says. Check the BMC: a hung BMC can report a stale PowerState (reset the BMC, not the "

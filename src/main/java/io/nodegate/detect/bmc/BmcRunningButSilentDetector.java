@@ -25,16 +25,8 @@ import java.util.Optional;
  */
 public final class BmcRunningButSilentDetector extends BmcPowerDetector {
 
-    public static final FindingCode CODE = FindingCode.NG304;
-
-    @Override
-    public FindingCode code() {
-        return CODE;
-    }
-
-    @Override
-    PowerVerdict verdict() {
-        return PowerVerdict.RUNNING;
+    public BmcRunningButSilentDetector() {
+        super(FindingCode.NG304, PowerVerdict.RUNNING);
     }
 
     @Override
@@ -68,7 +60,7 @@ public final class BmcRunningButSilentDetector extends BmcPowerDetector {
                 .put("ready", node.readyStatus())
                 .put("target", target.orElse(null))
                 .put("source", power.source());
-        return new Finding(CODE, target.isPresent() ? Severity.CRITICAL : Severity.WARNING,
+        return new Finding(code(), target.isPresent() ? Severity.CRITICAL : Severity.WARNING,
                 List.of(node.name()), message, evidence.build(),
                 "Find out which before anything is deleted: `nodegate probe kubelet " + node.name() + "` (another "
                         + "cluster's CA answering is NG303), the host's console through the BMC, or the host's "
