@@ -2,8 +2,8 @@ package io.nodegate.audit;
 
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
-import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
 import io.nodegate.model.LeaseInfo;

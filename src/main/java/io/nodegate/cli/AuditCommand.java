@@ -1,33 +1,35 @@
 package io.nodegate.cli;
 
+import io.nodegate.InputException;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
-import io.nodegate.InputException;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.probe.KubeletEvidence;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.source.kube.LiveSource;
 import io.nodegate.model.ClusterState;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.render.AuditRenderer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -162,7 +164,7 @@ public final class AuditCommand implements Callable<Integer> {
             List<KubeletAnswer> answers = kubelets.probe(unknown, cas);
             // the positive control, before any finding: a CA that verifies no live kubelet makes every verdict false
             String control = unknown.isEmpty() ? null : control(kubelets, state, cas);
-            findings.addAll(new KubeletAnswersForAnotherClusterDetector().detect(state.nodes(), answers));
+            findings.addAll(Detectors.one(KubeletAnswersForAnotherClusterDetector.class).detect(state.nodes(), answers));
             Map<KubeletAnswer.Outcome, Long> counts = new TreeMap<>(answers.stream()
                     .collect(Collectors.groupingBy(KubeletAnswer::outcome, Collectors.counting())));
             notes.add("kubelet ports probed for " + unknown.size() + " Unknown Node(s)"
@@ -222,18 +224,18 @@ public final class AuditCommand implements Callable<Integer> {
     /** What ran, code to name: the detectors, and NG303 when the kubelet ports were probed. */
     private static Map<String, String> checks(List<Detector> detectors, boolean probed) {
         Map<String, String> checks = new java.util.LinkedHashMap<>();
-        detectors.forEach(d -> checks.put(d.code(), d.name()));
+        detectors.forEach(d -> checks.put(d.code().code(), d.name()));
         if (probed) {
-            var ng303 = new KubeletAnswersForAnotherClusterDetector();
-            checks.put(ng303.code(), ng303.name());
+            var ng303 = Detectors.one(KubeletAnswersForAnotherClusterDetector.class);
+            checks.put(ng303.code().code(), ng303.name());
         }
         return checks;
     }
 
     /** Every registered detector minus --skip ({@link DetectorSelection}), and minus NG304/NG305 without --bmc. */
     List<Detector> detectors() {
-        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip);
-        return bmc.given() ? selected : io.nodegate.detect.bmc.BmcDetectors.without(selected);
+        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip, Scope.AUDIT);
+        return bmc.given() ? selected : Detectors.withoutBmc(selected);
     }
 
     private Set<String> skipped() {

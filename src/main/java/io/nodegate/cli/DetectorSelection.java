@@ -1,9 +1,10 @@
 package io.nodegate.cli;
 
 import io.nodegate.detect.Detector;
-import io.nodegate.detect.Detectors;
-import picocli.CommandLine;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * What `--skip CODE,...` means, for audit and watch alike: every registered detector minus the codes given. An
+ * What `--skip CODE,...` means, for audit and watch alike: every detector registered for the command's scope minus the codes given. An
  * unknown code is a usage error, not a silent no-op (a typo would otherwise leave a check running unnoticed).
  */
 final class DetectorSelection {
@@ -26,15 +27,16 @@ final class DetectorSelection {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
-    static List<Detector> detectors(CommandLine commandLine, List<String> skip) {
+    static List<Detector> detectors(CommandLine commandLine, List<String> skip, Scope scope) {
         Set<String> skipped = skipped(skip);
-        Set<String> known = Detectors.all().stream().map(Detector::code).collect(Collectors.toSet());
+        List<Detector> registered = Detectors.in(scope, Detector.class);
+        Set<String> known = registered.stream().map(d -> d.code().code()).collect(Collectors.toSet());
         for (String code : skipped) {
             if (!known.contains(code)) {
                 throw new ParameterException(commandLine, "Invalid value for option '--skip': unknown code '"
                         + code + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
             }
         }
-        return Detectors.all().stream().filter(d -> !skipped.contains(d.code())).toList();
+        return registered.stream().filter(d -> !skipped.contains(d.code().code())).toList();
     }
 }

@@ -1,15 +1,16 @@
 package io.nodegate.cli;
 
-import io.nodegate.NodegateException;
 import io.nodegate.ExitCode;
+import io.nodegate.InputException;
+import io.nodegate.NodegateException;
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
+import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.controlplane.EtcdDetectors;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.render.EtcdTables;
-import io.nodegate.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -109,7 +110,7 @@ public final class EtcdCommand implements Callable<Integer> {
         // only the source's etcd notes matter here; its notes on CSINodes, Jobs etc. belong to other commands
         notes.addAll(0, state.notes().stream().filter(n -> n.startsWith("etcd")).toList());
 
-        List<Finding> findings = Detectors.run(EtcdDetectors.all(), state, AuditSettings.DEFAULTS);
+        List<Finding> findings = Detectors.run(Detectors.in(Scope.ETCD, Detector.class), state, AuditSettings.DEFAULTS);
         render(state, findings, notes);
 
         if (state.etcd().stream().noneMatch(EtcdEndpointReport::ok)) {

@@ -1,20 +1,22 @@
 package io.nodegate.cli;
 
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.detect.fleet.Fleet;
-import io.nodegate.detect.fleet.FleetDetectors;
+import io.nodegate.detect.fleet.FleetDetector;
 import io.nodegate.detect.fleet.FleetReport;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.render.FleetRenderer;
-import io.nodegate.CollectionException;
-import io.nodegate.InputException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -158,7 +160,7 @@ public final class FleetCommand implements Callable<Integer> {
         }
         notes.add("clusters are read one after another, not at one instant: a host that moved between reads can "
                 + "show in both or in neither");
-        return FleetReport.of(Fleet.of(views, tombstones), FleetDetectors.all(), notes, partlyUnread, unreadSummaries);
+        return FleetReport.of(Fleet.of(views, tombstones), Detectors.in(Scope.FLEET, FleetDetector.class), notes, partlyUnread, unreadSummaries);
     }
 
     /** The clusters asked for, validated. */

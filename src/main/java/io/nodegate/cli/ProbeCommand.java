@@ -1,14 +1,14 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
-import io.nodegate.probe.ApiserverProbe;
-import io.nodegate.probe.EndpointResult;
-import io.nodegate.probe.ProbeReport;
-import io.nodegate.probe.ProbeSettings;
-import io.nodegate.render.ProbeRenderer;
 import io.nodegate.InputException;
 import io.nodegate.source.kube.LiveSource;
 import picocli.CommandLine;
+import io.nodegate.model.probe.EndpointResult;
+import io.nodegate.model.probe.ProbeSettings;
+import io.nodegate.probe.ApiserverProbe;
+import io.nodegate.probe.ProbeReport;
+import io.nodegate.render.ProbeRenderer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

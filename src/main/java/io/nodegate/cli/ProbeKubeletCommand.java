@@ -1,19 +1,19 @@
 package io.nodegate.cli;
 
+import io.nodegate.InputException;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.probe.KubeletEvidence;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.probe.KubeletProbe;
 import io.nodegate.render.KubeletAnswersRenderer;
-import io.nodegate.InputException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -98,7 +98,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
         KubeletEvidence kubelets = new KubeletEvidence(api, port, timeout);
         KubeletEvidence.ClusterCas cas = kubelets.clusterCas();
         List<KubeletAnswer> answers = kubelets.probe(targets, cas);
-        List<Finding> findings = new KubeletAnswersForAnotherClusterDetector().detect(targets, answers);
+        List<Finding> findings = Detectors.one(KubeletAnswersForAnotherClusterDetector.class).detect(targets, answers);
         output.print(spec.commandLine().getOut(), new KubeletAnswersRenderer.Output(targets, answers, findings,
                 cas.sources()));
         return ReportExit.of(findings);

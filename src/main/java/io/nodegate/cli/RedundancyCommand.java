@@ -1,16 +1,17 @@
 package io.nodegate.cli;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
+import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.controlplane.ControlPlaneDetectors;
 import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.RedundancyRenderer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -76,7 +77,7 @@ public final class RedundancyCommand implements Callable<Integer> {
     /** Role layers plus the redundancy detectors' findings; pure. */
     static RedundancyReport analyse(ClusterState state) {
         RoleLayers layers = RoleLayers.of(state);
-        List<Finding> findings = Detectors.run(ControlPlaneDetectors.redundancy(), state, AuditSettings.DEFAULTS);
+        List<Finding> findings = Detectors.run(Detectors.in(Scope.REDUNDANCY, Detector.class), state, AuditSettings.DEFAULTS);
         return RedundancyReport.of(state.source(), state.serverVersion(), layers, findings, state.notes());
     }
 }

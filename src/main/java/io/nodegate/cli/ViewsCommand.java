@@ -1,20 +1,21 @@
 package io.nodegate.cli;
 
+import io.nodegate.CollectionException;
+import io.nodegate.InputException;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Finding;
-import io.nodegate.detect.controlplane.ControlPlaneDetectors;
 import io.nodegate.detect.controlplane.MultiViewDetector;
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.detect.controlplane.ViewsReport;
 import io.nodegate.detect.controlplane.ViewsTable;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.ViewsRenderer;
-import io.nodegate.CollectionException;
-import io.nodegate.InputException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -94,7 +95,7 @@ public final class ViewsCommand implements Callable<Integer> {
     /** Runs the view detectors and builds the report; pure. */
     static ViewsReport compare(List<NamedView> views) {
         List<Finding> findings = new ArrayList<>();
-        for (MultiViewDetector d : ControlPlaneDetectors.views()) {
+        for (MultiViewDetector d : Detectors.in(Scope.VIEWS, MultiViewDetector.class)) {
             findings.addAll(d.detect(views, AuditSettings.DEFAULTS));
         }
         findings.sort(Finding.ORDER);

@@ -1,12 +1,14 @@
 package io.nodegate.cli;
 
+import io.nodegate.CollectionException;
 import io.nodegate.ExitCode;
+import io.nodegate.InputException;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.CollectionException;
-import io.nodegate.InputException;
 import io.nodegate.watch.BmcPoller;
 import io.nodegate.watch.WatchEngine;
 import io.nodegate.watch.WatchService;
@@ -336,8 +338,8 @@ public final class WatchCommand implements Callable<Integer> {
 
     /** Every registered detector minus --skip ({@link DetectorSelection}), and minus NG304/NG305 without --bmc. */
     private List<Detector> detectors() {
-        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip);
-        return bmc.given() ? selected : io.nodegate.detect.bmc.BmcDetectors.without(selected);
+        List<Detector> selected = DetectorSelection.detectors(spec.commandLine(), skip, Scope.WATCH);
+        return bmc.given() ? selected : Detectors.withoutBmc(selected);
     }
 
     private Set<String> skipped() {

@@ -33,6 +33,18 @@ public record Finding(String code, String name, Severity severity, List<String> 
         this(code, name, severity, nodes, message, evidence, hint, null);
     }
 
+    /** A finding of catalogue row {@code code}: its code and name are the row's. */
+    public Finding(FindingCode code, Severity severity, List<String> nodes, String message,
+                   Map<String, Object> evidence, String hint) {
+        this(code.code(), code.title(), severity, nodes, message, evidence, hint, null);
+    }
+
+    /** A finding of catalogue row {@code code}, told apart from others of that code and nodes by {@code discriminator}. */
+    public Finding(FindingCode code, Severity severity, List<String> nodes, String message,
+                   Map<String, Object> evidence, String hint, String discriminator) {
+        this(code.code(), code.title(), severity, nodes, message, evidence, hint, discriminator);
+    }
+
     /**
      * This finding told apart from others with the same code and nodes by {@code what} (the IP two nodes share,
      * the Secret or Job it is about). Never an age or a time: those move between passes.

@@ -14,9 +14,10 @@ import java.util.Optional;
  * FindingCatalogueTest), and the watch's {@code nodegate_findings} series start at 0 for the severities a code
  * can have ({@link #severities()}).
  *
- * <p>Adding a code: one row here, its class (a detector or check whose {@code code()}/{@code CODE} is the row's
- * code and whose name is {@link #title()}), its "### NGxxx title" section in docs/findings.md and its test. A
- * code never changes meaning; a new check gets a new row.
+ * <p>Adding a code: one row here, its detector class (whose {@code code()} returns the row; its name is the row's
+ * {@link #title()}), the detector's row in the detector table (io.nodegate.detect.registry.Detectors, with the
+ * scopes that run it), its "### NGxxx title" section in docs/findings.md and its test. A code never changes
+ * meaning; a new check gets a new row.
  */
 public enum FindingCode {
 

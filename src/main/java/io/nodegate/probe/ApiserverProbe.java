@@ -5,11 +5,16 @@ import io.fabric8.kubernetes.client.Config;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.probe.LeaderElectionLostDetector;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.kube.Kinds;
 import io.nodegate.source.kube.RawSnapshot;
 import io.nodegate.source.kube.StateAssembler;
 import io.nodegate.source.kube.LiveSource;
+import io.nodegate.model.probe.ApiserverTarget;
+import io.nodegate.model.probe.EndpointResult;
+import io.nodegate.model.probe.ProbeSettings;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -60,6 +65,6 @@ public final class ApiserverProbe {
                 + "the round trip from this machine to each apiserver");
         List<EndpointResult> results = new LeaseProbe(base, live.client(), settings).probeAll(targets);
         return ProbeReport.of(pods.source(), settings, results,
-                new LeaderElectionLostDetector().detect(pods, AuditSettings.DEFAULTS), notes);
+                Detectors.one(LeaderElectionLostDetector.class).detect(pods, AuditSettings.DEFAULTS), notes);
     }
 }

@@ -3,6 +3,7 @@ package io.nodegate.probe;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.nodegate.model.probe.ApiserverTarget;
 
 import java.util.ArrayList;
 import java.util.Comparator;

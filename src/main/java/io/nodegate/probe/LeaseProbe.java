@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.nodegate.model.probe.ApiserverTarget;
+import io.nodegate.model.probe.EndpointResult;
+import io.nodegate.model.probe.ProbeSettings;
 
-import javax.net.ssl.SSLException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -18,10 +20,11 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.security.cert.CertificateException;
 import java.time.Duration;
-import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLException;
 
 /**
  * Renews a Lease of nodegate's own against each apiserver directly, the way a leader-election client does

@@ -5,6 +5,7 @@ import io.nodegate.detect.fleet.Host;
 import io.nodegate.detect.fleet.HostAppearance;
 import io.nodegate.render.output.ListReport;
 import io.nodegate.render.output.TreeReport;
+import io.nodegate.time.Durations;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -123,7 +124,7 @@ public final class FleetRenderer {
             default -> a.ready();
         };
         String age = now == null || a.created() == null ? "?"
-                : io.nodegate.time.Durations.format(Duration.between(a.created(), now));
+                : Durations.format(Duration.between(a.created(), now));
         return a.node() + " " + ready + " " + age + (wide ? " " + (a.internalIp() == null ? "-" : a.internalIp()) : "");
     }
 

@@ -2,11 +2,11 @@ package io.nodegate.render;
 
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.probe.EndpointResult;
-import io.nodegate.probe.Latencies;
+import io.nodegate.detect.probe.SlowApiserverDetector;
+import io.nodegate.model.probe.EndpointResult;
+import io.nodegate.model.probe.Latencies;
+import io.nodegate.model.probe.ProbeSettings;
 import io.nodegate.probe.ProbeReport;
-import io.nodegate.probe.ProbeSettings;
-import io.nodegate.probe.SlowApiserverCheck;
 import io.nodegate.render.output.TextReport;
 import io.nodegate.render.output.TreeReport;
 import tools.jackson.databind.node.ArrayNode;
@@ -47,11 +47,11 @@ public final class ProbeRenderer {
         out.append("source: ").append(report.source()).append('\n');
         out.append("Probe Lease ").append(settings.namespace()).append('/').append(settings.leaseName())
                 .append(": ").append(settings.renewals()).append(" renewals (PUT) per apiserver, slow above ")
-                .append(ProbeReport.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())
-                .append(" × renew deadline ").append(ProbeReport.ms(settings.renewDeadline())).append("\n\n");
+                .append(Latencies.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())
+                .append(" × renew deadline ").append(Latencies.ms(settings.renewDeadline())).append("\n\n");
         TextTable t = wide ? new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE", "URL",
                 "LEASE") : new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
-        List<String> slow = findings.stream().filter(f -> SlowApiserverCheck.CODE.equals(f.code()))
+        List<String> slow = findings.stream().filter(f -> SlowApiserverDetector.CODE.code().equals(f.code()))
                 .flatMap(f -> f.nodes().stream()).toList();
         for (EndpointResult e : endpoints) {
             Latencies l = e.latencies();
@@ -65,8 +65,8 @@ public final class ProbeRenderer {
             }
             List<String> cells = new ArrayList<>(List.of(e.target().hostPort(),
                     l == null ? e.renewals().size() + "/" + settings.renewals() : String.valueOf(l.count()),
-                    l == null ? "-" : ProbeReport.ms(l.p50()), l == null ? "-" : ProbeReport.ms(l.p99()),
-                    l == null ? "-" : ProbeReport.ms(l.max()), result, e.cleanup()));
+                    l == null ? "-" : Latencies.ms(l.p50()), l == null ? "-" : Latencies.ms(l.p99()),
+                    l == null ? "-" : Latencies.ms(l.max()), result, e.cleanup()));
             if (wide) {
                 cells.add(e.url() == null ? "-" : e.url());
                 cells.add(settings.namespace() + "/" + settings.leaseName());
@@ -106,9 +106,9 @@ public final class ProbeRenderer {
         probe.put("leaseNamespace", settings.namespace());
         probe.put("leaseName", settings.leaseName());
         probe.put("renewals", settings.renewals());
-        probe.put("renewDeadlineSeconds", SlowApiserverCheck.seconds(settings.renewDeadline()));
+        probe.put("renewDeadlineSeconds", Latencies.seconds(settings.renewDeadline()));
         probe.put("thresholdFraction", settings.thresholdFraction());
-        probe.put("thresholdSeconds", SlowApiserverCheck.seconds(settings.threshold()));
+        probe.put("thresholdSeconds", Latencies.seconds(settings.threshold()));
         ArrayNode eps = root.putArray("apiservers");
         for (EndpointResult e : endpoints) {
             ObjectNode o = eps.addObject();
@@ -123,9 +123,9 @@ public final class ProbeRenderer {
                 o.putNull("p99Seconds");
                 o.putNull("maxSeconds");
             } else {
-                o.put("p50Seconds", SlowApiserverCheck.seconds(l.p50()));
-                o.put("p99Seconds", SlowApiserverCheck.seconds(l.p99()));
-                o.put("maxSeconds", SlowApiserverCheck.seconds(l.max()));
+                o.put("p50Seconds", Latencies.seconds(l.p50()));
+                o.put("p99Seconds", Latencies.seconds(l.p99()));
+                o.put("maxSeconds", Latencies.seconds(l.max()));
             }
             if (e.error() == null) {
                 o.putNull("error");

@@ -10,11 +10,13 @@ import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.model.ClusterState;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * One evaluation pass: the informers' objects become the same {@link ClusterState} a live `audit` builds
@@ -76,7 +79,7 @@ public final class WatchEngine {
         this.events = events;
         this.leader = leader;
         this.metrics = metrics;
-        metrics.checking(this.detectors.stream().map(Detector::code).toList());
+        metrics.checking(this.detectors.stream().map(d -> d.code().code()).toList());
         this.source = source;
         this.context = context;
         this.server = server;
@@ -89,9 +92,15 @@ public final class WatchEngine {
      * is proven fresh at quorum ({@link WatchCache#proveSilenceInputs}). NG304 (the BMC says On while the Lease is
      * silent) rests on the same Lease silence.
      */
-    static final Set<String> SILENCE_CODES = Set.of("NG101", "NG102", "NG103", "NG304");
+    static final Set<String> SILENCE_CODES = codes(FindingCode.NG101, FindingCode.NG102, FindingCode.NG103,
+            FindingCode.NG304);
     /** The silence findings whose nodes' Node objects are re-read as well (their Ready condition). */
-    private static final Set<String> READY_CODES = Set.of("NG101", "NG102");
+    private static final Set<String> READY_CODES = codes(FindingCode.NG101, FindingCode.NG102);
+
+    /** The code strings findings carry, of the rows given. */
+    private static Set<String> codes(FindingCode... rows) {
+        return Arrays.stream(rows).map(FindingCode::code).collect(Collectors.toUnmodifiableSet());
+    }
 
     /** Runs one pass now (passes never overlap). */
     public synchronized Pass evaluate() {

@@ -356,7 +356,7 @@ public final class WatchService implements AutoCloseable {
     /** The checks each pass runs, code to name. */
     private java.util.Map<String, String> checks() {
         java.util.Map<String, String> checks = new java.util.LinkedHashMap<>();
-        settings.detectors().forEach(d -> checks.put(d.code(), d.name()));
+        settings.detectors().forEach(d -> checks.put(d.code().code(), d.name()));
         return checks;
     }
 

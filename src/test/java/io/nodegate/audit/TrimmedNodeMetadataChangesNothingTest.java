@@ -1,10 +1,11 @@
 package io.nodegate.audit;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
-import io.nodegate.detect.controlplane.ControlPlaneDetectors;
+import io.nodegate.detect.Detector;
 import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.render.AuditRenderer;
@@ -95,7 +96,7 @@ class TrimmedNodeMetadataChangesNothingTest {
         out.add(AuditRenderer.tree(report).toString());
         out.add(JunitReport.xml(report, Map.of(), Set.of()));
         RedundancyReport redundancy = RedundancyReport.of(state.source(), state.serverVersion(), RoleLayers.of(state),
-                Detectors.run(ControlPlaneDetectors.redundancy(), state, AuditSettings.DEFAULTS), state.notes());
+                Detectors.run(Detectors.in(Scope.REDUNDANCY, Detector.class), state, AuditSettings.DEFAULTS), state.notes());
         out.add(RedundancyRenderer.table(redundancy, Style.PLAIN, true));
         return out;
     }

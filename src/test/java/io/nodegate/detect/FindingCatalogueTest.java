@@ -1,11 +1,6 @@
 package io.nodegate.detect;
 
-import io.nodegate.detect.controlplane.ControlPlaneDetectors;
-import io.nodegate.detect.controlplane.EtcdDetectors;
-import io.nodegate.detect.fleet.FleetDetectors;
-import io.nodegate.detect.node.KubeletAnswersForAnotherClusterDetector;
-import io.nodegate.probe.LeaderElectionLostDetector;
-import io.nodegate.probe.SlowApiserverCheck;
+import io.nodegate.detect.registry.Detectors;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -26,31 +21,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The finding catalogue, checked every way (as kube-linter generates its check docs and Popeye keeps codes.yaml):
- * {@link FindingCode} holds one row per code; every class that raises a code has its row with the same name and
- * every row its class; a code named anywhere in the main sources or the docs is a row; every row has its
- * "### NGxxx name" section in docs/findings.md and every section its row; docs/findings.md's index is the
+ * {@link FindingCode} holds one row per code; the detector table ({@link Detectors}) holds exactly one detector
+ * per row, with the row's name, and a test names each detector; a code named anywhere in the main sources or the
+ * docs is a row; every row has its "### NGxxx name" section in docs/findings.md and every section its row; docs/findings.md's index is the
  * registry's table.
  */
 class FindingCatalogueTest {
 
     private static final Pattern CODE = Pattern.compile("NG\\d{3}");
 
-    /** code -> name of every class that raises a finding, reached through the registries the commands run. */
+    /** code -> name of every class that raises a finding: the detector table every command and the watch read. */
     static Map<String, String> raised() {
         Map<String, String> codes = new TreeMap<>();
         Map<String, String> raisers = new TreeMap<>();
-        Detectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        EtcdDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        ControlPlaneDetectors.redundancy().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        ControlPlaneDetectors.views().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        FleetDetectors.all().forEach(d -> put(codes, raisers, d.getClass(), d.code(), d.name()));
-        LeaderElectionLostDetector lost = new LeaderElectionLostDetector();
-        put(codes, raisers, lost.getClass(), lost.code(), lost.name());
-        put(codes, raisers, SlowApiserverCheck.class, SlowApiserverCheck.CODE, SlowApiserverCheck.NAME);
-        put(codes, raisers, KubeletAnswersForAnotherClusterDetector.class, KubeletAnswersForAnotherClusterDetector.CODE,
-                KubeletAnswersForAnotherClusterDetector.NAME);
-        put(codes, raisers, io.nodegate.lifecycle.rejoin.RejoinRisk.class, io.nodegate.lifecycle.rejoin.RejoinRisk.CODE,
-                io.nodegate.lifecycle.rejoin.RejoinRisk.NAME);
+        for (Detectors.Row row : Detectors.rows()) {
+            put(codes, raisers, row.detector().getClass(), row.code().code(), row.detector().name());
+        }
         return codes;
     }
 
@@ -83,6 +69,34 @@ class FindingCatalogueTest {
         Map<String, String> raised = raised();
         assertThat(raised).as("codes raised by the detectors and checks").hasSizeGreaterThanOrEqualTo(28);
         assertThat(raised).as("name of each raised code, against its registry row").isEqualTo(registry());
+    }
+
+    @Test
+    void everyRowOfTheCatalogueHasExactlyOneDetectorInTheTableInCodeOrder() {
+        assertThat(Detectors.rows()).extracting(Detectors.Row::code).as("the detector table, one row per code")
+                .containsExactly(FindingCode.values());
+        assertThat(Detectors.rows()).allSatisfy(r -> assertThat(r.scopes()).as(r.code() + "'s scopes").isNotEmpty());
+    }
+
+    @Test
+    void everyDetectorHasATest() throws IOException {
+        Map<Path, String> tests = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/test/java"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith("Test.java")).toList()) {
+                if (!f.getFileName().toString().equals(FindingCatalogueTest.class.getSimpleName() + ".java")) {
+                    tests.put(f, Files.readString(f));
+                }
+            }
+        }
+        Set<String> untested = new TreeSet<>();
+        for (Detectors.Row row : Detectors.rows()) {
+            Pattern named = Pattern.compile("\\b(" + row.detector().getClass().getSimpleName() + "|"
+                    + row.code().code() + ")\\b");
+            if (tests.values().stream().noneMatch(t -> named.matcher(t).find())) {
+                untested.add(row.code().code() + " " + row.detector().getClass().getSimpleName());
+            }
+        }
+        assertThat(untested).as("detectors no test class names (by class or code)").isEmpty();
     }
 
     @Test

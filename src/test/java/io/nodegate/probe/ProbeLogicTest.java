@@ -4,9 +4,15 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.probe.LeaderElectionLostDetector;
+import io.nodegate.detect.probe.SlowApiserverDetector;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.PodInfo;
+import io.nodegate.model.probe.ApiserverTarget;
+import io.nodegate.model.probe.EndpointResult;
+import io.nodegate.model.probe.Latencies;
+import io.nodegate.model.probe.ProbeSettings;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -69,7 +75,7 @@ class ProbeLogicTest {
         EndpointResult solomon = result("10.0.0.3", 30, 2210, 40);
         EndpointResult broken = new EndpointResult(new ApiserverTarget("10.0.0.4", 6443), "https://10.0.0.4:6443",
                 List.of(Duration.ofSeconds(9)), "renewal 2/20: 500", "deleted", null, false);
-        List<Finding> findings = SlowApiserverCheck.check(List.of(ilwon, lemuel, solomon, broken), DEFAULTS);
+        List<Finding> findings = new SlowApiserverDetector().detect(List.of(ilwon, lemuel, solomon, broken), DEFAULTS);
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.code()).isEqualTo("NG213");
             assertThat(f.nodes()).containsExactly("10.0.0.3:6443");
@@ -99,9 +105,9 @@ class ProbeLogicTest {
         assertThat(DEFAULTS.threshold()).isEqualTo(Duration.ofSeconds(2));
         assertThat(new ProbeSettings(1, Duration.ofSeconds(1), 0.25, "ns", "n").threshold())
                 .isEqualTo(Duration.ofMillis(250));
-        assertThat(ProbeReport.ms(Duration.ofMillis(2210))).isEqualTo("2.21s");
-        assertThat(ProbeReport.ms(Duration.ofMillis(84))).isEqualTo("84ms");
-        assertThat(ProbeReport.ms(Duration.ofNanos(2_500_000))).isEqualTo("2.5ms");
+        assertThat(Latencies.ms(Duration.ofMillis(2210))).isEqualTo("2.21s");
+        assertThat(Latencies.ms(Duration.ofMillis(84))).isEqualTo("84ms");
+        assertThat(Latencies.ms(Duration.ofNanos(2_500_000))).isEqualTo("2.5ms");
     }
 
     private static EndpointResult result(String address, long... millis) {

@@ -3,8 +3,8 @@ package io.nodegate.render;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;
@@ -116,7 +116,7 @@ class PolicyReportSchemaTest {
             policies.add(r.get("policy").asString());
         });
         // NG304/NG305 judge BMC readings: without --bmc they do not run, so they are no passing check either
-        assertThat(policies).hasSize(io.nodegate.detect.bmc.BmcDetectors.without(Detectors.all()).size())
+        assertThat(policies).hasSize(Detectors.withoutBmc(Detectors.all()).size())
                 .doesNotContain("NG304", "NG305");
     }
 
@@ -137,7 +137,7 @@ class PolicyReportSchemaTest {
         long unknown = audit.findings().stream().filter(f -> f.code().equals("NG101")).count();
         assertThat(unknown).isEqualTo(5000);
         Map<String, String> checks = new LinkedHashMap<>();
-        Detectors.all().forEach(d -> checks.put(d.code(), d.name()));
+        Detectors.all().forEach(d -> checks.put(d.code().code(), d.name()));
 
         List<ObjectNode> parts = PolicyReports.reports("nodegate-watch", Map.of("app.kubernetes.io/name", "nodegate"),
                 audit.findings(), checks, f -> NOW, code -> NOW);

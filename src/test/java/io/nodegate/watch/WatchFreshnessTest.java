@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.lifecycle.SeedCluster;
 import io.nodegate.lifecycle.TestClock;
 import io.nodegate.source.kube.KubeConnection;

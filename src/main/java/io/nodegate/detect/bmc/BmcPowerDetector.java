@@ -3,6 +3,7 @@ package io.nodegate.detect.bmc;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.GracePeriod;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.LeaseInfo;
@@ -21,8 +22,19 @@ import java.util.Map;
  */
 abstract class BmcPowerDetector implements Detector {
 
-    /** The verdict this detector judges (running for NG304, powered-off for NG305). */
-    abstract PowerVerdict verdict();
+    private final FindingCode code;
+    private final PowerVerdict verdict;
+
+    /** A detector of {@code code} judging the Nodes whose BMC gives {@code verdict} (running: NG304, off: NG305). */
+    BmcPowerDetector(FindingCode code, PowerVerdict verdict) {
+        this.code = code;
+        this.verdict = verdict;
+    }
+
+    @Override
+    public final FindingCode code() {
+        return code;
+    }
 
     /** The finding for one such Node, or null. */
     abstract Finding judge(NodeInfo node, NodePower power, LeaseInfo lease, GracePeriod grace, ClusterState state);
@@ -39,7 +51,7 @@ abstract class BmcPowerDetector implements Detector {
         for (NodeInfo node : state.nodes()) {
             NodePower power = binding.of(node.name());
             LeaseInfo lease = leases.get(node.name());
-            if (power != null && power.verdict() == verdict() && lease != null && lease.renewTime() != null) {
+            if (power != null && power.verdict() == verdict && lease != null && lease.renewTime() != null) {
                 Finding f = judge(node, power, lease, grace, state);
                 if (f != null) {
                     findings.add(f);

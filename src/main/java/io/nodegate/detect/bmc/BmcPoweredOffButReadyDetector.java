@@ -2,6 +2,7 @@ package io.nodegate.detect.bmc;
 
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.GracePeriod;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
@@ -24,22 +25,8 @@ import java.util.List;
  */
 public final class BmcPoweredOffButReadyDetector extends BmcPowerDetector {
 
-    public static final String CODE = "NG305";
-    public static final String NAME = "bmc-powered-off-but-ready";
-
-    @Override
-    public String code() {
-        return CODE;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    PowerVerdict verdict() {
-        return PowerVerdict.POWERED_OFF;
+    public BmcPoweredOffButReadyDetector() {
+        super(FindingCode.NG305, PowerVerdict.POWERED_OFF);
     }
 
     @Override
@@ -73,7 +60,7 @@ public final class BmcPoweredOffButReadyDetector extends BmcPowerDetector {
                 .seconds("leaseRenewAgeSeconds", renewAge)
                 .put("systemUUID", node.systemInfo().systemUuid())
                 .put("source", power.source());
-        return new Finding(CODE, NAME, Severity.CRITICAL, List.of(node.name()), message, evidence.build(),
+        return new Finding(code(), Severity.CRITICAL, List.of(node.name()), message, evidence.build(),
                 "Check the binding: another machine may carry this UUID (cloned VMs, a replaced board; NG110 shows "
                         + "two Nodes with one systemUUID), or this BMC may manage another host than the inventory "
                         + "says. Check the BMC: a hung BMC can report a stale PowerState (reset the BMC, not the "

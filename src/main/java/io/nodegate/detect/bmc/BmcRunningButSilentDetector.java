@@ -2,6 +2,7 @@ package io.nodegate.detect.bmc;
 
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.GracePeriod;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
@@ -24,22 +25,8 @@ import java.util.Optional;
  */
 public final class BmcRunningButSilentDetector extends BmcPowerDetector {
 
-    public static final String CODE = "NG304";
-    public static final String NAME = "bmc-running-but-silent";
-
-    @Override
-    public String code() {
-        return CODE;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    PowerVerdict verdict() {
-        return PowerVerdict.RUNNING;
+    public BmcRunningButSilentDetector() {
+        super(FindingCode.NG304, PowerVerdict.RUNNING);
     }
 
     @Override
@@ -73,7 +60,7 @@ public final class BmcRunningButSilentDetector extends BmcPowerDetector {
                 .put("ready", node.readyStatus())
                 .put("target", target.orElse(null))
                 .put("source", power.source());
-        return new Finding(CODE, NAME, target.isPresent() ? Severity.CRITICAL : Severity.WARNING,
+        return new Finding(code(), target.isPresent() ? Severity.CRITICAL : Severity.WARNING,
                 List.of(node.name()), message, evidence.build(),
                 "Find out which before anything is deleted: `nodegate probe kubelet " + node.name() + "` (another "
                         + "cluster's CA answering is NG303), the host's console through the BMC, or the host's "

@@ -1,6 +1,7 @@
 package io.nodegate.detect.controlplane;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import java.util.Map;
 public final class ApiserverLayersBelowEtcdDetector extends RoleLayersDetector {
 
     public ApiserverLayersBelowEtcdDetector() {
-        super("NG210", "apiserver-layers-below-etcd");
+        super(FindingCode.NG210);
     }
 
     @Override

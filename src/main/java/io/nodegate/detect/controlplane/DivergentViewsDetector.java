@@ -2,6 +2,7 @@ package io.nodegate.detect.controlplane;
 
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.NodeInfo;
 
@@ -25,17 +26,11 @@ import java.util.TreeSet;
  */
 public final class DivergentViewsDetector implements MultiViewDetector {
 
-    public static final String CODE = "NG207";
-    public static final String NAME = "divergent-views";
+    public static final FindingCode CODE = FindingCode.NG207;
 
     @Override
-    public String code() {
+    public FindingCode code() {
         return CODE;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 
     @Override
@@ -159,7 +154,7 @@ public final class DivergentViewsDetector implements MultiViewDetector {
                 + "/etc/rancher/k3s) and rejoin it with --server pointing at the original cluster, same version."
                 : "Read again: a Ready difference that persists for more than the node-monitor grace period "
                 + "(50 s since v1.32) is not a race. Different versions are expected only during an upgrade.";
-        return List.of(new Finding(CODE, NAME, severity, List.copyOf(affected), lead + String.join(" ", sentences),
+        return List.of(new Finding(CODE, severity, List.copyOf(affected), lead + String.join(" ", sentences),
                 evidence, hint));
     }
 

@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
@@ -26,13 +27,8 @@ import java.util.TreeSet;
 public final class EtcdMemberListsDisagree implements Detector {
 
     @Override
-    public String code() {
-        return "NG206";
-    }
-
-    @Override
-    public String name() {
-        return "etcd-member-lists-disagree";
+    public FindingCode code() {
+        return FindingCode.NG206;
     }
 
     @Override
@@ -106,7 +102,7 @@ public final class EtcdMemberListsDisagree implements Detector {
                     + "the forked member from it and rejoin that host cleanly."
                     : "Re-run in a minute: a member change in flight settles within seconds. If it stays, the "
                     + "endpoint with the odd list is cut off from its peers: check its peer port (2380) and logs.";
-            out.add(new Finding(code(), name(), forked ? Severity.CRITICAL : Severity.WARNING, List.copyOf(nodes),
+            out.add(new Finding(code(), forked ? Severity.CRITICAL : Severity.WARNING, List.copyOf(nodes),
                     message, evidence, hint));
         }
         return out;

@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdMember;
@@ -22,13 +23,8 @@ import java.util.Map;
 public final class EtcdMemberNotControlPlane implements Detector {
 
     @Override
-    public String code() {
-        return "NG205";
-    }
-
-    @Override
-    public String name() {
-        return "etcd-member-not-control-plane";
+    public FindingCode code() {
+        return FindingCode.NG205;
     }
 
     @Override
@@ -53,7 +49,7 @@ public final class EtcdMemberNotControlPlane implements Detector {
             evidence.put("matchedBy", match.how());
             evidence.put("roles", List.copyOf(node.roles()));
             evidence.put("nodeArgs", node.nodeArgs());
-            out.add(new Finding(code(), name(), Severity.CRITICAL, List.of(node.name()),
+            out.add(new Finding(code(), Severity.CRITICAL, List.of(node.name()),
                     "etcd member " + EtcdView.label(m) + (m.learner() ? " [learner]" : "") + " runs on Node "
                             + node.name() + " (" + match.how() + "), which has no control-plane/etcd/master role"
                             + (node.roles().isEmpty() ? "" : " (roles: " + String.join(",", node.roles()) + ")")

@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
@@ -26,13 +27,8 @@ import java.util.Set;
 public final class EtcdMemberUnreachable implements Detector {
 
     @Override
-    public String code() {
-        return "NG203";
-    }
-
-    @Override
-    public String name() {
-        return "etcd-member-unreachable";
+    public FindingCode code() {
+        return FindingCode.NG203;
     }
 
     @Override
@@ -74,7 +70,7 @@ public final class EtcdMemberUnreachable implements Detector {
                             : " (its client URLs " + String.join(", ", m.clientUrls()) + " were not queried)");
                     evidence.put("reason", "not-answered-by-any-endpoint");
                 }
-                out.add(new Finding(code(), name(), Severity.WARNING, List.of(EtcdView.nodeNameOf(m)),
+                out.add(new Finding(code(), Severity.WARNING, List.of(EtcdView.nodeNameOf(m)),
                         "etcd member " + EtcdView.label(m) + (m.learner() ? " [learner]" : "") + " of cluster "
                                 + EtcdIds.hex(side.clusterId()) + ": " + why + ".",
                         evidence, "Check the etcd/k3s/RKE2 server on that host (systemctl status, journal), or pass "
@@ -88,7 +84,7 @@ public final class EtcdMemberUnreachable implements Detector {
                 evidence.put("reason", "endpoint-error");
                 evidence.put("endpoint", r.endpoint());
                 evidence.put("error", r.error());
-                out.add(new Finding(code(), name(), Severity.WARNING, List.of(),
+                out.add(new Finding(code(), Severity.WARNING, List.of(),
                         "etcd endpoint " + r.endpoint() + " does not answer: " + r.error()
                                 + " (it is not the client URL of any member the answering endpoints list).",
                         evidence, "Check the URL, the certificates and the server behind it; an endpoint that "

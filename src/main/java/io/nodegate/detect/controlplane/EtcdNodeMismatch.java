@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdMember;
@@ -25,13 +26,8 @@ import java.util.Set;
 public final class EtcdNodeMismatch implements Detector {
 
     @Override
-    public String code() {
-        return "NG204";
-    }
-
-    @Override
-    public String name() {
-        return "etcd-node-mismatch";
+    public FindingCode code() {
+        return FindingCode.NG204;
     }
 
     @Override
@@ -51,7 +47,7 @@ public final class EtcdNodeMismatch implements Detector {
             evidence.put("member", EtcdView.label(m));
             evidence.put("peerUrls", m.peerUrls());
             evidence.put("expectedNode", EtcdView.nodeNameOf(m));
-            out.add(new Finding(code(), name(), Severity.WARNING, List.of(EtcdView.nodeNameOf(m)),
+            out.add(new Finding(code(), Severity.WARNING, List.of(EtcdView.nodeNameOf(m)),
                     "etcd member " + EtcdView.label(m) + " has no Node: no Node is named " + EtcdView.nodeNameOf(m)
                             + " or has its peer address " + String.join(", ", m.peerUrls().stream()
                             .map(u -> EtcdView.host(u).orElse(u)).toList()) + " as InternalIP.",
@@ -64,7 +60,7 @@ public final class EtcdNodeMismatch implements Detector {
                 evidence.put("node", n.name());
                 evidence.put("roles", List.copyOf(n.roles()));
                 evidence.put("internalIPs", n.internalIps());
-                out.add(new Finding(code(), name(), Severity.WARNING, List.of(n.name()),
+                out.add(new Finding(code(), Severity.WARNING, List.of(n.name()),
                         "Node " + n.name() + " has the etcd role but no etcd member the queried endpoints list "
                                 + "matches it (by name, " + EtcdMemberNodes.K3S_MEMBER_NAME_ANNOTATION
                                 + " or InternalIP " + String.join(", ", n.internalIps()) + ").",

@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdIds;
@@ -22,13 +23,8 @@ import java.util.Set;
 public final class EtcdQuorumTolerance implements Detector {
 
     @Override
-    public String code() {
-        return "NG202";
-    }
-
-    @Override
-    public String name() {
-        return "etcd-quorum-tolerance";
+    public FindingCode code() {
+        return FindingCode.NG202;
     }
 
     /** floor(n/2)+1 */
@@ -96,7 +92,7 @@ public final class EtcdQuorumTolerance implements Detector {
                 default -> null;
             };
             List<String> nodes = down.stream().map(EtcdView::nodeNameOf).toList();
-            out.add(new Finding(code(), name(), severity, nodes, "etcd cluster " + EtcdIds.hex(side.clusterId())
+            out.add(new Finding(code(), severity, nodes, "etcd cluster " + EtcdIds.hex(side.clusterId())
                     + ": " + verdict + downText + learnerText + ".", evidence, hint).withDiscriminator(EtcdIds.hex(side.clusterId())));
         }
         return out;

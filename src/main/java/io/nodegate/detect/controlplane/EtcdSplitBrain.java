@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdIds;
@@ -25,13 +26,8 @@ import java.util.TreeSet;
 public final class EtcdSplitBrain implements Detector {
 
     @Override
-    public String code() {
-        return "NG201";
-    }
-
-    @Override
-    public String name() {
-        return "etcd-split-brain";
+    public FindingCode code() {
+        return FindingCode.NG201;
     }
 
     @Override
@@ -99,7 +95,7 @@ public final class EtcdSplitBrain implements Detector {
                 + "only there, remove its stale member from the original cluster (etcdctl member remove <id>), wipe "
                 + "its data dir (k3s-uninstall.sh / rke2-uninstall.sh) and rejoin with --server pointing at the "
                 + "original cluster. Check `kubectl get nodes` from each side first.";
-        return List.of(new Finding(code(), name(), Severity.CRITICAL, List.copyOf(splitNodes), message, evidence, hint));
+        return List.of(new Finding(code(), Severity.CRITICAL, List.copyOf(splitNodes), message, evidence, hint));
     }
 
     /** The side judged original (-1: none) and whether it was because its list includes the others' members. */

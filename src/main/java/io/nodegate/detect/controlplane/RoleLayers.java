@@ -7,6 +7,7 @@ import io.nodegate.model.EtcdMember;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
+import io.nodegate.time.Durations;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -280,7 +281,7 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
                                 + "Node objects (a server without an agent, or labels/arguments changed since)");
                     }
                     expiry(lease.get()).ifPresent(age -> notes.add("Lease kube-system/" + leaseName
-                            + " expired " + io.nodegate.time.Durations.format(age) + " ago: " + role + " leader may be gone"));
+                            + " expired " + Durations.format(age) + " ago: " + role + " leader may be gone"));
                 }
             }
             return new Layer(role, candidates.size(), tolerance1(candidates.size()), candidates, basis, holder);

@@ -3,6 +3,7 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 
@@ -15,22 +16,15 @@ import java.util.Map;
  */
 public abstract class RoleLayersDetector implements Detector {
 
-    private final String code;
-    private final String name;
+    private final FindingCode code;
 
-    protected RoleLayersDetector(String code, String name) {
+    protected RoleLayersDetector(FindingCode code) {
         this.code = code;
-        this.name = name;
     }
 
     @Override
-    public final String code() {
+    public final FindingCode code() {
         return code;
-    }
-
-    @Override
-    public final String name() {
-        return name;
     }
 
     @Override
@@ -43,6 +37,6 @@ public abstract class RoleLayersDetector implements Detector {
     /** A finding of this detector's code and name. */
     protected final Finding finding(Severity severity, List<String> nodes, String message,
                                     Map<String, Object> evidence, String hint) {
-        return new Finding(code, name, severity, nodes, message, evidence, hint);
+        return new Finding(code, severity, nodes, message, evidence, hint);
     }
 }

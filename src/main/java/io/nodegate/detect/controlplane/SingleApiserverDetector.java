@@ -1,6 +1,7 @@
 package io.nodegate.detect.controlplane;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import java.util.Map;
 public final class SingleApiserverDetector extends RoleLayersDetector {
 
     public SingleApiserverDetector() {
-        super("NG211", "single-apiserver");
+        super(FindingCode.NG211);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.nodegate.detect.controlplane;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import java.util.Map;
 public final class SingleLeaderCandidateDetector extends RoleLayersDetector {
 
     public SingleLeaderCandidateDetector() {
-        super("NG212", "single-scheduler-or-controller-manager-candidate");
+        super(FindingCode.NG212);
     }
 
     @Override

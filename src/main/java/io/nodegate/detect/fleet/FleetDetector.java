@@ -1,6 +1,7 @@
 package io.nodegate.detect.fleet;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingDetector;
 
 import java.util.List;
 
@@ -9,11 +10,7 @@ import java.util.List;
  * powered off and a host that restarted against another cluster look the same (Ready=Unknown, Lease frozen); only a
  * view across clusters tells them apart.
  */
-public interface FleetDetector {
-
-    String code();
-
-    String name();
+public interface FleetDetector extends FindingDetector {
 
     List<Finding> detect(Fleet fleet);
 }

@@ -2,6 +2,7 @@ package io.nodegate.detect.fleet;
 
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 
 import java.time.Duration;
@@ -31,13 +32,8 @@ import java.util.Objects;
 public final class HostInTwoClustersDetector implements FleetDetector {
 
     @Override
-    public String code() {
-        return "NG301";
-    }
-
-    @Override
-    public String name() {
-        return "host-in-two-clusters";
+    public FindingCode code() {
+        return FindingCode.NG301;
     }
 
     @Override
@@ -114,7 +110,7 @@ public final class HostInTwoClustersDetector implements FleetDetector {
                     .time("createdThere", departure.now().created())
                     .seconds("gapSeconds", departure.gap());
         }
-        return new Finding(code(), name(), severity, nodes, message.toString(), evidence.build(), hint,
+        return new Finding(code(), severity, nodes, message.toString(), evidence.build(), hint,
                 "host " + host.displayId());
     }
 

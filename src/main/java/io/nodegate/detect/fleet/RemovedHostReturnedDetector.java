@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.model.ClusterState;
@@ -41,17 +42,11 @@ import java.util.Map;
  */
 public final class RemovedHostReturnedDetector implements FleetDetector, Detector {
 
-    public static final String CODE = "NG302";
-    public static final String NAME = "removed-host-returned";
+    public static final FindingCode CODE = FindingCode.NG302;
 
     @Override
-    public String code() {
+    public FindingCode code() {
         return CODE;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 
     @Override
@@ -196,7 +191,7 @@ public final class RemovedHostReturnedDetector implements FleetDetector, Detecto
                 .put("machineID", node.systemInfo().machineId())
                 .put("otherIdDiffers", contradicted)
                 .put("existedAtRemoval", exempt);
-        return new Finding(CODE, NAME, severity, List.of(node.name()), message, evidence.build(), hint,
+        return new Finding(CODE, severity, List.of(node.name()), message, evidence.build(), hint,
                 "tombstone " + t.name());
     }
 

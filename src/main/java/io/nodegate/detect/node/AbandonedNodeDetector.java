@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
@@ -23,13 +24,8 @@ import java.util.List;
 public final class AbandonedNodeDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG170";
-    }
-
-    @Override
-    public String name() {
-        return "abandoned-node";
+    public FindingCode code() {
+        return FindingCode.NG170;
     }
 
     @Override
@@ -61,7 +57,7 @@ public final class AbandonedNodeDetector implements Detector {
                 continue;
             }
             evidence.seconds("abandonedAfterSeconds", settings.abandonedAfter());
-            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()),
+            findings.add(new Finding(code(), Severity.WARNING, List.of(node.name()),
                     "Node " + String.join(" and ", reasons) + ", longer than " + Durations.format(settings.abandonedAfter())
                             + ": nobody seems to own it.",
                     evidence.build(),

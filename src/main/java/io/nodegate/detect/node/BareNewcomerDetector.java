@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
@@ -27,13 +28,8 @@ import java.util.List;
 public final class BareNewcomerDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG111";
-    }
-
-    @Override
-    public String name() {
-        return "bare-newcomer";
+    public FindingCode code() {
+        return FindingCode.NG111;
     }
 
     @Override
@@ -63,7 +59,7 @@ public final class BareNewcomerDetector implements Detector {
                     .put("internalIPs", node.internalIps())
                     .put("systemUUID", node.systemInfo().systemUuid())
                     .put("nodesWithRoles", withRoles);
-            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
+            findings.add(new Finding(code(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
                     "Cordon it until someone claims the host (kubectl cordon " + node.name() + "); compare its "
                             + "systemUUID with older or deleted nodes (kube_node_info system_uuid). If it is "
                             + "expected, give it its role label."));

@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.GracePeriod;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
@@ -28,13 +29,8 @@ import java.util.stream.Collectors;
 public final class BatchSilenceDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG103";
-    }
-
-    @Override
-    public String name() {
-        return "batch-silence";
+    public FindingCode code() {
+        return FindingCode.NG103;
     }
 
     @Override
@@ -71,7 +67,7 @@ public final class BatchSilenceDetector implements Detector {
                     .seconds("batchWindowSeconds", settings.batchWindow())
                     .seconds("gracePeriodSeconds", grace.value())
                     .put("gracePeriodSource", grace.source());
-            findings.add(new Finding(code(), name(), Severity.WARNING, group.stream().map(Stop::node).toList(),
+            findings.add(new Finding(code(), Severity.WARNING, group.stream().map(Stop::node).toList(),
                     message, evidence.build(),
                     "Ask the host owners what ran at " + first + ": a shutdown and an agent restarted against "
                             + "another cluster leave the same trace here. Do not accept this stop time as a "

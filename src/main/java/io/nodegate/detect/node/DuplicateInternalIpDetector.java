@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
@@ -23,13 +24,8 @@ import java.util.TreeMap;
 public final class DuplicateInternalIpDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG120";
-    }
-
-    @Override
-    public String name() {
-        return "duplicate-internal-ip";
+    public FindingCode code() {
+        return FindingCode.NG120;
     }
 
     @Override
@@ -46,7 +42,7 @@ public final class DuplicateInternalIpDetector implements Detector {
                 return;
             }
             List<String> nodes = List.copyOf(names);
-            findings.add(new Finding(code(), name(), Severity.WARNING, nodes,
+            findings.add(new Finding(code(), Severity.WARNING, nodes,
                     nodes.size() + " Nodes report InternalIP " + ip + ": the kubelet picked the NIC of the default "
                             + "route, so the apiserver, CNI and other nodes cannot tell these nodes apart.",
                     Evidence.of().put("internalIP", ip).put("nodes", nodes).build(),

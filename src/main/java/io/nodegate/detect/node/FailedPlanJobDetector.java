@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.JobInfo;
@@ -27,13 +28,8 @@ public final class FailedPlanJobDetector implements Detector {
     static final Pattern UPGRADER_JOB = Pattern.compile("^" + PREFIX + "(.+)-with-([a-z0-9]+)(?:-[a-z0-9]{5})?$");
 
     @Override
-    public String code() {
-        return "NG150";
-    }
-
-    @Override
-    public String name() {
-        return "failed-plan-job";
+    public FindingCode code() {
+        return FindingCode.NG150;
     }
 
     @Override
@@ -52,7 +48,7 @@ public final class FailedPlanJobDetector implements Detector {
                 continue;
             }
             boolean nodeExists = state.node(node).isPresent();
-            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node),
+            findings.add(new Finding(code(), Severity.WARNING, List.of(node),
                     "Job " + NAMESPACE + "/" + job.name() + " Failed"
                             + (job.failedReason() == null ? "" : " (" + job.failedReason() + ")")
                             + ": Plan system-agent-upgrader will not re-apply on " + node + " while it exists"

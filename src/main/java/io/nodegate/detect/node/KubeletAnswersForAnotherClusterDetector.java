@@ -2,6 +2,8 @@ package io.nodegate.detect.node;
 
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
+import io.nodegate.detect.FindingDetector;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.Condition;
 import io.nodegate.model.KubeletAnswer;
@@ -18,17 +20,13 @@ import java.util.Map;
  * for another cluster. Seed 000: gpu-a07..a09 restarted against cluster B 3 s after their Leases stopped, and
  * cluster A took six days to learn it. Pure: the probe's answers are its input.
  */
-public final class KubeletAnswersForAnotherClusterDetector {
+public final class KubeletAnswersForAnotherClusterDetector implements FindingDetector {
 
-    public static final String CODE = "NG303";
-    public static final String NAME = "kubelet-answers-for-another-cluster";
+    public static final FindingCode CODE = FindingCode.NG303;
 
-    public String code() {
+    @Override
+    public FindingCode code() {
         return CODE;
-    }
-
-    public String name() {
-        return NAME;
     }
 
     public List<Finding> detect(List<NodeInfo> nodes, List<KubeletAnswer> answers) {
@@ -47,7 +45,7 @@ public final class KubeletAnswersForAnotherClusterDetector {
                     .put("subject", a.subject())
                     .list("subjectAltNames", a.sans())
                     .put("bootID", node.systemInfo().bootId());
-            out.add(new Finding(CODE, NAME, Severity.CRITICAL, List.of(node.name()),
+            out.add(new Finding(CODE, Severity.CRITICAL, List.of(node.name()),
                     "Ready=Unknown here, but " + a.target() + " answers the kubelet port with a serving certificate "
                             + "issued by " + a.issuer() + " (SANs " + String.join(", ", a.sans()) + "), which does "
                             + "not chain to this cluster's CA (signatures checked, not names): a kubelet runs on that "

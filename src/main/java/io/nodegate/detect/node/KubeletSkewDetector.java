@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.KubeVersion;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
@@ -25,13 +26,8 @@ public final class KubeletSkewDetector implements Detector {
     static final int MAX_MINORS_OLDER = 3;
 
     @Override
-    public String code() {
-        return "NG130";
-    }
-
-    @Override
-    public String name() {
-        return "kubelet-skew";
+    public FindingCode code() {
+        return FindingCode.NG130;
     }
 
     @Override
@@ -50,7 +46,7 @@ public final class KubeletSkewDetector implements Detector {
         skewedByVersion.forEach((kubelet, nodes) -> {
             KubeVersion k = KubeVersion.parse(kubelet).orElseThrow();
             String problem = skew(server.get(), k);
-            findings.add(new Finding(code(), name(), Severity.WARNING, nodes,
+            findings.add(new Finding(code(), Severity.WARNING, nodes,
                     "kubelet " + kubelet + " is " + problem + " than apiserver " + state.serverVersion()
                             + " (supported: same minor down to " + MAX_MINORS_OLDER + " minors older, never newer).",
                     Evidence.of().put("kubeletVersion", kubelet).put("apiserverVersion", state.serverVersion())

@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
@@ -24,13 +25,8 @@ import java.util.stream.Collectors;
 public final class MissingNodePasswordDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG141";
-    }
-
-    @Override
-    public String name() {
-        return "missing-node-password";
+    public FindingCode code() {
+        return FindingCode.NG141;
     }
 
     @Override
@@ -48,7 +44,7 @@ public final class MissingNodePasswordDetector implements Detector {
             if (owners.contains(expected)) {
                 continue;
             }
-            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()),
+            findings.add(new Finding(code(), Severity.WARNING, List.of(node.name()),
                     "No node-password Secret for this Node, although the cluster keeps " + owners.size()
                             + " of them: expected " + SecretMeta.nodePasswordName(node.name(), "rke2") + " or "
                             + SecretMeta.nodePasswordName(node.name(), "k3s") + ".",

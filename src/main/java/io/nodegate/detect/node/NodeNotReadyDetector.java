@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
@@ -17,13 +18,8 @@ import java.util.List;
 public final class NodeNotReadyDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG102";
-    }
-
-    @Override
-    public String name() {
-        return "node-not-ready";
+    public FindingCode code() {
+        return FindingCode.NG102;
     }
 
     @Override
@@ -39,7 +35,7 @@ public final class NodeNotReadyDetector implements Detector {
                     + (ready.message() == null || ready.message().isBlank() ? "" : ": " + ready.message());
             Evidence evidence = NodeFacts.readyEvidence(ready)
                     .put("notReadyTaints", NodeFacts.taintEvidence(NodeFacts.taintsWithKey(node, Taint.NOT_READY)));
-            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
+            findings.add(new Finding(code(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
                     "The host is reachable by the kubelet's own account: read `journalctl -u rke2-agent` "
                             + "(k3s: k3s-agent) and the container runtime and CNI status on that host."));
         }

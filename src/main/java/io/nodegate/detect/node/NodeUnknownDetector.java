@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
@@ -23,13 +24,8 @@ import java.util.Map;
 public final class NodeUnknownDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG101";
-    }
-
-    @Override
-    public String name() {
-        return "node-unknown";
+    public FindingCode code() {
+        return FindingCode.NG101;
     }
 
     @Override
@@ -56,7 +52,7 @@ public final class NodeUnknownDetector implements Detector {
                     .time("leaseRenewTime", lease == null ? null : lease.renewTime())
                     .put("unreachableTaints", NodeFacts.taintEvidence(unreachable))
                     .put("bootID", node.systemInfo().bootId());
-            findings.add(new Finding(code(), name(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
+            findings.add(new Finding(code(), Severity.WARNING, List.of(node.name()), message, evidence.build(),
                     "Power-off, a network cut and an agent restarted against another cluster all look like this. "
                             + "Check the host (ping, port 10250, the server in " + NodeFacts.agentConfig(node) + ") "
                             + "before treating the node as gone; Unknown is not evidence of cleanup."));

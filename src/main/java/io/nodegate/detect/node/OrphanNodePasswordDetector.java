@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
@@ -24,13 +25,8 @@ import java.util.stream.Collectors;
 public final class OrphanNodePasswordDetector implements Detector {
 
     @Override
-    public String code() {
-        return "NG140";
-    }
-
-    @Override
-    public String name() {
-        return "orphan-node-password";
+    public FindingCode code() {
+        return FindingCode.NG140;
     }
 
     @Override
@@ -44,7 +40,7 @@ public final class OrphanNodePasswordDetector implements Detector {
             if (owner == null || nodeNames.contains(owner.toLowerCase(Locale.ROOT))) {
                 continue;
             }
-            findings.add(new Finding(code(), name(), Severity.INFO, List.of(owner),
+            findings.add(new Finding(code(), Severity.INFO, List.of(owner),
                     "node-password Secret " + secret.namespace() + "/" + secret.name() + " has no Node named "
                             + owner + ": a host joining under that name with a different password will be "
                             + "rejected (\"Node password rejected, duplicate hostname ...\").",

@@ -4,6 +4,7 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
@@ -30,13 +31,8 @@ public final class SameHostTwoNamesDetector implements Detector {
             .thenComparing(NodeInfo::name);
 
     @Override
-    public String code() {
-        return "NG110";
-    }
-
-    @Override
-    public String name() {
-        return "same-host-two-names";
+    public FindingCode code() {
+        return FindingCode.NG110;
     }
 
     @Override
@@ -92,7 +88,7 @@ public final class SameHostTwoNamesDetector implements Detector {
                 .put("created", created)
                 .put("olderNode", older.name())
                 .put("newerLacks", lacks);
-        return new Finding(code(), name(), Severity.WARNING, nodes.stream().map(NodeInfo::name).toList(),
+        return new Finding(code(), Severity.WARNING, nodes.stream().map(NodeInfo::name).toList(),
                 message.toString(), evidence.build(),
                 "Cordon the newer Node now if it should not take work (kubectl cordon <node>). Find out whether the "
                         + "older name's host was renamed before cleanup; keep or delete objects through the removal "

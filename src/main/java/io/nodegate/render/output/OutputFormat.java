@@ -3,7 +3,7 @@ package io.nodegate.render.output;
 /**
  * One value of {@code -o}: which reports it can print, and how. Adding a format is one class implementing this,
  * listed in {@link OutputFormats#ALL}; every command that prints a report of a type the format accepts then takes
- * it, its help lists it, and EveryCommandEveryFormatTest runs it.
+ * it, its help lists it, and OutputEverywhereTest runs it.
  *
  * <p>A format decides by the capabilities a report implements ({@link TextReport}, {@link TreeReport},
  * {@link ListReport}, ...), never by the command: a command declares the type of report it prints, so a format it

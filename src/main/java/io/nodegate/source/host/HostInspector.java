@@ -1,13 +1,13 @@
 package io.nodegate.source.host;
 
-import io.nodegate.model.host.HostJudge;
-import io.nodegate.model.host.HostReport;
 import io.nodegate.CollectionException;
 import io.nodegate.NodegateException;
-import io.nodegate.source.ParseErrors;
+import io.nodegate.model.host.HostJudge;
+import io.nodegate.model.host.HostReport;
 import io.nodegate.source.YamlAliases;
-import tools.jackson.core.JsonParser;
+import io.nodegate.source.json.ParseErrors;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;

@@ -1,9 +1,9 @@
 package io.nodegate.source.host;
 
-import io.nodegate.model.host.HostReport;
 import io.nodegate.InputException;
+import io.nodegate.model.host.HostReport;
 import io.nodegate.source.InputFiles;
-import io.nodegate.source.ParseErrors;
+import io.nodegate.source.json.ParseErrors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;

@@ -36,7 +36,7 @@ public final class JsonReadException extends RuntimeException {
         }
         // the parser's words without the input's text: an unrecognised token may be a Secret's value (ParseErrors)
         String detail = e.getOriginalMessage() == null ? "(no detail)"
-                : io.nodegate.source.ParseErrors.problem(e).split("; ")[0];
+                : ParseErrors.problem(e).split("; ")[0];
         String at = position(e.getLocation());
         boolean truncated = detail.contains("end-of-input");
         return new JsonReadException(where + ": " + (truncated ? "truncated" : "malformed") + " JSON"

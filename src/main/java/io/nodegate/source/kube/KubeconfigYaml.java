@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.NamedCluster;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.nodegate.InputException;
 import io.nodegate.source.InputFiles;
-import io.nodegate.source.ParseErrors;
+import io.nodegate.source.json.ParseErrors;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 

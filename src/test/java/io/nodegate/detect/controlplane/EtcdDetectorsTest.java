@@ -1,7 +1,10 @@
 package io.nodegate.detect.controlplane;
 
+import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.EtcdMember;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -30,7 +33,7 @@ class EtcdDetectorsTest {
 
     @Test
     void registryHasTheSixCodesInOrder() {
-        assertThat(EtcdDetectors.all()).extracting(d -> d.code() + " " + d.name()).containsExactly(
+        assertThat(Detectors.in(Scope.ETCD, Detector.class)).extracting(d -> d.code() + " " + d.name()).containsExactly(
                 "NG201 etcd-split-brain", "NG202 etcd-quorum-tolerance", "NG203 etcd-member-unreachable",
                 "NG204 etcd-node-mismatch", "NG205 etcd-member-not-control-plane", "NG206 etcd-member-lists-disagree");
     }

@@ -3,6 +3,8 @@ package io.nodegate.detect.controlplane;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdMember;
@@ -64,7 +66,7 @@ final class EtcdFixtures {
 
     static List<Finding> all(ClusterState s) {
         List<Finding> out = new ArrayList<>();
-        EtcdDetectors.all().forEach(d -> out.addAll(d.detect(s, AuditSettings.DEFAULTS)));
+        Detectors.in(Scope.ETCD, Detector.class).forEach(d -> out.addAll(d.detect(s, AuditSettings.DEFAULTS)));
         return out;
     }
 }

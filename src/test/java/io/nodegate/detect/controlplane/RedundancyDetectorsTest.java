@@ -4,6 +4,8 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.testing.ControlPlaneFixtures;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,7 @@ class RedundancyDetectorsTest {
 
     private static List<Finding> run(ClusterState state) {
         List<Finding> out = new ArrayList<>();
-        for (Detector d : ControlPlaneDetectors.redundancy()) {
+        for (Detector d : Detectors.in(Scope.REDUNDANCY, Detector.class)) {
             out.addAll(d.detect(state, AuditSettings.DEFAULTS));
         }
         return out;
@@ -31,9 +33,9 @@ class RedundancyDetectorsTest {
 
     @Test
     void registryHoldsTheThreeRedundancyCodes() {
-        assertThat(ControlPlaneDetectors.redundancy()).extracting(Detector::code)
+        assertThat(Detectors.in(Scope.REDUNDANCY, Detector.class)).extracting(d -> d.code().code())
                 .containsExactly("NG210", "NG211", "NG212");
-        assertThat(ControlPlaneDetectors.views()).extracting(MultiViewDetector::code).containsExactly("NG207");
+        assertThat(Detectors.in(Scope.VIEWS, MultiViewDetector.class)).extracting(d -> d.code().code()).containsExactly("NG207");
     }
 
     @Test

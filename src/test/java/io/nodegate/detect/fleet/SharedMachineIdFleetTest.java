@@ -4,6 +4,8 @@ import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.detect.node.SameHostTwoNamesDetector;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
@@ -58,7 +60,7 @@ class SharedMachineIdFleetTest {
     @Test
     void oneImageInTwoClustersIsSixHostsAndTheFleetSaysWhy() {
         Fleet fleet = fleet("talos-a", talosA(), "talos-b", talosB());
-        FleetReport report = FleetReport.of(fleet, FleetDetectors.all(), List.of());
+        FleetReport report = FleetReport.of(fleet, Detectors.in(Scope.FLEET, FleetDetector.class), List.of());
 
         assertThat(report.hosts()).as("no host seen as more than one Node").isEmpty();
         assertThat(report.findings()).isEmpty();

@@ -1,9 +1,11 @@
 package io.nodegate.source.etcd;
 
 import io.nodegate.detect.AuditSettings;
+import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.detect.controlplane.EtcdDetectors;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdIds;
@@ -219,7 +221,7 @@ class EtcdLiveScenariosTest {
     static List<Finding> detect(List<EtcdEndpointReport> reports) {
         ClusterState state = ClusterState.builder(Instant.now(), "test").etcd(reports).build();
         List<Finding> out = new ArrayList<>();
-        EtcdDetectors.all().forEach(d -> out.addAll(d.detect(state, AuditSettings.DEFAULTS)));
+        Detectors.in(Scope.ETCD, Detector.class).forEach(d -> out.addAll(d.detect(state, AuditSettings.DEFAULTS)));
         return out;
     }
 

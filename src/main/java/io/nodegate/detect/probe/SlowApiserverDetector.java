@@ -1,7 +1,12 @@
-package io.nodegate.probe;
+package io.nodegate.detect.probe;
 
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
+import io.nodegate.detect.FindingDetector;
 import io.nodegate.detect.Severity;
+import io.nodegate.model.probe.EndpointResult;
+import io.nodegate.model.probe.Latencies;
+import io.nodegate.model.probe.ProbeSettings;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,15 +20,16 @@ import java.util.Map;
  * renew deadline now and then and restart with "leader election lost" (seed 003: p99 2.21 s on one apiserver,
  * 0.025 s and 0.084 s on the others). A pure function of the probe results.
  */
-public final class SlowApiserverCheck {
+public final class SlowApiserverDetector implements FindingDetector {
 
-    public static final String CODE = "NG213";
-    public static final String NAME = "slow-apiserver";
+    public static final FindingCode CODE = FindingCode.NG213;
 
-    private SlowApiserverCheck() {
+    @Override
+    public FindingCode code() {
+        return CODE;
     }
 
-    public static List<Finding> check(List<EndpointResult> results, ProbeSettings settings) {
+    public List<Finding> detect(List<EndpointResult> results, ProbeSettings settings) {
         Duration threshold = settings.threshold();
         List<Finding> findings = new ArrayList<>();
         for (EndpointResult r : results) {
@@ -34,19 +40,19 @@ public final class SlowApiserverCheck {
             Map<String, Object> evidence = new LinkedHashMap<>();
             evidence.put("endpoint", r.target().hostPort());
             evidence.put("renewals", l.count());
-            evidence.put("p50Seconds", seconds(l.p50()));
-            evidence.put("p99Seconds", seconds(l.p99()));
-            evidence.put("maxSeconds", seconds(l.max()));
-            evidence.put("thresholdSeconds", seconds(threshold));
-            evidence.put("renewDeadlineSeconds", seconds(settings.renewDeadline()));
+            evidence.put("p50Seconds", Latencies.seconds(l.p50()));
+            evidence.put("p99Seconds", Latencies.seconds(l.p99()));
+            evidence.put("maxSeconds", Latencies.seconds(l.max()));
+            evidence.put("thresholdSeconds", Latencies.seconds(threshold));
+            evidence.put("renewDeadlineSeconds", Latencies.seconds(settings.renewDeadline()));
             evidence.put("thresholdFraction", settings.thresholdFraction());
             evidence.put("othersP99Seconds", othersP99(results, r));
-            findings.add(new Finding(CODE, NAME, Severity.WARNING, List.of(r.target().hostPort()),
-                    "apiserver " + r.target().hostPort() + " renewed a Lease with p99 " + ProbeReport.ms(l.p99())
-                            + " (p50 " + ProbeReport.ms(l.p50()) + ", max " + ProbeReport.ms(l.max()) + ", "
-                            + l.count() + " PUTs), beyond " + ProbeReport.ms(threshold) + " = "
+            findings.add(new Finding(CODE, Severity.WARNING, List.of(r.target().hostPort()),
+                    "apiserver " + r.target().hostPort() + " renewed a Lease with p99 " + Latencies.ms(l.p99())
+                            + " (p50 " + Latencies.ms(l.p50()) + ", max " + Latencies.ms(l.max()) + ", "
+                            + l.count() + " PUTs), beyond " + Latencies.ms(threshold) + " = "
                             + settings.thresholdFraction() + " × renew deadline "
-                            + ProbeReport.ms(settings.renewDeadline())
+                            + Latencies.ms(settings.renewDeadline())
                             + ". Leaders whose renewals land here can miss their deadline and restart with "
                             + "\"leader election lost\".",
                     evidence,
@@ -62,13 +68,9 @@ public final class SlowApiserverCheck {
         Map<String, Double> others = new LinkedHashMap<>();
         for (EndpointResult o : results) {
             if (o != self && o.latencies() != null) {
-                others.put(o.target().hostPort(), seconds(o.latencies().p99()));
+                others.put(o.target().hostPort(), Latencies.seconds(o.latencies().p99()));
             }
         }
         return others;
-    }
-
-    public static double seconds(Duration d) {
-        return Math.round(d.toNanos() / 1_000_000.0) / 1000.0;
     }
 }

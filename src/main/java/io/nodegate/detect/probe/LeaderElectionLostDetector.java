@@ -1,8 +1,9 @@
-package io.nodegate.probe;
+package io.nodegate.detect.probe;
 
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.PodInfo;
@@ -21,18 +22,12 @@ import java.util.Map;
  */
 public final class LeaderElectionLostDetector implements Detector {
 
-    public static final String CODE = "NG214";
-    public static final String NAME = "leader-election-lost";
+    public static final FindingCode CODE = FindingCode.NG214;
     static final String NEEDLE = "leader election lost";
 
     @Override
-    public String code() {
+    public FindingCode code() {
         return CODE;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
     }
 
     @Override
@@ -50,7 +45,7 @@ public final class LeaderElectionLostDetector implements Detector {
             evidence.put("pod", p.namespace() + "/" + p.name());
             evidence.put("node", p.nodeName());
             evidence.put("lastTerminationMessage", excerpt(message));
-            findings.add(new Finding(CODE, NAME, Severity.INFO,
+            findings.add(new Finding(CODE, Severity.INFO,
                     p.nodeName() == null ? List.of() : List.of(p.nodeName()),
                     "pod " + p.namespace() + "/" + p.name() + " last terminated with \"leader election lost\": it "
                             + "could not renew its leader Lease in time and exited.",

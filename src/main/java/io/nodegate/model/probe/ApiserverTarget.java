@@ -1,4 +1,4 @@
-package io.nodegate.probe;
+package io.nodegate.model.probe;
 
 /** One kube-apiserver as published in a default/kubernetes EndpointSlice: an address and that slice's port. */
 public record ApiserverTarget(String address, int port) {

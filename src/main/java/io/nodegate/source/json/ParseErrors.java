@@ -1,4 +1,4 @@
-package io.nodegate.source;
+package io.nodegate.source.json;
 
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;

@@ -1,4 +1,4 @@
-package io.nodegate.probe;
+package io.nodegate.model.probe;
 
 import java.time.Duration;
 import java.util.List;
