@@ -4,7 +4,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.NodegateException;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.rejoin.RejoinReader;
-import io.nodegate.lifecycle.rejoin.RejoinRisk;
+import io.nodegate.detect.rejoin.RejoinRisk;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.render.RejoinRenderer;

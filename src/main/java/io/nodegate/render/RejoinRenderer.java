@@ -2,7 +2,7 @@ package io.nodegate.render;
 
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.lifecycle.rejoin.RejoinReader;
-import io.nodegate.lifecycle.rejoin.RejoinRisk;
+import io.nodegate.detect.rejoin.RejoinRisk;
 import io.nodegate.render.output.TextReport;
 import io.nodegate.render.output.TreeReport;
 import tools.jackson.databind.JsonNode;

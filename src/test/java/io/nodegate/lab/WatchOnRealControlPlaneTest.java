@@ -3,7 +3,7 @@ package io.nodegate.lab;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
+import io.nodegate.detect.registry.Detectors;
 import io.nodegate.detect.Finding;
 import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.Await;

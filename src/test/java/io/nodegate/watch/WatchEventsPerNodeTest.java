@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
 import io.nodegate.source.kube.KubeConnection;
@@ -55,19 +56,14 @@ class WatchEventsPerNodeTest {
     private static Detector naming(AtomicReference<List<String>> nodes) {
         return new Detector() {
             @Override
-            public String code() {
-                return "NG110";
-            }
-
-            @Override
-            public String name() {
-                return "same-host-two-names";
+            public FindingCode code() {
+                return FindingCode.NG110;
             }
 
             @Override
             public List<Finding> detect(ClusterState state, AuditSettings settings) {
                 List<String> now = nodes.get();
-                return now.isEmpty() ? List.of() : List.of(new Finding("NG110", "same-host-two-names", Severity.WARNING, now,
+                return now.isEmpty() ? List.of() : List.of(new Finding(FindingCode.NG110, Severity.WARNING, now,
                         now.size() + " Nodes share a systemUUID", Map.of(), "look"));
             }
         };

@@ -22,7 +22,7 @@ import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.SlowServer;
-import io.nodegate.detect.Detectors;
+import io.nodegate.detect.registry.Detectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -33,6 +33,7 @@ import io.nodegate.detect.node.OrphanNodePasswordDetector;
 import io.nodegate.detect.node.SameHostTwoNamesDetector;
 import io.nodegate.detect.probe.LeaderElectionLostDetector;
 import io.nodegate.detect.probe.SlowApiserverDetector;
+import io.nodegate.detect.rejoin.RejoinRisk;
 import io.nodegate.model.ClusterState;
 
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ import static io.nodegate.detect.registry.Scope.ETCD;
 import static io.nodegate.detect.registry.Scope.FLEET;
 import static io.nodegate.detect.registry.Scope.PROBE;
 import static io.nodegate.detect.registry.Scope.REDUNDANCY;
+import static io.nodegate.detect.registry.Scope.REJOIN;
 import static io.nodegate.detect.registry.Scope.VIEWS;
 import static io.nodegate.detect.registry.Scope.WATCH;
 
@@ -99,7 +101,8 @@ public final class Detectors {
             // over the kubelet ports' answers: probe kubelet, and audit with --probe-kubelets
             row(new KubeletAnswersForAnotherClusterDetector(), PROBE, AUDIT),
             row(new BmcRunningButSilentDetector(), AUDIT, WATCH, BMC),
-            row(new BmcPoweredOffButReadyDetector(), AUDIT, WATCH, BMC));
+            row(new BmcPoweredOffButReadyDetector(), AUDIT, WATCH, BMC),
+            row(new RejoinRisk(), REJOIN));
 
     private Detectors() {
     }

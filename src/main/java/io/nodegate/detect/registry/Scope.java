@@ -21,5 +21,7 @@ public enum Scope {
     /** `nodegate probe apiservers` and `nodegate probe kubelet` (and audit --probe-kubelets), over what was probed. */
     PROBE,
     /** `nodegate watch`, over the informers' snapshot at each pass. */
-    WATCH
+    WATCH,
+    /** `nodegate rejoin-risk` and `verify-gone`, over the ways back in read for each removed host. */
+    REJOIN
 }

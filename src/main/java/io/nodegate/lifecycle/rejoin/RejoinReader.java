@@ -1,6 +1,7 @@
 package io.nodegate.lifecycle.rejoin;
 
 import io.nodegate.CollectionException;
+import io.nodegate.detect.rejoin.RejoinRisk;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;

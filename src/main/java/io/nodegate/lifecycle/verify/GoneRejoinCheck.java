@@ -1,7 +1,7 @@
 package io.nodegate.lifecycle.verify;
 
 import io.nodegate.lifecycle.rejoin.RejoinReader;
-import io.nodegate.lifecycle.rejoin.RejoinRisk;
+import io.nodegate.detect.rejoin.RejoinRisk;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
 

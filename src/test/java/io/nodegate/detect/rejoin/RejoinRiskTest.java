@@ -1,13 +1,16 @@
-package io.nodegate.lifecycle.rejoin;
+package io.nodegate.detect.rejoin;
 
-import io.nodegate.lifecycle.rejoin.RejoinRisk.Answer;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.ClusterEvidence;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.HostAnswer;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.JoinPath;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.Quarantine;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.Read;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.State;
-import io.nodegate.lifecycle.rejoin.RejoinRisk.Subject;
+import io.nodegate.lifecycle.rejoin.RejoinReader;
+import io.nodegate.lifecycle.verify.GoneRejoinCheck;
+import io.nodegate.model.verdict.Verdict;
+import io.nodegate.detect.rejoin.RejoinRisk.Answer;
+import io.nodegate.detect.rejoin.RejoinRisk.ClusterEvidence;
+import io.nodegate.detect.rejoin.RejoinRisk.HostAnswer;
+import io.nodegate.detect.rejoin.RejoinRisk.JoinPath;
+import io.nodegate.detect.rejoin.RejoinRisk.Quarantine;
+import io.nodegate.detect.rejoin.RejoinRisk.Read;
+import io.nodegate.detect.rejoin.RejoinRisk.State;
+import io.nodegate.detect.rejoin.RejoinRisk.Subject;
 import io.nodegate.model.BootstrapToken;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Tombstone;
@@ -217,11 +220,11 @@ class RejoinRiskTest {
         HostAnswer yes = RejoinRisk.answer(removed(A11, true, null), NO_PASSWORD, cluster(NONE, NO_TOKENS));
         assertThat(new RejoinReader.Report(NOW, "nodegate-system", List.of(yes)).worst()).isEqualTo(Answer.YES);
         assertThat(new RejoinReader.Report(NOW, "nodegate-system", List.of()).worst()).isEqualTo(Answer.NO);
-        assertThat(io.nodegate.lifecycle.verify.GoneRejoinCheck.check(
+        assertThat(GoneRejoinCheck.check(
                 new RejoinReader.Report(NOW, "nodegate-system", List.of(yesButUnread))).outcome())
-                .isEqualTo(io.nodegate.model.verdict.Verdict.INVALID);
-        assertThat(io.nodegate.lifecycle.verify.GoneRejoinCheck.check(
+                .isEqualTo(Verdict.INVALID);
+        assertThat(GoneRejoinCheck.check(
                 new RejoinReader.Report(NOW, "nodegate-system", List.of(yes))).outcome())
-                .isEqualTo(io.nodegate.model.verdict.Verdict.PASS);
+                .isEqualTo(Verdict.PASS);
     }
 }

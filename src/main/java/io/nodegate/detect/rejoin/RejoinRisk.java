@@ -1,7 +1,9 @@
-package io.nodegate.lifecycle.rejoin;
+package io.nodegate.detect.rejoin;
 
 import io.nodegate.detect.Evidence;
 import io.nodegate.detect.Finding;
+import io.nodegate.detect.FindingCode;
+import io.nodegate.detect.FindingDetector;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.BootstrapToken;
 import io.nodegate.model.SecretMeta;
@@ -30,12 +32,15 @@ import java.util.Optional;
  * every credential was read and found closed; "yes" when a credential is open and the quarantine was read and does
  * not cover the host; "unknown" otherwise, naming what could not be read. A failed read never gives "no".
  */
-public final class RejoinRisk {
+public final class RejoinRisk implements FindingDetector {
 
-    public static final String CODE = "NG306";
-    public static final String NAME = "removed-host-can-rejoin";
+    /** The registry's instance: the decision itself is {@link #answer}, over what `rejoin-risk` and `verify-gone` read. */
+    public RejoinRisk() {
+    }
 
-    private RejoinRisk() {
+    @Override
+    public FindingCode code() {
+        return FindingCode.NG306;
     }
 
     public enum Answer {
@@ -143,7 +148,7 @@ public final class RejoinRisk {
                     }
                 }
             }
-            return Optional.of(new Finding(CODE, NAME, Severity.WARNING, List.of(node),
+            return Optional.of(new Finding(FindingCode.NG306, Severity.WARNING, List.of(node),
                     node + " (" + subject + ") can come back: " + summary,
                     Evidence.of().put("openPaths", open).build(), String.join("; ", closes)));
         }
