@@ -5,7 +5,7 @@ import io.nodegate.ExitCode;
 import io.nodegate.InputException;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.bmc.BmcReadings;
-import io.nodegate.model.bmc.BmcReport;
+import io.nodegate.model.BmcReport;
 import io.nodegate.render.BmcRenderer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

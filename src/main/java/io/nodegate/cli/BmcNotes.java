@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.model.ClusterState;
-import io.nodegate.model.bmc.BmcBinding;
+import io.nodegate.model.BmcBinding;
 
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.InputException;
-import io.nodegate.render.Style;
+import io.nodegate.render.output.Style;
 import io.nodegate.render.output.ListReport;
 import io.nodegate.render.output.OutputFormat;
 import io.nodegate.render.output.OutputFormats;

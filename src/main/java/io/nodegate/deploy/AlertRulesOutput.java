@@ -1,6 +1,6 @@
 package io.nodegate.deploy;
 
-import io.nodegate.render.Style;
+import io.nodegate.render.output.Style;
 import io.nodegate.render.output.DocumentsReport;
 import io.nodegate.render.output.ListReport;
 import io.nodegate.render.output.RuleFileReport;

@@ -1,8 +1,8 @@
 package io.nodegate.deploy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.nodegate.render.Style;
-import io.nodegate.render.Structured;
+import io.nodegate.render.output.Style;
+import io.nodegate.render.output.Structured;
 import io.nodegate.render.TextTable;
 import io.nodegate.render.output.DocumentsReport;
 import io.nodegate.render.output.ListReport;

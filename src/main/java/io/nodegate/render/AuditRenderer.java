@@ -1,5 +1,7 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.time.Durations;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;

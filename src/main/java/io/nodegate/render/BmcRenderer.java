@@ -1,9 +1,11 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.model.Taint;
-import io.nodegate.model.bmc.BmcBinding;
+import io.nodegate.model.BmcBinding;
 import io.nodegate.model.bmc.BmcReading;
-import io.nodegate.model.bmc.BmcReport;
+import io.nodegate.model.BmcReport;
 import io.nodegate.model.bmc.NodePower;
 import io.nodegate.time.Durations;
 import tools.jackson.databind.JsonNode;

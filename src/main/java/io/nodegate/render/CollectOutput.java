@@ -1,5 +1,7 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.render.output.TextReport;
 import io.nodegate.render.output.TreeReport;
 import tools.jackson.databind.JsonNode;

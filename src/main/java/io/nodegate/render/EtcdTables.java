@@ -1,5 +1,7 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.detect.Finding;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdIds;

@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Style;
 import io.nodegate.detect.Finding;
 
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.detect.fleet.FleetReport;
 import io.nodegate.detect.fleet.Host;
 import io.nodegate.detect.fleet.HostAppearance;

@@ -1,5 +1,7 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.handover.HandoverSpec;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;

@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Style;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.render.output.TextReport;
 import io.nodegate.render.output.TreeReport;

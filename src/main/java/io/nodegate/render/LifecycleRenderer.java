@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Style;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.model.verdict.Check;

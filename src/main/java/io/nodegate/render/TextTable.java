@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Style;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.nodegate.watch;
 
 import io.nodegate.model.ClusterState;
-import io.nodegate.model.bmc.BmcBinding;
+import io.nodegate.model.BmcBinding;
 import io.nodegate.model.bmc.BmcReading;
 import io.nodegate.model.bmc.BmcReadings;
 import io.nodegate.model.bmc.NodePower;

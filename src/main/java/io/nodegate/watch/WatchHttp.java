@@ -1,7 +1,7 @@
 package io.nodegate.watch;
 
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.render.Structured;
+import io.nodegate.render.output.Structured;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;

@@ -35,19 +35,7 @@ class PackageCyclesTest {
      * Cycles known and left on purpose, each with why; the test fails on any other cycle, and on an entry here that
      * no longer is one (so the list cannot go stale).
      */
-    private static final Map<Set<String>, String> ALLOWED = Map.of(
-            Set.of("io.nodegate.lifecycle", "io.nodegate.lifecycle.baseline"),
-            "baseline.BaselineCollector reads through lifecycle.ApiReader, and lifecycle.LifecycleSupport builds "
-                    + "baselines: the API gateway is moving out of lifecycle/ in another change, which ends this "
-                    + "cycle; remove this entry then",
-            Set.of("io.nodegate.model", "io.nodegate.model.bmc"),
-            "model.ClusterState carries model.bmc.BmcReadings, while model.bmc.BmcBinding and BmcReport read "
-                    + "model's NodeInfo, ClusterState, LeaseInfo: not yet untangled (move the two joiners out of "
-                    + "model.bmc, and their test with them); remove this entry then",
-            Set.of("io.nodegate.render", "io.nodegate.render.output"),
-            "render.output's formats use render's Style, Structured, JunitReport and PolicyReports, while every "
-                    + "renderer implements render.output's report types: not yet untangled (those four belong in "
-                    + "render.output); remove this entry then");
+    private static final Map<Set<String>, String> ALLOWED = Map.of();
 
     private static final Path CLASSES = Path.of("target/classes");
     private static final Pattern TYPE = Pattern.compile("L(io/nodegate/[A-Za-z0-9_/$]+)[;<]");

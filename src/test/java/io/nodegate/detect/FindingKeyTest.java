@@ -4,7 +4,7 @@ import io.nodegate.audit.Audit;
 import io.nodegate.detect.node.DuplicateInternalIpDetector;
 import io.nodegate.detect.node.OrphanNodePasswordDetector;
 import io.nodegate.model.ClusterState;
-import io.nodegate.render.Structured;
+import io.nodegate.render.output.Structured;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

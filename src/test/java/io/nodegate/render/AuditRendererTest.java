@@ -1,5 +1,7 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;

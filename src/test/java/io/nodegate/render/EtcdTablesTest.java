@@ -1,5 +1,6 @@
 package io.nodegate.render;
 
+import io.nodegate.render.output.Style;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdMember;
 import io.nodegate.model.EtcdStatus;

@@ -8,7 +8,7 @@ import io.nodegate.detect.GracePeriod;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
-import io.nodegate.model.bmc.BmcBinding;
+import io.nodegate.model.BmcBinding;
 import io.nodegate.model.bmc.NodePower;
 import io.nodegate.model.bmc.PowerVerdict;
 

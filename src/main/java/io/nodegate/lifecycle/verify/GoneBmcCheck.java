@@ -5,7 +5,7 @@ import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.NodeSystemInfo;
-import io.nodegate.model.bmc.BmcBinding;
+import io.nodegate.model.BmcBinding;
 import io.nodegate.model.bmc.BmcReadings;
 import io.nodegate.model.bmc.NodePower;
 

@@ -1,6 +1,6 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.Structured;
+import io.nodegate.render.output.Structured;
 
 /** -o json: the report's one JSON shape, indented, ending with a newline. */
 public final class JsonFormat implements OutputFormat {

@@ -1,6 +1,6 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.JunitReport;
+import io.nodegate.render.output.JunitReport;
 
 /** -o junit: JUnit XML for CI test reports (Jenkins, GitLab), a testcase per finding and per clean check. */
 public final class JunitFormat implements OutputFormat {

@@ -1,6 +1,6 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.Style;
+import io.nodegate.render.output.Style;
 
 import java.util.List;
 

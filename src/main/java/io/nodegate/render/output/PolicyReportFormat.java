@@ -1,7 +1,7 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.PolicyReports;
-import io.nodegate.render.Structured;
+import io.nodegate.render.output.PolicyReports;
+import io.nodegate.render.output.Structured;
 
 import java.util.Map;
 import java.util.TreeMap;

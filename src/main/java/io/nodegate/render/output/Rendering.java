@@ -1,6 +1,6 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.Style;
+import io.nodegate.render.output.Style;
 
 /**
  * How to print beyond the format: colour (tables only, and only for a terminal), and --no-headers (the rows of a

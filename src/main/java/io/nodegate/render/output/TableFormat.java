@@ -1,6 +1,6 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.Style;
+import io.nodegate.render.output.Style;
 
 /** -o table: for people; fits 120 columns on the examples. With --no-headers, a list's rows alone. */
 public final class TableFormat implements OutputFormat {

@@ -1,6 +1,6 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.Structured;
+import io.nodegate.render.output.Structured;
 
 /**
  * -o yaml: the JSON shape as YAML (the same tree, so {@code yq} and {@code jq} paths agree); Kubernetes objects as

@@ -9,7 +9,7 @@ import io.nodegate.CollectionException;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.deploy.WatchAccess;
 import io.nodegate.detect.Finding;
-import io.nodegate.render.PolicyReports;
+import io.nodegate.render.output.PolicyReports;
 import io.nodegate.source.kube.ApiCalls;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,5 +1,7 @@
-package io.nodegate.model.bmc;
+package io.nodegate.model;
 
+import io.nodegate.model.bmc.BmcReading;
+import io.nodegate.model.bmc.NodePower;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;

@@ -1,8 +1,9 @@
-package io.nodegate.render;
+package io.nodegate.render.output;
 
 import io.nodegate.audit.Audit;
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
+import io.nodegate.render.AuditRenderer;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;

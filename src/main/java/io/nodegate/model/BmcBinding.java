@@ -1,5 +1,11 @@
-package io.nodegate.model.bmc;
+package io.nodegate.model;
 
+import io.nodegate.model.bmc.BmcReading;
+import io.nodegate.model.bmc.BmcReadings;
+import io.nodegate.model.bmc.BmcSystem;
+import io.nodegate.model.bmc.NodePower;
+import io.nodegate.model.bmc.PowerEvent;
+import io.nodegate.model.bmc.PowerVerdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.NodeSystemInfo;
 

@@ -1,4 +1,4 @@
-package io.nodegate.render;
+package io.nodegate.render.output;
 
 import io.nodegate.detect.Severity;
 

@@ -1,4 +1,4 @@
-package io.nodegate.render;
+package io.nodegate.render.output;
 
 import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.Finding;

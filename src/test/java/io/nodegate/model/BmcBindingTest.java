@@ -1,5 +1,12 @@
-package io.nodegate.model.bmc;
+package io.nodegate.model;
 
+import io.nodegate.model.bmc.BmcReading;
+import io.nodegate.model.bmc.BmcReadings;
+import io.nodegate.model.bmc.BmcSystem;
+import io.nodegate.model.bmc.NodePower;
+import io.nodegate.model.bmc.PowerEvent;
+import io.nodegate.model.bmc.PowerLog;
+import io.nodegate.model.bmc.PowerVerdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.testing.NodeFixtures;
 import org.junit.jupiter.api.Test;
