@@ -33,10 +33,21 @@ public final class FindingsSection {
             return out.toString();
         }
         for (Finding f : findings) {
+            String head = "  " + f.code() + " " + f.severity().label() + "  " + (f.name() == null ? "" : f.name());
             out.append("  ").append(style.severity(f.severity(), f.code() + " " + f.severity().label()))
                     .append("  ").append(f.name() == null ? "" : f.name());
-            if (!f.nodes().isEmpty()) {
-                out.append("  ").append(String.join(", ", f.nodes()));
+            // the subject nodes follow the name; a long list goes on indented lines below it, whole names only
+            int column = head.length();
+            for (int i = 0; i < f.nodes().size(); i++) {
+                String node = f.nodes().get(i) + (i < f.nodes().size() - 1 ? "," : "");
+                String gap = i == 0 ? "  " : " ";
+                if (column + gap.length() + node.length() > WIDTH && column > INDENT.length()) {
+                    out.append('\n').append(INDENT);
+                    column = INDENT.length();
+                    gap = "";
+                }
+                out.append(gap).append(node);
+                column += gap.length() + node.length();
             }
             out.append('\n');
             wrap(f.message(), INDENT, INDENT).forEach(l -> out.append(l).append('\n'));

@@ -45,10 +45,33 @@ public final class LifecycleRenderer {
     /** One line per check (outcome, title), then its reasons and all its evidence. */
     static void checks(StringBuilder w, List<Check> checks) {
         for (Check c : checks) {
-            w.append(String.format("  %-8s %s%n", outcome(c), c.title()));
-            c.reasons().forEach(r -> w.append(String.format("      - %s%n", r)));
-            c.evidence().forEach((k, v) -> w.append(String.format("        %s: %s%n", k, v)));
+            fitted(w, String.format("  %-8s ", outcome(c)), "           ", c.title());
+            c.reasons().forEach(r -> fitted(w, "      - ", "        ", r));
+            c.evidence().forEach((k, v) -> fitted(w, "        ", "          ", k + ": " + v));
         }
+    }
+
+    /**
+     * One line of a report, {@code first} then {@code text}, as it is when it fits {@link TextTable#FIT} columns,
+     * else word-wrapped onto lines indented by {@code rest}, as kubectl describe wraps a long value. A word is
+     * never split, so a path or a sum stays whole and can still be pasted.
+     */
+    static void fitted(StringBuilder w, String first, String rest, String text) {
+        if (first.length() + text.length() <= TextTable.FIT) {
+            w.append(first).append(text).append('\n');
+            return;
+        }
+        FindingsSection.wrap(text, first, rest).forEach(l -> w.append(l).append('\n'));
+    }
+
+    /** "record: FILE (sha256 SUM)", the sum on a line of its own when both do not fit one. */
+    private static void recordLine(StringBuilder w, Path file, String sha256) {
+        String line = "record: " + file + (sha256 == null ? "" : " (sha256 " + sha256 + ")");
+        if (line.length() <= TextTable.FIT || sha256 == null) {
+            w.append(line).append('\n');
+            return;
+        }
+        w.append("record: ").append(file).append('\n').append("  (sha256 ").append(sha256).append(")\n");
     }
 
     private static JsonNode evidenceTree(Object record) {
@@ -89,9 +112,9 @@ public final class LifecycleRenderer {
             StringBuilder w = new StringBuilder();
             w.append(verdictLine("gate " + node, run.result().verdict(), run.result().checks())).append('\n');
             for (Check c : run.result().checks()) {
-                w.append(String.format("  %-12s %-8s %s%n", "[" + c.id() + "]", outcome(c), c.title()));
+                fitted(w, String.format("  %-12s %-8s ", "[" + c.id() + "]", outcome(c)), " ".repeat(25), c.title());
                 for (String r : c.reasons()) {
-                    w.append(String.format("      - %s%n", r));
+                    fitted(w, "      - ", "        ", r);
                 }
                 // a check that passed shows its evidence with -o wide ([c]'s times, the redundancy counts and the
                 // host's always); a BMC that was not asked has none to show
@@ -101,11 +124,11 @@ public final class LifecycleRenderer {
                         || ("bmc".equals(c.id()) && ran);
                 if (show) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
-                        w.append(String.format("        %s: %s%n", e.getKey(), e.getValue()));
+                        fitted(w, "        ", "          ", e.getKey() + ": " + e.getValue());
                     }
                 }
             }
-            w.append(String.format("record: %s (sha256 %s)%n", run.recordFile(), run.sha256()));
+            recordLine(w, run.recordFile(), run.sha256());
             if (run.annotation() != null) {
                 w.append(run.annotation()).append('\n');
             }
@@ -127,7 +150,7 @@ public final class LifecycleRenderer {
             w.append(verdictLine("verify-gone (baseline " + baselineTs + ")", run.result().verdict(),
                     run.result().checks())).append('\n');
             checks(w, run.result().checks());
-            w.append(String.format("record: %s%n", run.recordFile()));
+            recordLine(w, run.recordFile(), null);
             return w.toString();
         }
 
