@@ -41,7 +41,7 @@ public final class FindingsSection {
             for (int i = 0; i < f.nodes().size(); i++) {
                 String node = f.nodes().get(i) + (i < f.nodes().size() - 1 ? "," : "");
                 String gap = i == 0 ? "  " : " ";
-                if (column + gap.length() + node.length() > WIDTH && column > INDENT.length()) {
+                if (column + gap.length() + node.length() > TextTable.FIT && column > INDENT.length()) {
                     out.append('\n').append(INDENT);
                     column = INDENT.length();
                     gap = "";
@@ -69,20 +69,30 @@ public final class FindingsSection {
 
     /**
      * A header line of parts ("source: ...", "now: ..."), three spaces apart while the line stays within
-     * {@link TextTable#FIT} columns, else each further part on its own line; a part itself is never split (a path
-     * broken in two cannot be pasted).
+     * {@link TextTable#FIT} columns, else each further part on its own line; a part longer than a line continues on
+     * indented lines, broken between words only (a path broken in two cannot be pasted).
      */
     public static String header(Style style, String... parts) {
         StringBuilder out = new StringBuilder();
         StringBuilder line = new StringBuilder();
         for (String part : parts) {
             if (line.length() > 0 && line.length() + 3 + part.length() > TextTable.FIT) {
-                out.append(style.dim(line.toString())).append('\n');
+                fit(line.toString(), "", "  ").forEach(l -> out.append(style.dim(l)).append('\n'));
                 line = new StringBuilder();
             }
             line.append(line.length() > 0 ? "   " : "").append(part);
         }
-        return out.append(style.dim(line.toString())).append('\n').toString();
+        // a part longer than a line by itself continues on indented lines, broken between words only
+        fit(line.toString(), "", "  ").forEach(l -> out.append(style.dim(l)).append('\n'));
+        return out.toString();
+    }
+
+    /**
+     * {@code first + text} as one line when it fits {@link TextTable#FIT} columns, else word-wrapped as
+     * {@link #wrap}: lines that fit stay exactly as they were.
+     */
+    static List<String> fit(String text, String first, String rest) {
+        return first.length() + text.length() <= TextTable.FIT ? List.of(first + text) : wrap(text, first, rest);
     }
 
     /** Word-wraps {@code text} to {@link #WIDTH}: the first line starts with {@code first}, the rest with {@code rest}. */

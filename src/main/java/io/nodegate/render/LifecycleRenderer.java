@@ -64,6 +64,20 @@ public final class LifecycleRenderer {
         FindingsSection.wrap(text, first, rest).forEach(l -> w.append(l).append('\n'));
     }
 
+    /**
+     * A host step ("3. Install RKE2 ...: curl ... sh -"): a step too long for one line breaks after its first colon,
+     * so that the command or file content after it stays whole on its own line, ready to paste.
+     */
+    private static void step(StringBuilder w, String step) {
+        int colon = step.indexOf(": ");
+        if (2 + step.length() <= TextTable.FIT || colon < 0) {
+            fitted(w, "  ", "       ", step);
+            return;
+        }
+        w.append("  ").append(step, 0, colon + 1).append('\n');
+        fitted(w, "       ", "       ", step.substring(colon + 2));
+    }
+
     /** "record: FILE (sha256 SUM)", the sum on a line of its own when both do not fit one. */
     private static void recordLine(StringBuilder w, Path file, String sha256) {
         String line = "record: " + file + (sha256 == null ? "" : " (sha256 " + sha256 + ")");
@@ -85,8 +99,8 @@ public final class LifecycleRenderer {
             Baseline b = baseline;
             StringBuilder w = new StringBuilder();
             w.append(String.format("BASELINE_TS %s  server %s%n", b.baselineTs(), b.server()));
-            w.append(String.format("targets: %s%n", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
-                    + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList()));
+            fitted(w, "targets: ", "  ", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
+                    + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList().toString());
             w.append(String.format("control: %s (%d pods, node-password %s)%n", b.control().name(), b.control().pods(),
                     b.control().nodePasswordSecret()));
             w.append(String.format("other nodes: %d, DaemonSets: %d, GPU totals: %s, MetalLB: %s, node-password "
@@ -210,7 +224,7 @@ public final class LifecycleRenderer {
             w.append(String.format("  Node %s is gone (removed %s): the host joins as a new Node; reinstall at exactly "
                     + "%s%n", release.node(), release.tombstone().removedAt(), release.clusterVersion()));
             w.append("host-side steps:\n");
-            release.hostSteps().forEach(s -> w.append("  ").append(s).append('\n'));
+            release.hostSteps().forEach(s -> step(w, s));
             return w.toString();
         }
 
@@ -243,7 +257,7 @@ public final class LifecycleRenderer {
                         p.secret().name(), p.secret().created()));
             }
             w.append("host-side steps:\n");
-            p.hostSteps().forEach(s -> w.append("  ").append(s).append('\n'));
+            p.hostSteps().forEach(s -> step(w, s));
             return w.toString();
         }
 

@@ -45,10 +45,12 @@ public final class ProbeRenderer {
         List<EndpointResult> endpoints = report.endpoints();
         StringBuilder out = new StringBuilder();
         out.append("source: ").append(report.source()).append('\n');
-        out.append("Probe Lease ").append(settings.namespace()).append('/').append(settings.leaseName())
-                .append(": ").append(settings.renewals()).append(" renewals (PUT) per apiserver, slow above ")
-                .append(ProbeReport.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())
-                .append(" × renew deadline ").append(ProbeReport.ms(settings.renewDeadline())).append("\n\n");
+        String probe = "Probe Lease " + settings.namespace() + '/' + settings.leaseName() + ": "
+                + settings.renewals() + " renewals (PUT) per apiserver, slow above "
+                + ProbeReport.ms(settings.threshold()) + " = " + settings.thresholdFraction() + " × renew deadline "
+                + ProbeReport.ms(settings.renewDeadline());
+        FindingsSection.fit(probe, "", "  ").forEach(l -> out.append(l).append('\n'));
+        out.append('\n');
         TextTable t = wide ? new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE", "URL",
                 "LEASE") : new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
         List<String> slow = findings.stream().filter(f -> SlowApiserverCheck.CODE.equals(f.code()))
