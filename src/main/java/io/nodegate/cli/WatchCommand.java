@@ -165,6 +165,13 @@ public final class WatchCommand implements Callable<Integer> {
                     + "`install --with-policy-reports`' RBAC.")
     boolean policyReports;
 
+    @Option(names = "--cluster-name", paramLabel = "NAME",
+            description = "The name of this cluster, as a `cluster` label on every metric and on the PolicyReports, "
+                    + "so that series and reports from many clusters tell where they came from when read together "
+                    + "(federation, Thanos, Policy Reporter; docs/many-clusters.md). A Kubernetes label value: at "
+                    + "most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.")
+    String clusterName;
+
     @Option(names = "--no-handovers",
             description = "Do not keep the NodeHandovers current (by default the leader looks at each open one every "
                     + "minute: its status, the silence on each Alertmanager replica, Events; docs/handover.md).")
@@ -219,6 +226,11 @@ public final class WatchCommand implements Callable<Integer> {
                     + io.nodegate.time.Durations.format(MIN_LEASE_DURATION) + " (the leader renews every 2/3 of it, "
                     + "retrying every 1/7), got " + io.nodegate.time.Durations.format(leaseDuration));
         }
+        if (clusterName != null && !clusterName.matches("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)")) {
+            throw new ParameterException(spec.commandLine(), "--cluster-name " + io.nodegate.render.output
+                    .TerminalText.escape(clusterName) + ": not a Kubernetes label value (at most 63 letters, digits, "
+                    + "'-', '_' or '.', starting and ending with a letter or digit)");
+        }
         io.nodegate.source.kube.KubeConnection connection = env.connectForModel(live);
         String server = stripSlash(connection.server());
         String source = "live: " + connection.describe();
@@ -238,6 +250,9 @@ public final class WatchCommand implements Callable<Integer> {
             }
         };
         WatchService service = new WatchService(settings, connection, env.clock(), once ? line -> { } : log);
+        if (clusterName != null) {
+            service.clusterName(clusterName);
+        }
         BmcPoller bmcs = bmcPoller(once ? line -> { } : log);
         try {
             if (bmcs != null) {

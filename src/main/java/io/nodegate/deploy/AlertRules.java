@@ -208,14 +208,16 @@ public final class AlertRules {
         // purpose (a node-password Secret left without its Node), and the watch drops a finding as soon as its
         // cause is gone. nodegate_finding has a series per node a finding names, so findings that name no node
         // (NG211 single apiserver, NG202 quorum) are seen only in the per-code count nodegate_findings: the second
-        // branch alerts on those codes, once per code.
+        // branch alerts on those codes, once per code. The watch labels every series with its cluster
+        // (--cluster-name): kept through the aggregation, so that the alert itself says which cluster it is about
+        // where external labels are not shown (Thanos' alerts API drops them); absent, the label stays empty.
         return new AlertRule(alert, """
-                max by (code, name, node) (nodegate_finding{severity="%1$s"}) == 1
+                max by (cluster, code, name, node) (nodegate_finding{severity="%1$s"}) == 1
                 or
                 (
-                    max by (code) (nodegate_findings{severity="%1$s"}) > 0
-                  unless on (code)
-                    group by (code) (nodegate_finding{severity="%1$s"})
+                    max by (cluster, code) (nodegate_findings{severity="%1$s"}) > 0
+                  unless on (cluster, code)
+                    group by (cluster, code) (nodegate_finding{severity="%1$s"})
                 )
                 """.formatted(severity), forDuration, severity,
                 "nodegate {{ $labels.code }}{{ with $labels.name }} {{ . }}{{ end }}"

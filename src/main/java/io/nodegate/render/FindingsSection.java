@@ -34,10 +34,21 @@ public final class FindingsSection {
             return out.toString();
         }
         for (Finding f : findings) {
+            String head = "  " + f.code() + " " + f.severity().label() + "  " + (f.name() == null ? "" : f.name());
             out.append("  ").append(style.severity(f.severity(), f.code() + " " + f.severity().label()))
                     .append("  ").append(f.name() == null ? "" : f.name());
-            if (!f.nodes().isEmpty()) {
-                out.append("  ").append(String.join(", ", f.nodes()));
+            // the subject nodes follow the name; a long list goes on indented lines below it, whole names only
+            int column = head.length();
+            for (int i = 0; i < f.nodes().size(); i++) {
+                String node = f.nodes().get(i) + (i < f.nodes().size() - 1 ? "," : "");
+                String gap = i == 0 ? "  " : " ";
+                if (column + gap.length() + node.length() > TextTable.FIT && column > INDENT.length()) {
+                    out.append('\n').append(INDENT);
+                    column = INDENT.length();
+                    gap = "";
+                }
+                out.append(gap).append(node);
+                column += gap.length() + node.length();
             }
             out.append('\n');
             wrap(f.message(), INDENT, INDENT).forEach(l -> out.append(l).append('\n'));
@@ -59,20 +70,30 @@ public final class FindingsSection {
 
     /**
      * A header line of parts ("source: ...", "now: ..."), three spaces apart while the line stays within
-     * {@link TextTable#FIT} columns, else each further part on its own line; a part itself is never split (a path
-     * broken in two cannot be pasted).
+     * {@link TextTable#FIT} columns, else each further part on its own line; a part longer than a line continues on
+     * indented lines, broken between words only (a path broken in two cannot be pasted).
      */
     public static String header(Style style, String... parts) {
         StringBuilder out = new StringBuilder();
         StringBuilder line = new StringBuilder();
         for (String part : parts) {
             if (line.length() > 0 && line.length() + 3 + part.length() > TextTable.FIT) {
-                out.append(style.dim(line.toString())).append('\n');
+                fit(line.toString(), "", "  ").forEach(l -> out.append(style.dim(l)).append('\n'));
                 line = new StringBuilder();
             }
             line.append(line.length() > 0 ? "   " : "").append(part);
         }
-        return out.append(style.dim(line.toString())).append('\n').toString();
+        // a part longer than a line by itself continues on indented lines, broken between words only
+        fit(line.toString(), "", "  ").forEach(l -> out.append(style.dim(l)).append('\n'));
+        return out.toString();
+    }
+
+    /**
+     * {@code first + text} as one line when it fits {@link TextTable#FIT} columns, else word-wrapped as
+     * {@link #wrap}: lines that fit stay exactly as they were.
+     */
+    static List<String> fit(String text, String first, String rest) {
+        return first.length() + text.length() <= TextTable.FIT ? List.of(first + text) : wrap(text, first, rest);
     }
 
     /** Word-wraps {@code text} to {@link #WIDTH}: the first line starts with {@code first}, the rest with {@code rest}. */

@@ -36,10 +36,14 @@ public final class HandoverRenderer {
         }
         out.append(", due ").append(s.due()).append(", requested by ").append(s.requester());
         if (s.ticket() != null) {
-            out.append(", thread ").append(s.ticket());
+            // the thread's address on a line of its own when the title would pass 120 columns with it
+            int title = out.length() - style.bold("hand-over " + h.name()).length() + ("hand-over " + h.name()).length();
+            boolean fits = title + ", thread ".length() + s.ticket().length() <= TextTable.FIT;
+            out.append(fits ? ", thread " : ",\n  thread ").append(s.ticket());
         }
         out.append('\n');
-        out.append("  nodes: ").append(String.join(", ", s.nodes())).append('\n');
+        FindingsSection.fit("nodes: " + String.join(", ", s.nodes()), "  ", "         ")
+                .forEach(l -> out.append(l).append('\n'));
         out.append("  ").append(h.closed() ? "closed by " + s.closed().by() + " at " + s.closed().at()
                 + (s.closed().reason() == null ? "" : " (" + s.closed().reason() + ")") : "open");
         if (st.next() != null) {
@@ -188,8 +192,10 @@ public final class HandoverRenderer {
             implements TextReport, TreeReport {
         @Override
         public String text(Style style, boolean wide) {
-            return String.format("wrote %s (%d bytes): hand-over %s, %d node(s), %d violation(s)%n", file, bytes,
-                    handover, nodes, violations);
+            String wrote = String.format("wrote %s (%d bytes):", file, bytes);
+            String what = String.format("hand-over %s, %d node(s), %d violation(s)", handover, nodes, violations);
+            return wrote.length() + 1 + what.length() <= TextTable.FIT ? wrote + " " + what + "\n"
+                    : wrote + "\n  " + what + "\n";
         }
 
         @Override

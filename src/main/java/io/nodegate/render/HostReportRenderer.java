@@ -28,7 +28,7 @@ public final class HostReportRenderer {
         StringBuilder b = new StringBuilder();
         HostReport.Identity id = r.identity();
         b.append(style.bold("host " + id.hostname() + ": " + r.verdict().text())).append('\n');
-        r.verdictReasons().forEach(x -> b.append("  - ").append(x).append('\n'));
+        r.verdictReasons().forEach(x -> FindingsSection.fit(x, "  - ", "    ").forEach(l -> b.append(l).append('\n')));
         b.append('\n');
         line(b, "inspected", r.inspectedAt() + (r.root().equals("/") ? "" : " (root " + r.root() + ")"));
         line(b, "distribution", r.distribution());
@@ -73,14 +73,15 @@ public final class HostReportRenderer {
         }
         if (!r.warnings().isEmpty()) {
             b.append('\n').append("WARNINGS (").append(r.warnings().size()).append(")\n");
-            r.warnings().forEach(w -> b.append("  - ").append(w).append('\n'));
+            r.warnings().forEach(w -> FindingsSection.fit(w, "  - ", "    ").forEach(x -> b.append(x).append('\n')));
         }
         b.append('\n').append("sha256 ").append(r.sha256()).append('\n');
         return b.toString();
     }
 
     private static void line(StringBuilder b, String key, String value) {
-        b.append(String.format("%-16s %s%n", key, value == null ? "-" : value));
+        FindingsSection.fit(value == null ? "-" : value, String.format("%-16s ", key), " ".repeat(19))
+                .forEach(l -> b.append(l).append('\n'));
     }
 
 }

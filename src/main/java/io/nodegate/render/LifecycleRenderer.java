@@ -46,10 +46,47 @@ public final class LifecycleRenderer {
     /** One line per check (outcome, title), then its reasons and all its evidence. */
     static void checks(StringBuilder w, List<Check> checks) {
         for (Check c : checks) {
-            w.append(String.format("  %-8s %s%n", outcome(c), c.title()));
-            c.reasons().forEach(r -> w.append(String.format("      - %s%n", r)));
-            c.evidence().forEach((k, v) -> w.append(String.format("        %s: %s%n", k, v)));
+            fitted(w, String.format("  %-8s ", outcome(c)), "           ", c.title());
+            c.reasons().forEach(r -> fitted(w, "      - ", "        ", r));
+            c.evidence().forEach((k, v) -> fitted(w, "        ", "          ", k + ": " + v));
         }
+    }
+
+    /**
+     * One line of a report, {@code first} then {@code text}, as it is when it fits {@link TextTable#FIT} columns,
+     * else word-wrapped onto lines indented by {@code rest}, as kubectl describe wraps a long value. A word is
+     * never split, so a path or a sum stays whole and can still be pasted.
+     */
+    static void fitted(StringBuilder w, String first, String rest, String text) {
+        if (first.length() + text.length() <= TextTable.FIT) {
+            w.append(first).append(text).append('\n');
+            return;
+        }
+        FindingsSection.wrap(text, first, rest).forEach(l -> w.append(l).append('\n'));
+    }
+
+    /**
+     * A host step ("3. Install RKE2 ...: curl ... sh -"): a step too long for one line breaks after its first colon,
+     * so that the command or file content after it stays whole on its own line, ready to paste.
+     */
+    private static void step(StringBuilder w, String step) {
+        int colon = step.indexOf(": ");
+        if (2 + step.length() <= TextTable.FIT || colon < 0) {
+            fitted(w, "  ", "       ", step);
+            return;
+        }
+        w.append("  ").append(step, 0, colon + 1).append('\n');
+        fitted(w, "       ", "       ", step.substring(colon + 2));
+    }
+
+    /** "record: FILE (sha256 SUM)", the sum on a line of its own when both do not fit one. */
+    private static void recordLine(StringBuilder w, Path file, String sha256) {
+        String line = "record: " + file + (sha256 == null ? "" : " (sha256 " + sha256 + ")");
+        if (line.length() <= TextTable.FIT || sha256 == null) {
+            w.append(line).append('\n');
+            return;
+        }
+        w.append("record: ").append(file).append('\n').append("  (sha256 ").append(sha256).append(")\n");
     }
 
     private static JsonNode evidenceTree(Object record) {
@@ -63,8 +100,8 @@ public final class LifecycleRenderer {
             Baseline b = baseline;
             StringBuilder w = new StringBuilder();
             w.append(String.format("BASELINE_TS %s  server %s%n", b.baselineTs(), b.server()));
-            w.append(String.format("targets: %s%n", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
-                    + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList()));
+            fitted(w, "targets: ", "  ", b.targets().stream().map(t -> t.name() + " (Ready " + t.ready()
+                    + ", bootID " + t.bootId() + ", lease " + t.leaseRenewTime() + ")").toList().toString());
             w.append(String.format("control: %s (%d pods, node-password %s)%n", b.control().name(), b.control().pods(),
                     b.control().nodePasswordSecret()));
             w.append(String.format("other nodes: %d, DaemonSets: %d, GPU totals: %s, MetalLB: %s, node-password "
@@ -90,9 +127,9 @@ public final class LifecycleRenderer {
             StringBuilder w = new StringBuilder();
             w.append(verdictLine("gate " + node, run.result().verdict(), run.result().checks())).append('\n');
             for (Check c : run.result().checks()) {
-                w.append(String.format("  %-12s %-8s %s%n", "[" + c.id() + "]", outcome(c), c.title()));
+                fitted(w, String.format("  %-12s %-8s ", "[" + c.id() + "]", outcome(c)), " ".repeat(25), c.title());
                 for (String r : c.reasons()) {
-                    w.append(String.format("      - %s%n", r));
+                    fitted(w, "      - ", "        ", r);
                 }
                 // a check that passed shows its evidence with -o wide ([c]'s times, the redundancy counts and the
                 // host's always); a BMC that was not asked has none to show
@@ -102,11 +139,11 @@ public final class LifecycleRenderer {
                         || ("bmc".equals(c.id()) && ran);
                 if (show) {
                     for (Map.Entry<String, String> e : c.evidence().entrySet()) {
-                        w.append(String.format("        %s: %s%n", e.getKey(), e.getValue()));
+                        fitted(w, "        ", "          ", e.getKey() + ": " + e.getValue());
                     }
                 }
             }
-            w.append(String.format("record: %s (sha256 %s)%n", run.recordFile(), run.sha256()));
+            recordLine(w, run.recordFile(), run.sha256());
             if (run.annotation() != null) {
                 w.append(run.annotation()).append('\n');
             }
@@ -128,7 +165,7 @@ public final class LifecycleRenderer {
             w.append(verdictLine("verify-gone (baseline " + baselineTs + ")", run.result().verdict(),
                     run.result().checks())).append('\n');
             checks(w, run.result().checks());
-            w.append(String.format("record: %s%n", run.recordFile()));
+            recordLine(w, run.recordFile(), null);
             return w.toString();
         }
 
@@ -188,7 +225,7 @@ public final class LifecycleRenderer {
             w.append(String.format("  Node %s is gone (removed %s): the host joins as a new Node; reinstall at exactly "
                     + "%s%n", release.node(), release.tombstone().removedAt(), release.clusterVersion()));
             w.append("host-side steps:\n");
-            release.hostSteps().forEach(s -> w.append("  ").append(s).append('\n'));
+            release.hostSteps().forEach(s -> step(w, s));
             return w.toString();
         }
 
@@ -221,7 +258,7 @@ public final class LifecycleRenderer {
                         p.secret().name(), p.secret().created()));
             }
             w.append("host-side steps:\n");
-            p.hostSteps().forEach(s -> w.append("  ").append(s).append('\n'));
+            p.hostSteps().forEach(s -> step(w, s));
             return w.toString();
         }
 

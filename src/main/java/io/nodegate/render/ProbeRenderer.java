@@ -47,10 +47,12 @@ public final class ProbeRenderer {
         List<EndpointResult> endpoints = report.endpoints();
         StringBuilder out = new StringBuilder();
         out.append("source: ").append(report.source()).append('\n');
-        out.append("Probe Lease ").append(settings.namespace()).append('/').append(settings.leaseName())
-                .append(": ").append(settings.renewals()).append(" renewals (PUT) per apiserver, slow above ")
-                .append(Latencies.ms(settings.threshold())).append(" = ").append(settings.thresholdFraction())
-                .append(" × renew deadline ").append(Latencies.ms(settings.renewDeadline())).append("\n\n");
+        String probe = "Probe Lease " + settings.namespace() + '/' + settings.leaseName() + ": "
+                + settings.renewals() + " renewals (PUT) per apiserver, slow above "
+                + Latencies.ms(settings.threshold()) + " = " + settings.thresholdFraction() + " × renew deadline "
+                + Latencies.ms(settings.renewDeadline());
+        FindingsSection.fit(probe, "", "  ").forEach(l -> out.append(l).append('\n'));
+        out.append('\n');
         TextTable t = wide ? new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE", "URL",
                 "LEASE") : new TextTable("APISERVER", "RENEWALS", "P50", "P99", "MAX", "RESULT", "PROBE LEASE");
         List<String> slow = findings.stream().filter(f -> SlowApiserverDetector.CODE.code().equals(f.code()))

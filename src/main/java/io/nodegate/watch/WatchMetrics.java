@@ -123,8 +123,49 @@ public final class WatchMetrics {
         durationCount++;
     }
 
+    /** The name of the cluster this watch runs in, a label on every sample; null: none. */
+    private volatile String cluster;
+
+    /**
+     * Labels every sample with {@code cluster="NAME"}: where many clusters' watches meet in one place (federation,
+     * Thanos), a series says which cluster it came from by itself, without relying on external labels that
+     * Thanos' alerts API drops.
+     */
+    public void cluster(String name) {
+        this.cluster = name;
+    }
+
     /** The whole exposition. */
-    public synchronized String render() {
+    public String render() {
+        String text = exposition();
+        String name = cluster;
+        return name == null ? text : withLabel(text, "cluster", name);
+    }
+
+    /** {@code text} (the text format) with {@code name="value"} first on every sample line. */
+    static String withLabel(String text, String name, String value) {
+        String label = name + "=\"" + escape(value) + "\"";
+        StringBuilder out = new StringBuilder(text.length() + 4096);
+        for (String line : text.split("\n", -1)) {
+            if (line.isEmpty() || line.startsWith("#")) {
+                out.append(line);
+            } else {
+                int brace = line.indexOf('{');
+                int space = line.indexOf(' ');
+                if (brace >= 0 && (space < 0 || brace < space)) {
+                    boolean empty = line.charAt(brace + 1) == '}';
+                    out.append(line, 0, brace + 1).append(label).append(empty ? "" : ",").append(line.substring(brace + 1));
+                } else {
+                    out.append(line, 0, space).append('{').append(label).append('}').append(line.substring(space));
+                }
+            }
+            out.append('\n');
+        }
+        out.setLength(out.length() - 1);
+        return out.toString();
+    }
+
+    private synchronized String exposition() {
         StringBuilder out = new StringBuilder(4096);
         if (lastGood != null) {
             findings(out);

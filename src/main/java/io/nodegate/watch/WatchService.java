@@ -151,7 +151,18 @@ public final class WatchService implements AutoCloseable {
 
     /** `--policy-reports`: from now on the leader writes each good pass's findings as ClusterPolicyReports. */
     public void keepPolicyReports() {
-        policyReports = PolicyReportWriter.overApi(connection.client(), clock, guard, log);
+        PolicyReportWriter writer = PolicyReportWriter.overApi(connection.client(), clock, guard, log);
+        writer.cluster(cluster);
+        policyReports = writer;
+    }
+
+    /** `--cluster-name`: set before start; {@code null} leaves metrics and reports without a cluster label. */
+    private volatile String cluster;
+
+    /** `--cluster-name NAME`: a {@code cluster} label on every metric and PolicyReport (before keepPolicyReports). */
+    public void clusterName(String name) {
+        this.cluster = name;
+        metrics.cluster(name);
     }
 
     /**

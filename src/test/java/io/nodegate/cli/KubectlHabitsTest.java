@@ -141,4 +141,39 @@ class KubectlHabitsTest {
             }
         });
     }
+
+    /**
+     * -o name as kubectl prints it (cli-runtime pkg/printers/name.go: the kind in lower case, .group unless core,
+     * then /name; no namespace, as `kubectl get roles -A -o name` prints none): one line per object, in the order
+     * of -o json's items. policy emits a Role and a RoleBinding named nodegate-operator in five namespaces, so
+     * those names come five times each, as kubectl would print them; the table's NAMESPACE column tells them apart.
+     */
+    @Test
+    void policyNamesOneLinePerObjectAsKubectlDoes() {
+        CliRun names = CliRun.run("policy", "-o", "name");
+        CliRun json = CliRun.run("policy", "-o", "json");
+        CliRun table = CliRun.run("policy", "-o", "table", "--no-headers");
+        assertThat(names.exitCode()).as(names.err()).isZero();
+        var items = tools.jackson.databind.json.JsonMapper.builder().build().readTree(json.out()).path("items");
+        List<String> expected = new ArrayList<>();
+        List<String> namespaces = new ArrayList<>();
+        for (var o : items) {
+            String apiVersion = o.path("apiVersion").asString();
+            String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+            expected.add(o.path("kind").asString().toLowerCase(java.util.Locale.ROOT)
+                    + (group.isEmpty() ? "" : "." + group) + "/" + o.path("metadata").path("name").asString());
+            namespaces.add(o.path("metadata").path("namespace").asString("-"));
+        }
+        assertThat(names.out().lines().toList()).isEqualTo(expected);
+        // every repeated name is one object per namespace, and the table names those namespaces
+        List<String> rows = table.out().lines().toList();
+        assertThat(rows).hasSize(expected.size());
+        for (int i = 0; i < rows.size(); i++) {
+            assertThat(rows.get(i).split("\\s+")).as(rows.get(i)).endsWith(namespaces.get(i));
+        }
+        assertThat(expected.stream().filter(n -> n.equals("role.rbac.authorization.k8s.io/nodegate-operator")))
+                .hasSize(5);
+        assertThat(java.util.stream.IntStream.range(0, expected.size())
+                .filter(i -> expected.get(i).startsWith("role.")).mapToObj(namespaces::get).distinct()).hasSize(5);
+    }
 }

@@ -261,7 +261,7 @@ class OutputEverywhereTest extends SeededClusterTest {
                     if (text.contains("\u001b[")) {
                         return "escape codes into a pipe";
                     }
-                    if (format.equals("table") && listing) {
+                    if (format.equals("table")) {
                         for (String line : text.split("\n")) {
                             if (line.length() > 120) {
                                 return "a line of " + line.length() + " columns: " + line;

@@ -79,6 +79,60 @@ class WatchPolicyReportsTest {
         }
     }
 
+    /**
+     * --cluster-name: where many clusters' series and reports meet (Thanos, federation, Policy Reporter), each says
+     * which cluster it came from: a {@code cluster} label on every sample of /metrics and on the report.
+     */
+    @Test
+    void theClusterNameLabelsEveryMetricAndTheReport() throws Exception {
+        TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        try (ApiTestServer api = ApiTestServer.start().bookmarkEvery(Duration.ofMillis(300));
+             KubernetesClient client = api.newClient()) {
+            current = api;
+            api.create(new NamespaceBuilder().withNewMetadata().withName("nodegate-system").endMetadata().build());
+            for (String name : List.of("w1", "w2")) {
+                api.create(node(name, "uuid-" + name, WORKER, clock), SeedCluster.lease(name, clock.instant()));
+            }
+            // a renamed rejoin, so that the exposition holds finding series with labels of their own
+            api.create(node("w1-new", "uuid-w1", Map.of(), clock), SeedCluster.lease("w1-new", clock.instant()));
+            var settings = new WatchService.Settings(Duration.ofMillis(400), Duration.ofMillis(100),
+                    new InetSocketAddress("127.0.0.1", 0), "nodegate-system", "replica-a", Duration.ofSeconds(2),
+                    Duration.ofMillis(1500), Duration.ofMillis(250), true, 50, 100, true, AuditSettings.DEFAULTS,
+                    Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
+            try (WatchService service = new WatchService(settings, KubeConnection.wrapping(client,
+                    Duration.ofSeconds(10)), clock, line -> { })) {
+                service.clusterName("edge-07.prod");
+                service.keepPolicyReports();
+                service.start();
+                await("NG110 in the report", () -> results().contains("policy=NG110, rule=same-host-two-names, "
+                        + "category=nodegate, source=nodegate, result=warn"));
+                GenericKubernetesResource report = api.client().genericKubernetesResources(REPORTS)
+                        .withName("nodegate-watch").get();
+                assertThat(report.getMetadata().getLabels()).containsEntry("cluster", "edge-07.prod")
+                        .containsEntry("app.kubernetes.io/component", "watch");
+
+                String metrics = service.metrics().render();
+                List<String> samples = metrics.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+                assertThat(samples).as(metrics).anyMatch(l -> l.startsWith("nodegate_finding{"))
+                        .anyMatch(l -> l.startsWith("nodegate_leader{"));
+                // the text format: name{label="value",...} value; the cluster label once, on every sample
+                java.util.regex.Pattern sample = java.util.regex.Pattern.compile(
+                        "[a-zA-Z_:][a-zA-Z0-9_:]*\\{(?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\]|\\\\.)*\",?)*\\} \\S+");
+                for (String line : samples) {
+                    assertThat(line).as("a sample of the text format").matches(sample);
+                    assertThat(line.split("cluster=\"edge-07.prod\"", -1)).as(line).hasSize(2);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aClusterNameThatIsNoLabelValueIsAUsageError() {
+        CliRun run = CliRun.run("watch", "--cluster-name", "edge 07/prod");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--cluster-name").contains("label value");
+    }
+
     @Test
     void onceAndPolicyReportsIsAUsageError() {
         CliRun run = CliRun.run("watch", "--once", "--policy-reports");

@@ -257,8 +257,11 @@ public final class NodeRemover {
         Record pending = new Record(Record.KIND, node, Record.PENDING, started, decision, gateFile, opt.override(),
                 uid, rv, backups, false, null, List.of(), false, null, null, null, null, machineRef);
         store.writeJson(removalRecord, pending);
-        progress.println("saved Node, Lease, CSINode and node-password Secret metadata"
-                + (machine == null ? "" : " and " + machine.what()) + " to " + store.dir().resolve(dirName));
+        String saved = "saved Node, Lease, CSINode and node-password Secret metadata"
+                + (machine == null ? "" : " and " + machine.what());
+        String to = "to " + store.dir().resolve(dirName);
+        // within 120 columns, as every table line: the directory on a line of its own when both do not fit one
+        progress.println(saved.length() + 1 + to.length() <= 120 ? saved + " " + to : saved + "\n  " + to);
 
         // From here on the DELETE may have been sent: every message and exit code says whether the Node (or its
         // Machine) was deleted, or that it is unknown and what to check. Nothing below may end as "nothing deleted".
@@ -403,9 +406,11 @@ public final class NodeRemover {
         try {
             TombstoneLedger.Recorded recorded = tombstones.recordIn(tombstone);
             int attempts = recorded.attempts();
-            progress.println("recorded tombstone " + tombstone.name() + " in " + tombstones.where(recorded.shard())
-                    + (attempts > 1 ? " (after " + (attempts - 1) + " conflicting write(s) by others)" : "")
-                    + ": its return is reported as NG302 and refused under 'nodegate policy --quarantine'");
+            String what = "recorded tombstone " + tombstone.name() + " in " + tombstones.where(recorded.shard())
+                    + (attempts > 1 ? " (after " + (attempts - 1) + " conflicting write(s) by others)" : "") + ":";
+            String why = "its return is reported as NG302 and refused under 'nodegate policy --quarantine'";
+            // within 120 columns, as every table line: what it means on a line of its own when both do not fit one
+            progress.println(what.length() + 1 + why.length() <= 120 ? what + " " + why : what + "\n  " + why);
             return null;
         } catch (CollectionException e) {
             progress.println("!!! TOMBSTONE NOT RECORDED: " + e.getMessage());

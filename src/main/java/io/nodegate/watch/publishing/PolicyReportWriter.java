@@ -45,6 +45,9 @@ public final class PolicyReportWriter {
 
     public static final String NAME = "nodegate-watch";
     public static final Duration REFRESH = Duration.ofMinutes(10);
+    /** The label that names the cluster on every report when the watch was given --cluster-name. */
+    public static final String CLUSTER_LABEL = "cluster";
+
     static final Map<String, String> LABELS = Map.of("app.kubernetes.io/name", "nodegate",
             "app.kubernetes.io/component", "watch", "app.kubernetes.io/managed-by", "nodegate");
 
@@ -71,6 +74,14 @@ public final class PolicyReportWriter {
     private Map<String, String> onServer;
     private final Map<String, String> writtenIdentity = new HashMap<>();
     private final Map<String, Instant> writtenAt = new HashMap<>();
+
+    /** The name of the cluster the watch runs in, a {@code cluster} label on every report; null: none. */
+    private volatile String cluster;
+
+    /** Labels every report written from now on with {@code cluster: NAME} (see WatchMetrics#cluster). */
+    public void cluster(String name) {
+        this.cluster = name;
+    }
 
     PolicyReportWriter(Store store, Clock clock, Consumer<String> log) {
         this.store = store;
@@ -137,7 +148,12 @@ public final class PolicyReportWriter {
         }
         cleanSince.keySet().retainAll(clean);
 
-        List<ObjectNode> parts = PolicyReports.reports(NAME, LABELS, report.findings(), checks,
+        Map<String, String> labels = LABELS;
+        if (cluster != null) {
+            labels = new java.util.TreeMap<>(LABELS);
+            labels.put(CLUSTER_LABEL, cluster);
+        }
+        List<ObjectNode> parts = PolicyReports.reports(NAME, labels, report.findings(), checks,
                 f -> foundAt.get(f.key()), cleanSince::get);
         try {
             if (onServer == null) {
