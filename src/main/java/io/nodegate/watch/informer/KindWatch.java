@@ -58,10 +58,24 @@ import java.util.function.Consumer;
 final class KindWatch {
 
     /**
-     * One object as held: its plain JSON values, its model and the notes its mapping made, or the mapping's failure
-     * (a field of the wrong shape: the pass that meets it fails, naming it, as a LIST would).
+     * One object as held: its model and the notes its mapping made, or the mapping's failure (a field of the wrong
+     * shape: the pass that meets it fails, naming it, as a LIST would); its resourceVersion; and what tells its next
+     * version's kind of update. Only a Lease keeps its plain JSON values ({@code object}), which a renewal moves in
+     * place ({@link LeaseRenewal}); a Node keeps a digest of the fields a heartbeat post leaves alone
+     * ({@link NodeHeartbeat#digest}); other kinds keep nothing more. Holding each Node's plain JSON beside its model
+     * kept every Node twice: at 20,000 field-sized nodes that was most of the watch's heap (bench/RESULTS.md).
+     *
+     * @param object          the plain JSON values as mapped; null once held, except for a Lease
+     * @param version         metadata.resourceVersion, or null when the object had none
+     * @param heartbeatDigest a Node's {@link NodeHeartbeat#digest}, or null
      */
-    record Held(Map<String, Object> object, Object model, List<String> notes, RuntimeException mappingFailure) {
+    record Held(Map<String, Object> object, Object model, List<String> notes, RuntimeException mappingFailure,
+                String version, byte[] heartbeatDigest) {
+
+        /** As a mapper makes it: with the plain values it mapped, which {@link KindWatch} then keeps or drops. */
+        Held(Map<String, Object> object, Object model, List<String> notes, RuntimeException mappingFailure) {
+            this(object, model, notes, mappingFailure, object == null ? null : KindWatch.version(object), null);
+        }
     }
 
     /** Maps one object into the model as it arrives. */
@@ -207,8 +221,8 @@ final class KindWatch {
     /**
      * Calls {@code each} with every object held now, by key. Safe from any thread beside the watch thread's writes:
      * the store is a ConcurrentHashMap (each mapping is seen complete, with everything written before its put), and
-     * a {@link Held}'s model is immutable; only its plain object is changed in place by a renewal, so readers off the
-     * watch thread read models only. Weakly consistent: a put during the walk may or may not be seen.
+     * a {@link Held}'s model is immutable; only a Lease's plain object is changed in place by a renewal, so readers off
+     * the watch thread read models only. Weakly consistent: a put during the walk may or may not be seen.
      */
     void forEachHeld(java.util.function.BiConsumer<String, Held> each) {
         store.forEach(each);
@@ -239,7 +253,7 @@ final class KindWatch {
     /** The resourceVersion of the object held under {@code key} ("namespace/name" or "name"), or null. */
     String heldVersion(String key) {
         Held h = store.get(key);
-        return h == null ? null : version(h.object());
+        return h == null ? null : h.version();
     }
 
     /** The keys held now. */
@@ -508,8 +522,8 @@ final class KindWatch {
         for (var e : now.entrySet()) {
             Held before = store.get(e.getKey());
             // a LIST after 410 Gone brings equal copies of most objects: keep what is held when the version is the same
-            if (before == null || !Objects.equals(version(before.object()), version(e.getValue()))) {
-                store.put(e.getKey(), mapper.map(kind, e.getValue()));
+            if (before == null || !Objects.equals(before.version(), version(e.getValue()))) {
+                store.put(e.getKey(), kept(mapper.map(kind, e.getValue()), e.getValue()));
                 changed = true;
             }
         }
@@ -603,10 +617,11 @@ final class KindWatch {
                     // a holder seen renewing while its Lease is valid should renew again within the short limit
                     leaseValidUntil = later(leaseValidUntil, validUntil(now));
                 } else {
-                    now = mapper.map(kind, object);
+                    now = kept(mapper.map(kind, object), object);
                     store.put(key, now);
                     // a Node's heartbeat post is mapped (the model holds the new times) but asks for no pass
-                    if (nodes && before != null && NodeHeartbeat.onlyHeartbeat(before.object(), object)) {
+                    if (nodes && before != null && before.heartbeatDigest() != null
+                            && java.util.Arrays.equals(before.heartbeatDigest(), now.heartbeatDigest())) {
                         listener.renewed(kind);
                     } else {
                         listener.changed(kind);
@@ -624,6 +639,18 @@ final class KindWatch {
         if (version != null && !version.isEmpty()) {
             resourceVersion = version;
         }
+    }
+
+    /**
+     * What is held of a mapped object: a Lease as mapped (its plain values, moved in place by renewals); anything
+     * else without its plain values, a Node with the digest its next version is compared by.
+     */
+    private Held kept(Held mapped, Map<String, Object> object) {
+        if (leases) {
+            return mapped;
+        }
+        return new Held(null, mapped.model(), mapped.notes(), mapped.mappingFailure(), version(object),
+                nodes ? NodeHeartbeat.digest(object) : null);
     }
 
     /** When a held Lease stops being valid: renewTime + leaseDurationSeconds; null for anything else. */

@@ -1,8 +1,12 @@
 package io.nodegate.watch.informer;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -22,7 +26,6 @@ final class NodeHeartbeat {
 
     private static final Set<String> MOVES_WITH_A_HEARTBEAT_IN_METADATA = Set.of("resourceVersion", "managedFields",
             "generation");
-    private static final Set<String> MOVES_WITH_A_HEARTBEAT_IN_STATUS = Set.of("conditions");
     private static final Set<String> MOVES_WITH_A_HEARTBEAT_IN_A_CONDITION = Set.of("lastHeartbeatTime");
 
     private NodeHeartbeat() {
@@ -30,36 +33,100 @@ final class NodeHeartbeat {
 
     /**
      * True when two versions of one Node (plain JSON values) differ only in their conditions' lastHeartbeatTime,
-     * resourceVersion, generation or managedFields, and both have the same conditions in the same order.
+     * resourceVersion, generation or managedFields, and both have the same conditions in the same order: when both
+     * have a {@link #digest} and the two are equal.
      */
     static boolean onlyHeartbeat(Map<String, Object> before, Map<String, Object> after) {
-        if (!(before.get("status") instanceof Map<?, ?> statusBefore)
-                || !(after.get("status") instanceof Map<?, ?> statusAfter)
-                || !(statusBefore.get("conditions") instanceof List<?> conditionsBefore)
-                || !(statusAfter.get("conditions") instanceof List<?> conditionsAfter)
-                || !(before.get("metadata") instanceof Map<?, ?> metaBefore)
-                || !(after.get("metadata") instanceof Map<?, ?> metaAfter)
-                || before.size() != after.size() || conditionsBefore.size() != conditionsAfter.size()) {
-            return false;
+        byte[] a = digest(before);
+        return a != null && Arrays.equals(a, digest(after));
+    }
+
+    /**
+     * A SHA-256 digest of everything in a Node's plain JSON that a heartbeat post leaves alone (all of it but the
+     * fields named above), so that the watch can tell a heartbeat from a change without holding the previous
+     * version's JSON beside its model. Maps are read in key order (JSON objects are unordered), lists in their order;
+     * each value is written with its type and length, so different values never write the same bytes. Null for a
+     * Node without metadata or status.conditions: its next version always counts as a change.
+     */
+    static byte[] digest(Map<String, Object> node) {
+        if (!(node.get("status") instanceof Map<?, ?> status) || !(status.get("conditions") instanceof List<?>)
+                || !(node.get("metadata") instanceof Map<?, ?>)) {
+            return null;
         }
-        for (int i = 0; i < conditionsBefore.size(); i++) {
-            if (!(conditionsBefore.get(i) instanceof Map<?, ?> a) || !(conditionsAfter.get(i) instanceof Map<?, ?> b)
-                    || !HeartbeatFields.equalApartFrom(a, b, MOVES_WITH_A_HEARTBEAT_IN_A_CONDITION)) {
-                return false;
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+        writeMap(sha, node, Set.of(), Level.NODE);
+        return sha.digest();
+    }
+
+    /** Where a map sits in the Node: which of its fields a heartbeat moves, and how its children are written. */
+    private enum Level { NODE, METADATA, STATUS, CONDITION, OTHER }
+
+    private static void writeMap(MessageDigest sha, Map<?, ?> map, Set<String> ignored, Level level) {
+        sha.update((byte) '{');
+        List<String> keys = new ArrayList<>(map.size());
+        map.keySet().forEach(k -> keys.add(String.valueOf(k)));
+        keys.sort(null);
+        for (String key : keys) {
+            if (ignored.contains(key)) {
+                // left out: a heartbeat may move it, add it or drop it
+                continue;
+            }
+            sha.update((byte) 'k');
+            writeString(sha, key);
+            Object v = map.get(key);
+            if (level == Level.NODE && "metadata".equals(key) && v instanceof Map<?, ?> meta) {
+                writeMap(sha, meta, MOVES_WITH_A_HEARTBEAT_IN_METADATA, Level.METADATA);
+            } else if (level == Level.NODE && "status".equals(key) && v instanceof Map<?, ?> status) {
+                writeMap(sha, status, Set.of(), Level.STATUS);
+            } else if (level == Level.STATUS && "conditions".equals(key) && v instanceof List<?> conditions) {
+                sha.update((byte) '[');
+                writeLength(sha, conditions.size());
+                for (Object condition : conditions) {
+                    if (condition instanceof Map<?, ?> c) {
+                        writeMap(sha, c, MOVES_WITH_A_HEARTBEAT_IN_A_CONDITION, Level.CONDITION);
+                    } else {
+                        write(sha, condition);
+                    }
+                }
+            } else {
+                write(sha, v);
             }
         }
-        for (String field : before.keySet()) {
-            boolean same = switch (field) {
-                case "metadata" ->
-                        HeartbeatFields.equalApartFrom(metaBefore, metaAfter, MOVES_WITH_A_HEARTBEAT_IN_METADATA);
-                case "status" ->
-                        HeartbeatFields.equalApartFrom(statusBefore, statusAfter, MOVES_WITH_A_HEARTBEAT_IN_STATUS);
-                default -> after.containsKey(field) && Objects.equals(before.get(field), after.get(field));
-            };
-            if (!same) {
-                return false;
-            }
+        sha.update((byte) '}');
+    }
+
+    private static void write(MessageDigest sha, Object value) {
+        if (value instanceof Map<?, ?> map) {
+            writeMap(sha, map, Set.of(), Level.OTHER);
+        } else if (value instanceof List<?> list) {
+            sha.update((byte) '[');
+            writeLength(sha, list.size());
+            list.forEach(item -> write(sha, item));
+        } else if (value instanceof String text) {
+            sha.update((byte) 's');
+            writeString(sha, text);
+        } else if (value == null) {
+            sha.update((byte) 'z');
+        } else {
+            // numbers and booleans, with their type, as Objects.equals tells an Integer 1 from a Long 1
+            sha.update((byte) 'o');
+            writeString(sha, value.getClass().getName());
+            writeString(sha, value.toString());
         }
-        return true;
+    }
+
+    private static void writeString(MessageDigest sha, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        writeLength(sha, bytes.length);
+        sha.update(bytes);
+    }
+
+    private static void writeLength(MessageDigest sha, int length) {
+        sha.update(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length});
     }
 }

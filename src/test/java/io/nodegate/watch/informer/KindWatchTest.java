@@ -106,7 +106,7 @@ class KindWatchTest {
     }
 
     private List<String> names() {
-        return watch.held().stream().map(h -> name(h.object())).sorted().toList();
+        return watch.heldKeys().stream().sorted().toList();
     }
 
     /** Listed, and a watch open at the server (its answer came), not merely asked for. */
@@ -123,7 +123,7 @@ class KindWatchTest {
     }
 
     private NodeInfo model(String name) {
-        return watch.held().stream().filter(h -> name(h.object()).equals(name)).map(h -> (NodeInfo) h.model())
+        return watch.held().stream().map(h -> (NodeInfo) h.model()).filter(n -> n.name().equals(name))
                 .findFirst().orElseThrow();
     }
 
@@ -242,6 +242,42 @@ class KindWatchTest {
         assertThat(watch.held().toString()).doesNotContain("nvidia.com", "feature.node", "nfd.node");
     }
 
+    /**
+     * A Node is held once, as its model: change detection reads a digest of its plain JSON, not the JSON itself. An
+     * update that moves only labels and annotations no check reads (dropped while parsing) is no change and asks for
+     * no pass; one that moves a kept label is a change. The feature-discovery labels are those of the field's GPU node
+     * (../shared/field/k8s/edgexr-nori-rke2/nodes.json).
+     */
+    @Test
+    void aNodeIsHeldOnceAndAnUpdateOfDroppedLabelsAsksForNoPass() throws Exception {
+        Node gpu = new NodeBuilder(node("gpu-1")).editMetadata()
+                .addToLabels(NodeInfo.ROLE_PREFIX + "worker", "true")
+                .addToLabels("nvidia.com/gpu.product", "NVIDIA-A16-4Q")
+                .addToAnnotations("nfd.node.kubernetes.io/feature-labels", "cpu-cpuid.AVX2")
+                .endMetadata().editSpec().endSpec().withNewStatus().addNewCondition().withType("Ready")
+                .withStatus("True").withLastHeartbeatTime("2026-12-01T09:00:00Z").endCondition().endStatus().build();
+        api.create(gpu);
+        start(Kinds.NODES, 300);
+        await("listed and watching", this::watching);
+        assertThat(watch.held()).singleElement().satisfies(h -> {
+            assertThat(h.object()).as("no plain JSON beside the model").isNull();
+            assertThat(h.heartbeatDigest()).isNotNull();
+        });
+        int changesBefore = changes.get();
+
+        api.apply(new NodeBuilder(gpu).editMetadata().addToLabels("nvidia.com/gpu.product", "NVIDIA-A100-80GB")
+                .addToLabels("feature.node.kubernetes.io/cpu-cpuid.AVX512F", "true")
+                .addToAnnotations("nfd.node.kubernetes.io/feature-labels", "cpu-cpuid.AVX512F").endMetadata().build());
+        await("the update of dropped labels arrives", () -> renewals.get() == 1);
+        assertThat(changes.get()).as("dropped labels are no change").isEqualTo(changesBefore);
+
+        api.apply(new NodeBuilder(api.client().nodes().withName("gpu-1").get()).editMetadata()
+                .addToLabels(NodeInfo.ROLE_PREFIX + "gpu", "true").endMetadata().build());
+        await("the update of a kept label is a change", () -> changes.get() == changesBefore + 1);
+        assertThat(renewals.get()).isEqualTo(1);
+        assertThat(model("gpu-1").roles()).contains("gpu");
+    }
+
     @Test
     void aSecretIsHeldWithoutItsValues() throws Exception {
         Secret secret = new SecretBuilder().withNewMetadata().withName("w1.node-password.rke2")
@@ -252,7 +288,8 @@ class KindWatchTest {
         await("listed and watching", this::watching);
         api.apply(new SecretBuilder(secret).addToData("other", "YW5vdGhlcg==").build());
         await("updated", () -> changes.get() == 2);
-        assertThat(watch.held()).singleElement().satisfies(h -> assertThat(h.object()).doesNotContainKeys("data"));
+        assertThat(watch.held()).singleElement().satisfies(h -> assertThat(h.object()).as("held as its model only")
+                .isNull());
         assertThat(watch.held().toString()).doesNotContain("c2VjcmV0");
     }
 
