@@ -10,6 +10,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.util.List;
+
 /** `nodegate rejoin-risk`: one block per host, its answer, then every way in with its state and what closes it. */
 public final class RejoinRenderer {
 
@@ -31,12 +33,18 @@ public final class RejoinRenderer {
                     + " in the tombstone ledger (" + report.ledgerNamespace() + ")").append(", read ")
                     .append(report.readAt()).append('\n');
             for (RejoinRisk.HostAnswer h : report.hosts()) {
-                w.append('\n').append(style.bold(h.node())).append(" (").append(h.subject()).append("): can come back: ")
-                        .append(h.summary()).append('\n');
+                // within 120 columns, as every table line: broken between words onto indented lines
+                List<String> head = FindingsSection.fit(h.node() + " (" + h.subject() + "): can come back: "
+                        + h.summary(), "", "    ");
+                w.append('\n').append(style.bold(h.node())).append(head.get(0).substring(h.node().length())).append('\n');
+                head.stream().skip(1).forEach(l -> w.append(l).append('\n'));
                 for (RejoinRisk.JoinPath p : h.paths()) {
-                    w.append(String.format("  %-7s %-20s %s%n", p.state().label(), p.id(), p.detail()));
+                    String prefix = String.format("  %-7s %-20s ", p.state().label(), p.id());
+                    String indent = " ".repeat(prefix.length());
+                    FindingsSection.fit(p.detail(), prefix, indent).forEach(l -> w.append(l).append('\n'));
                     if (p.state() == RejoinRisk.State.OPEN && p.closes() != null) {
-                        w.append(String.format("  %-7s %-20s close: %s%n", "", "", p.closes()));
+                        FindingsSection.fit("close: " + p.closes(), indent, indent + "       ")
+                                .forEach(l -> w.append(l).append('\n'));
                     }
                 }
                 h.finding().ifPresent(f -> w.append("  ").append(f.code()).append(' ').append(f.name()).append('\n'));

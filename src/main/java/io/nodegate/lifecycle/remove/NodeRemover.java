@@ -456,7 +456,7 @@ public final class NodeRemover {
             }
             boolean last = !now.isBefore(deadline);
             if (!left.equals(shown) || last || Duration.between(shownAt, now).compareTo(PROGRESS_HEARTBEAT) >= 0) {
-                progress.printf("+%ds: still there: %s%n", elapsed, String.join(", ", left));
+                progress.println(withinWidth("+" + elapsed + "s: still there: " + String.join(", ", left)));
                 progress.flush();
                 shown = left;
                 shownAt = now;
@@ -488,6 +488,30 @@ public final class NodeRemover {
                     + (pods.size() > 5 ? " …" : ""));
         }
         return left;
+    }
+
+    /**
+     * A progress line within 120 columns, as every table line: broken between words onto indented lines when it is
+     * longer (a word is never split). The render room has the same rule for findings; lifecycle sits below render,
+     * so the few lines are here rather than an import upwards.
+     */
+    static String withinWidth(String line) {
+        if (line.length() <= 120) {
+            return line;
+        }
+        StringBuilder out = new StringBuilder();
+        StringBuilder current = new StringBuilder();
+        for (String word : line.split(" ")) {
+            if (current.length() > 0 && current.length() + 1 + word.length() > 120) {
+                out.append(current).append('\n');
+                current = new StringBuilder("    ");
+            }
+            if (current.length() > 0 && !current.toString().isBlank()) {
+                current.append(' ');
+            }
+            current.append(word);
+        }
+        return out.append(current).toString();
     }
 
     private String backupAsSent(String name, byte[] body) {
