@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Offline audit of a big kubectl JSON dump (issue 11 #9: a 200 MB JSON audit took 2.29 GB RSS; target <= 512 MB).
+# Offline audit of a big kubectl JSON dump (a 200 MB JSON audit took 2.29 GB RSS; target <= 512 MB).
 #
 # Writes the synthetic cluster (bench/) as one kubectl-style List file (`Bench dump`: Nodes with managedFields and
 # images, Leases, Secrets, CSINodes, EndpointSlices, DaemonSets; keys sorted, items before kind, as kubectl writes

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Issue 10's table: live commands against the synthetic API server, nodegate before and after a change, kubectl
+# The live-read targets' table: live commands against the synthetic API server, nodegate before and after a change, kubectl
 # and the raw LIST floor, in ONE run, interleaved round by round so machine drift hits every row alike.
 #
 # For each N it starts `serve --nodes N` (bench/, 127.0.0.1 only), writes a kubeconfig, and runs R rounds of:
 #   floor      the LISTs nodegate needs, limit 500, bodies read but not parsed (the least any client can do)
 #   kubectl    kubectl get nodes, then leases in kube-node-lease, then secrets in kube-system, -o json (the three
 #              lists the issue compares with), one shell, warm discovery cache
-#   kubectl-nodes  kubectl get nodes -o json alone (issue 21's yardstick for the small cluster), N < 1000 only
+#   kubectl-nodes  kubectl get nodes -o json alone (the yardstick for the small cluster), N < 1000 only
 #   nodegate   bin/nodegate audit --kubeconfig K -o json of this checkout (the launcher, its class-data archive)
 #   before     the same through BEFORE/bin/nodegate (another checkout, built; its own archive), when BEFORE is set
 #   java       the same as nodegate with NODEGATE_JAVA=$ALSO_JAVA (e.g. a JDK 25's bin/java: the AOT cache's row beside

@@ -8,7 +8,7 @@
 # /proc/PID/stat) and RSS (VmRSS) every second, takes the sync time (start -> /readyz 200), and reads the pass
 # times from its /metrics histogram at the end.
 #
-# Event -> metric latency (issue 21: p99 <= 2 s): while the CPU is sampled, a sampler in its own JVM
+# Event -> metric latency (target: p99 <= 2 s): while the CPU is sampled, a sampler in its own JVM
 # (`Bench sample`, bench/src/.../MetricLatency.java) scrapes /metrics every SCRAPE_EVERY and times each change it shows
 # against its event: a Lease renewal against its renewTime (stamped by the server when it sends it), a Node's Ready
 # flip (the server flips one live Node every FLIP_EVERY, alternately to False and back) against the time the server

@@ -108,8 +108,8 @@ public final class WatchCommand implements Callable<Integer> {
             description = "--once: how long to wait for every informer to sync (default: ${DEFAULT-VALUE}).")
     Duration syncTimeout;
 
-    // 1 s, not 2 s: a Node change then reaches /metrics within ~1.6 s at 5,000 nodes (p99; issue 21's 2 s target),
-    // at the cost of up to one pass a second under constant Node churn (bench/RESULTS.md, "Issue 21: the watch's
+    // 1 s, not 2 s: a Node change then reaches /metrics within ~1.6 s at 5,000 nodes (p99; the 2 s target),
+    // at the cost of up to one pass a second under constant Node churn (bench/RESULTS.md, "The watch's
     // event -> metric latency"; docs/metrics.md)
     @Option(names = "--debounce", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
             description = "Evaluate this long after a change, so a burst of changes is one pass. A Lease "

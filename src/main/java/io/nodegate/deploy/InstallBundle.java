@@ -38,8 +38,8 @@ import java.util.TreeMap;
  * Everything `nodegate install` emits, in apply order: the NodeHandover CRD ({@link #crds()}), the watch's Namespace,
  * ServiceAccount and RBAC (built from
  * {@link WatchAccess}), its Service, Deployment and PodDisruptionBudget, and on request a ServiceMonitor, the
- * PrometheusRule, the admission policy and the Grafana dashboard. Choices are explained in README ("Run it in the
- * cluster").
+ * PrometheusRule, the admission policy and the Grafana dashboard. Choices are explained in
+ * docs/in-cluster.md.
  */
 public final class InstallBundle {
 

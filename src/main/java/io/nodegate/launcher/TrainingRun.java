@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  * then stops by itself after SECONDS at most), while another JVM records the cache from {@code audit --kubeconfig
  * KUBECONFIG -o json}. A JDK 25 loads every class of the cache when it starts, so a cache that also holds this
  * class's server, the lifecycle commands and the offline path cost the 7-node live audit 1.18x the CPU of Java 17's
- * archive; trained on the audit alone, 0.87x the CPU of that full cache (bench/RESULTS.md, issue 21).
+ * archive; trained on the audit alone, 0.87x the CPU of that full cache (bench/RESULTS.md, "Start-up, JDK 25").
  */
 public final class TrainingRun {
 

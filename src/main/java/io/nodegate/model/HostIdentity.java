@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * matcher (tombstones and NG302, the fleet's host ledger and NG301, the gate's fleet check) goes through
  * {@link #normalise}, and the quarantine's CEL ({@code policy.QuarantinePolicy}) is built from the same two
  * patterns, {@link #SHAPE} and {@link #NO_IDENTITY}: before this, Java trimmed whitespace around a UUID and the CEL
- * did not, so NG302 reported a host the admission policy let in (issue 22).
+ * did not, so NG302 reported a host the admission policy let in.
  *
  * <p>The rule:
  * <ol>

@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  *
  * <p>An entry that cannot be read (not JSON, a removedAt like {@code 2026-13-01}, a name that disagrees with its key)
  * is <b>damaged</b>: it is named in {@link #problems()} and left out of {@link #tombstones()}, so one bad entry never
- * stops audit or the watch (issue 22: every watch pass failed on one). It is kept verbatim when the shard is written
+ * stops audit or the watch (in the field every watch pass failed on one). It is kept verbatim when the shard is written
  * again, and so are the index and exemption keys that referred to it: a rewrite by `remove` or `readmit` never lifts
  * its quarantine silently. Immutable: {@link #with} and {@link #without} return a new book.
  */

@@ -11,8 +11,8 @@ import java.util.Optional;
  * {@value TombstoneBook#CONFIGMAP} (the one ConfigMap of earlier versions), then {@code nodegate-tombstones-1} …
  * {@code nodegate-tombstones-15}, each labelled {@value #LABEL}={@value #LABEL_VALUE}.
  *
- * <p>Why shards, and why these: one ConfigMap held about 2,200 tombstones before the API server refused it (issue
- * 22: a ConfigMap's data may not exceed 1 MiB, {@code ValidateConfigMap} in kubernetes
+ * <p>Why shards, and why these: one ConfigMap held about 2,200 tombstones before the API server refused it
+ * (a ConfigMap's data may not exceed 1 MiB, {@code ValidateConfigMap} in kubernetes
  * {@code pkg/apis/core/validation/validation.go}), and `remove` found that out after deleting the Node. The
  * quarantine's binding selects the shards by label ({@code paramRef.selector}); kube-apiserver then evaluates the
  * policy once per selected ConfigMap, each with its own CEL cost budget, and denies when any evaluation denies

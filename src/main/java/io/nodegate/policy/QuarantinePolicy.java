@@ -32,7 +32,7 @@ import io.nodegate.model.TombstoneShards;
  * Identities are normalised by {@link HostIdentity}'s rule, built into the CEL from the same patterns the Java
  * matchers use, so NG302 and the quarantine agree on every input.
  *
- * <p>Nodes that existed at removal are never refused (issue 22). A kubelet POSTs its Node at every start and
+ * <p>Nodes that existed at removal are never refused. A kubelet POSTs its Node at every start and
  * patches only on AlreadyExists ({@code tryRegisterWithAPIServer} in kubernetes
  * {@code pkg/kubelet/kubelet_node_status.go}), and validating admission runs before storage finds that the Node
  * exists: the create handler passes admission as {@code createValidation}

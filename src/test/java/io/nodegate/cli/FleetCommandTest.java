@@ -164,7 +164,7 @@ class FleetCommandTest {
 
     @Test
     void aClusterThatCannotBeReadIsNamedTheOthersAreStillShownAndTheRunExitsThree() {
-        // issue 17: what is missing is said, never read as "not there"
+        // what is missing is said, never read as "not there"
         a.create(node("gpu-a07", "Unknown", UUID_A07, MID_A07, "boot-d9"), node("gpu-a08", "Unknown", UUID_A07,
                 MID_A07, "boot-d8"));
         b.failOn("GET", "/api/v1/nodes", 403);

@@ -11,7 +11,7 @@ import picocli.CommandLine;
 /**
  * picocli is compiled here from its sources (pom.xml) because its published jar is Java 5 bytecode, which Java 17's
  * class-data archive cannot hold: every command then loaded ~170 picocli classes from the jar through the old
- * verifier (bench/RESULTS.md, "Issue 21"). This holds the build to it: were the binary jar put back on the class path
+ * verifier (bench/RESULTS.md, "Second pass: the small audit within 3x of kubectl"). This holds the build to it: were the binary jar put back on the class path
  * (a dependency update, a copied pom), the start-up cost would come back silently.
  */
 class PicocliBytecodeTest {

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * `host inspect` on hostile host trees (issue 22, a red-team pass): malformed configs whose parse errors printed
+ * `host inspect` on hostile host trees (a red-team pass): malformed configs whose parse errors printed
  * the join token, a FIFO or /dev/zero where a config should be, YAML aliases read as their names, links that led
  * out of --root onto the inspecting machine's own files, a root without systemd.
  */

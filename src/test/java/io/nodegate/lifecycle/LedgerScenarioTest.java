@@ -25,7 +25,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The tombstones ledger end to end over HTTP (issue 22 item 4, issue 17's hand-over): the ledger is read, parsed,
+ * The tombstones ledger end to end over HTTP (and the hand-over's case): the ledger is read, parsed,
  * placed and written with a dry run before the DELETE; thousands of tombstones fit across shards and the quarantine
  * sees them all; a malformed entry is named and skipped and never stops audit or the watch; a Node that existed at
  * removal stays exempt; a hand-over is recorded and read as the expected arrival.
@@ -145,7 +145,7 @@ class LedgerScenarioTest extends SeededClusterTest {
 
     @Test
     void theFieldsOldConfigMapNearItsLimitSendsTheNextTombstoneToANewShardAndIsLabelled() {
-        // issue 22's field case: 2,230 tombstones in the one ConfigMap of earlier versions (no label); the next
+        // the field case: 2,230 tombstones in the one ConfigMap of earlier versions (no label); the next
         // remove got 422 after the delete. Now the entry goes to a new shard, and the old one is labelled first
         TombstoneBook old = TombstoneBook.empty();
         for (int i = 0; i < 2_230; i++) {
@@ -256,7 +256,7 @@ class LedgerScenarioTest extends SeededClusterTest {
 
     @Test
     void aNodeThatSharesTheIdentityWhenTheHostIsRemovedStaysExemptAndANewNameDoesNot() throws Exception {
-        // issue 22 item 5: twin-a11 is a cloned VM with gpu-a11's firmware UUID, live when gpu-a11 is removed
+        // twin-a11 is a cloned VM with gpu-a11's firmware UUID, live when gpu-a11 is removed
         Node twin = worker("twin-a11", "UUID-A11", "machine-twin-a11");
         api.create(twin);
         playGarbageCollector("gpu-a11");

@@ -184,7 +184,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
 
     @Test
     void aTombstoneThatCannotBeRecordedIsRefusedBeforeTheDelete() throws Exception {
-        // issue 22: remove deleted the Node, then failed to record it. The dry-run write now fails first.
+        // in the field, remove deleted the Node, then failed to record it. The dry-run write now fails first.
         api.failOn("POST", "/api/v1/namespaces/nodegate-system/configmaps", 403);
         playGarbageCollector("gpu-a11");
         CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");

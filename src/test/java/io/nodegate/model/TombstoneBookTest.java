@@ -14,7 +14,7 @@ class TombstoneBookTest {
 
     private static final Instant REMOVED = Instant.parse("2026-10-26T06:31:10Z");
 
-    /** A shard as an operator's hand edit left it: gpu-a10's removedAt has month 13 (issue 22's field case). */
+    /** A shard as an operator's hand edit left it: gpu-a10's removedAt has month 13 (a field case). */
     private static Map<String, String> withAMalformedEntry() {
         Map<String, String> data = new LinkedHashMap<>(TombstoneBook.empty()
                 .with(new Tombstone("gpu-a07", "uid-a07", "uuid-a07", "mid-a07", REMOVED, null, "kim"))

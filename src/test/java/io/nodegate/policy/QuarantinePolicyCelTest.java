@@ -162,7 +162,7 @@ class QuarantinePolicyCelTest {
         assertThat(binding.getSpec().getParamRef().getNamespace()).isEqualTo("nodegate-system");
     }
 
-    // ---- issue 22 item 5: the quarantine cannot lock out a Node that existed when the tombstone was written ----
+    // ---- the quarantine cannot lock out a Node that existed when the tombstone was written ----
 
     @Test
     void aNodeThatExistedAtRemovalAndSharesTheTombstonedUuidIsAllowedANewNameIsDenied() {
@@ -228,7 +228,7 @@ class QuarantinePolicyCelTest {
                 .isEqualTo("parameter not found: allowed by the binding");
     }
 
-    // ---- issue 22 item 7: one identity rule in the Java matcher and the CEL ----
+    // ---- one identity rule in the Java matcher and the CEL ----
 
     /**
      * The same raw systemUUID and machineID values, as a kubelet could send them, fed to the Java matcher (the Node

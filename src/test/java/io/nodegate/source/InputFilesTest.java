@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The one reader of input files (issue 22, defect 3): a FIFO made nodegate wait for a writer until the 30-minute
+ * The one reader of input files: a FIFO made nodegate wait for a writer until the 30-minute
  * overall deadline, and /dev/zero as a config or a report grew to 4.3 GB before it failed. Only regular files are
  * read, their size is capped before reading, and the read has a deadline.
  */

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 22, item 7: flags the watch used to accept (and then drop every Event) or fail on as "unexpected". */
+/** Flags the watch used to accept (and then drop every Event) or fail on as "unexpected". */
 class WatchCommandFlagsTest {
 
     @TempDir

@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The field case of issue 17 and its relatives, against the test API server playing a dead or broken apiserver:
+ * The field case of the frozen apiserver host and its relatives, against the test API server playing a dead or broken apiserver:
  * the watch never reports from a copy it cannot prove fresh.
  *
  * <p>Time is played ten times faster, through the same code path: the watch's freshness limits are
@@ -204,7 +204,7 @@ class WatchFreshnessTest {
     }
 
     /**
-     * Issue 17, item 1: an HA control plane loses the apiserver host the watch's streams go through. Its connections
+     * An HA control plane loses the apiserver host the watch's streams go through. Its connections
      * stay half-open and silent, new requests get no answer for 80 s, and the kubelets keep renewing through the other
      * apiservers. Before, the frozen copy made all 12 Leases look stopped at once: NG103 for the whole cluster, and
      * the Node watch was never replaced (a Node created after recovery never appeared).
@@ -267,7 +267,7 @@ class WatchFreshnessTest {
     }
 
     /**
-     * Issue 17: a server (or proxy) that ends every WATCH at once with 200 and no event. Before, each new watch
+     * A server (or proxy) that ends every WATCH at once with 200 and no event. Before, each new watch
      * started without delay (36 WATCHes in 2 s with no log line), the copy went stale, NG103 appeared and an active
      * NG111 disappeared. client-go's reflector calls a watch under a second with no event an error and backs off.
      */
@@ -325,7 +325,7 @@ class WatchFreshnessTest {
     }
 
     /**
-     * Issue 17, item 5: the Lease watch is re-opened after the server dropped it, and the new request is accepted
+     * The Lease watch is re-opened after the server dropped it, and the new request is accepted
      * and never answered. Before, `watching` stayed true while it waited: /readyz 200 for six minutes, BatchSilence
      * Events for every node at +51 s, NodegateResolved for all of them when the request finally timed out.
      */

@@ -28,7 +28,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The watch's HTTP endpoints against slow and idle clients. Field case (issue 17, item 7): three connections that
+ * The watch's HTTP endpoints against slow and idle clients. Field case: three connections that
  * sent {@code GET /metrics HTTP/1.1} and one header, then nothing, held both threads of the JDK HttpServer, and the
  * kubelet's liveness probe restarted a healthy pod every minute.
  */

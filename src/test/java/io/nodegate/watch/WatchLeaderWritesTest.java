@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 17, item 6: two replicas act as leader at once. A pass checked leadership once, at its start; with slow
+ * Two replicas act as leader at once. A pass checked leadership once, at its start; with slow
  * Event POSTs, the replica that lost the Lease kept posting for a minute, and the two replicas' Events contradicted
  * each other on the same Nodes. Now each Event is preceded by a read of the Lease ({@link LeaderGuard}).
  */

@@ -26,7 +26,7 @@ import java.util.Map;
  * whose RKE2 config is still on disk registers again at its next start, and if it was renamed it arrives as a bare
  * newcomer.
  *
- * <p>What keeps it true (issue 17, the hand-over case: cluster A removed its stale Node for a host that had served
+ * <p>What keeps it true (the hand-over case: cluster A removed its stale Node for a host that had served
  * cluster B for two days, and B's Node, created two hours before the removal, was reported critical with a hint to
  * uninstall RKE2 on B):
  * <ul>

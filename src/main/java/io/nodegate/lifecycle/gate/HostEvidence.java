@@ -24,7 +24,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The gate's reading of host-side evidence (issue: "the host owner says cleanup is done" was a sentence typed by a
+ * The gate's reading of host-side evidence (the field case: "the host owner says cleanup is done" was a sentence typed by a
  * person). Pure: the host report, the kubelet probe's answer and what the cluster says about the Node go in, checks
  * come out.
  *

@@ -24,7 +24,7 @@ import java.util.function.UnaryOperator;
  * operators removing hosts at once never lose an entry: the loser gets 409 Conflict, reads again and redoes its
  * change.
  *
- * <p>{@link #prepare} is `remove`'s check before the DELETE (issue 22: a ledger near the 1 MiB limit took the
+ * <p>{@link #prepare} is `remove`'s check before the DELETE (in the field, a ledger near the 1 MiB limit took the
  * delete and then refused the entry): it reads and parses every shard, finds the shard the entry fits in, and
  * sends that very write with {@code dryRun=All}, so RBAC, a missing namespace, the size limit and any admission
  * webhook answer before anything is deleted.

@@ -40,7 +40,7 @@ import java.util.Map;
  *
  * <p>In three steps, and nothing is deleted before the third: <b>collect</b> (the gate record, the Node as the server
  * sends it, the live Nodes that share its host identities), <b>decide</b> (the gate or override rules, the
- * tombstone, and whether the ledger can take it: read, parsed, placed and written with {@code dryRun=All}; issue 22:
+ * tombstone, and whether the ledger can take it: read, parsed, placed and written with {@code dryRun=All}; in the field,
  * the ledger used to be checked only after the DELETE), <b>record</b> (backups, the removal record, the DELETE, the
  * tombstone, the cascade).
  */

@@ -31,7 +31,7 @@ import java.util.Map;
  *
  * <p>{@code -o json} of a tree built here (an audit's, with its findings) needs no {@link ObjectMapper}: building
  * Jackson's mapper and introspecting the {@link Finding} record cost a fresh JVM 70-150 ms each, most of the
- * output step of a small live audit and more than its parsing (bench/RESULTS.md, issue 21). So trees are made from
+ * output step of a small live audit and more than its parsing (bench/RESULTS.md, "Second pass: the small audit within 3x of kubectl"). So trees are made from
  * the node factory, findings are copied into them field by field, and the tree is written by jackson-core's
  * generator with the mapper's pretty printer: the same text ({@code StructuredTest} holds the two to each other
  * on every example). The mappers are built on first use, by YAML output, {@link #tree(Object)} and values this
@@ -189,7 +189,7 @@ public final class Structured {
      * indented by two spaces, arrays on one line as {@code [ a, b ]}, empty ones as <code>{ }</code> and {@code [ ]}).
      * Not DefaultPrettyPrinter itself: its constructor joins its separators with an invokedynamic string
      * concatenation of a shape nothing before it in a command uses, and linking that call spins method handles worth
-     * ~9 ms of every {@code -o json} (async-profiler, bench/RESULTS.md "Issue 21").
+     * ~9 ms of every {@code -o json} (async-profiler, bench/RESULTS.md "Second pass").
      */
     static final class Indented implements PrettyPrinter {
         private static final DefaultIndenter NEW_LINE = DefaultIndenter.SYSTEM_LINEFEED_INSTANCE;

@@ -20,7 +20,7 @@ import java.util.Map;
  * <p>fabric8 answers these from the type's annotations ({@link HasMetadata#getKind}, {@link HasMetadata#getApiVersion},
  * {@link HasMetadata#getPlural}). Reading one annotation of a fabric8 model class makes the JVM parse all of them and
  * generate a proxy class for each annotation type it meets (Jackson's and fabric8's, five on a Node): about 12 ms of
- * CPU that every command paid before its first request (profiled with async-profiler, bench/RESULTS.md "Issue 21").
+ * CPU that every command paid before its first request (profiled with async-profiler, bench/RESULTS.md "Second pass: the small audit within 3x of kubectl").
  * So the kinds in {@link Kinds} are written out here and held equal to fabric8's answers by {@code ApiResourceTest};
  * any other type is asked of fabric8, so a type missing from this table costs time, never a wrong path (a wrong
  * path would be a 404, which nodegate reads as absence).

@@ -163,7 +163,7 @@ public final class StateAssembler {
 
     /**
      * The tombstones a ConfigMap holds: those of a ledger shard, none for any other ConfigMap. A damaged entry is
-     * skipped and noted, never thrown (issue 22: one bad entry made every watch pass fail).
+     * skipped and noted, never thrown (in the field one bad entry made every watch pass fail).
      */
     public List<Tombstone> tombstones(Map<String, Object> cm) {
         Map<String, Object> m = meta(cm);

@@ -69,7 +69,7 @@ class RemovedHostReturnedDetectorTest {
 
     @Test
     void theHandOverReplayIsNoNg302TheNodeThereExistedBeforeTheRemoval() {
-        // issue 17's field case: A removed its stale Node for a host that already served B; B's Node was created
+        // the hand-over's field case: A removed its stale Node for a host that already served B; B's Node was created
         // 12:24:10Z, two hours BEFORE the removal. It was reported critical with a hint to run rke2-uninstall.sh on B.
         Instant removal = Instant.parse("2026-10-24T14:24:13Z");
         var tomb = new Tombstone("gpu-a08", "uid-gpu-a08", UUID_A07, MID_A07, removal, "ab12", "kim");

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * `host inspect --systemctl` with a command that never answers (issue 22, defect 3): the output was read to its end
+ * `host inspect --systemctl` with a command that never answers: the output was read to its end
  * before the 10 s wait began, so a sleeping script kept nodegate waiting, and outlived it. Now the whole run has a
  * deadline that names the command, and the command goes with its process group: its children, and the children
  * that left their parent.

@@ -176,7 +176,7 @@ class PolicyReportWriterTest {
         }
     }
 
-    /** A report write is a status write: a replica that no longer holds the leader Lease writes none (issue 17). */
+    /** A report write is a status write: a replica that no longer holds the leader Lease writes none. */
     @Test
     void aReplicaThatLostTheLeaderLeaseWritesNoReport() {
         try (ApiTestServer api = ApiTestServer.start(); KubernetesClient client = api.newClient()) {

@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li>{@code base/}: what `nodegate install --image nodegate` prints, one file per object. The image is the
- *       placeholder name {@value #IMAGE}: set yours with kustomize's {@code images:} (README);</li>
+ *       placeholder name {@value #IMAGE}: set yours with kustomize's {@code images:} (docs/in-cluster.md);</li>
  *   <li>{@code kustomization.yaml} at the top: the base, so `kubectl kustomize deploy/kustomize` builds it;</li>
  *   <li>{@code components/NAME/}: one kustomize Component per `install --with-NAME` flag, the objects the flag adds
  *       and JSON patches for the objects it changes;</li>
