@@ -100,7 +100,7 @@ class ProbeApiserversCommandTest {
         CliRun run = CliRun.run("probe", "apiservers", "--kubeconfig", kubeconfig.toString(), "--count", "2");
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.OK);
-        assertThat(run.out()).contains("APISERVER", "127.0.0.1:" + port(a), "127.0.0.1:" + slowB.port(),
+        assertThat(run.out()).containsIgnoringWhitespaces("APISERVER", "127.0.0.1:" + port(a), "127.0.0.1:" + slowB.port(),
                 "127.0.0.1:" + port(c), "slow above 2s = 0.2 × renew deadline 10s", "FINDINGS (0)",
                 "probed over http");
         assertThat(run.out()).doesNotContain("SLOW", "ERROR");
@@ -116,7 +116,7 @@ class ProbeApiserversCommandTest {
                 "--lease-name", "probe-fixed", "-o", "json");
 
         assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
-        assertThat(run.err()).contains("apiserver 127.0.0.1:" + port(c) + " could not be measured",
+        assertThat(run.err()).containsIgnoringWhitespaces("apiserver 127.0.0.1:" + port(c) + " could not be measured",
                 "renewal 2/2", "500");
         JsonNode report = JSON.readTree(run.out());
         JsonNode onC = find(report, port(c));
@@ -139,9 +139,9 @@ class ProbeApiserversCommandTest {
                 "--lease-name", "probe-fixed");
 
         assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
-        assertThat(run.err()).contains("apiserver 127.0.0.1:" + slowB.port() + " could not be measured", "403",
+        assertThat(run.err()).containsIgnoringWhitespaces("apiserver 127.0.0.1:" + slowB.port() + " could not be measured", "403",
                 "RBAC");
-        assertThat(run.out()).contains("ERROR", "not created");
+        assertThat(run.out()).containsIgnoringWhitespaces("ERROR", "not created");
         assertThat(b.requests("DELETE", LEASES + "/probe-fixed")).isZero();
         assertThat(a.requests("DELETE", LEASES + "/probe-fixed")).isEqualTo(1);
     }
@@ -156,8 +156,8 @@ class ProbeApiserversCommandTest {
                 "--lease-name", "probe-fixed");
 
         assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
-        assertThat(run.out()).contains("NOT DELETED");
-        assertThat(run.err()).contains("probe Lease on 127.0.0.1:" + port(c),
+        assertThat(run.out()).containsIgnoringWhitespaces("NOT DELETED");
+        assertThat(run.err()).containsIgnoringWhitespaces("probe Lease on 127.0.0.1:" + port(c),
                 "kubectl -n kube-system delete lease probe-fixed");
         assertThat(c.client().leases().inNamespace("kube-system").withName("probe-fixed").get()).isNotNull();
         assertThat(b.client().leases().inNamespace("kube-system").withName("probe-fixed").get()).isNull();
@@ -174,7 +174,7 @@ class ProbeApiserversCommandTest {
                 "--lease-name", "probe-fixed");
 
         assertThat(run.exitCode()).isEqualTo(ExitCode.COLLECTION);
-        assertThat(run.err()).contains("127.0.0.1:" + port(c), "409");
+        assertThat(run.err()).containsIgnoringWhitespaces("127.0.0.1:" + port(c), "409");
         assertThat(c.client().leases().inNamespace("kube-system").withName("probe-fixed").get().getSpec()
                 .getHolderIdentity()).isEqualTo("someone-else");
     }
@@ -205,11 +205,11 @@ class ProbeApiserversCommandTest {
                 "Bad_Name");
 
         assertThat(fraction.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(fraction.err()).contains("--threshold-fraction");
+        assertThat(fraction.err()).containsIgnoringWhitespaces("--threshold-fraction");
         assertThat(count.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(count.err()).contains("--count");
+        assertThat(count.err()).containsIgnoringWhitespaces("--count");
         assertThat(name.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(name.err()).contains("--lease-name 'Bad_Name'");
+        assertThat(name.err()).containsIgnoringWhitespaces("--lease-name 'Bad_Name'");
         assertThat(a.totalRequests() + b.totalRequests() + c.totalRequests()).isZero();
     }
 

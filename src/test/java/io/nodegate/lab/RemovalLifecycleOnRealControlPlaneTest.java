@@ -53,7 +53,11 @@ class RemovalLifecycleOnRealControlPlaneTest {
         return r;
     }
 
-    private static final String NS = "nodegate-system";
+    /**
+     * The tombstones' namespace for this test alone: the shared lab's other classes create nodegate-system
+     * (`policy --apply`, `install`), and the first `remove` below needs a namespace that does not exist yet.
+     */
+    private static final String NS = "t-removal-ledger";
 
     /** Fills every shard to just below nodegate's budget with field-shaped tombstones; returns what was there. */
     private static Map<String, ConfigMap> fillLedger(KubernetesClient admin) {
@@ -150,17 +154,17 @@ class RemovalLifecycleOnRealControlPlaneTest {
 
             // Before the tombstones' namespace exists (a fresh cluster, 'policy --apply' never run): the dry run
             // of the tombstone's write gets 404 from the real apiserver, and remove deletes nothing.
-            CliRun noNamespace = cli("remove", HOST, "--baseline", baseline.toString());
+            CliRun noNamespace = cli("remove", HOST, "--baseline", baseline.toString(), "-n", NS);
             assertThat(noNamespace.exitCode()).as(noNamespace.all()).isEqualTo(3);
-            assertThat(noNamespace.err()).contains("namespaces \"nodegate-system\" not found", "Nothing deleted");
+            assertThat(noNamespace.err()).contains("namespaces \"" + NS + "\" not found", "Nothing deleted");
             assertThat(admin.nodes().withName(HOST).get().getMetadata().getUid()).isEqualTo(uid);
-            lab.kubectl(null, "create", "namespace", "nodegate-system");
+            lab.kubectl(null, "create", "namespace", NS);
 
             // A ledger with no room left: every shard filled to nodegate's budget, which keeps each ConfigMap below
             // the real apiserver's 1 MiB limit. remove refuses before the DELETE, names the limit, deletes nothing.
             Map<String, ConfigMap> before = fillLedger(admin);
             try {
-                CliRun full = cli("remove", HOST, "--baseline", baseline.toString());
+                CliRun full = cli("remove", HOST, "--baseline", baseline.toString(), "-n", NS);
                 assertThat(full.exitCode()).as(full.all()).isEqualTo(5);
                 assertThat(full.err()).contains("all 16 shards are full", "1 MiB", "Nothing deleted");
                 assertThat(admin.nodes().withName(HOST).get().getMetadata().getUid()).isEqualTo(uid);
@@ -174,7 +178,7 @@ class RemovalLifecycleOnRealControlPlaneTest {
 
             // RKE2's supervisor deletes a deleted Node's node-password Secret; the lab has none, so the test does.
             CompletableFuture<CliRun> removing = CompletableFuture.supplyAsync(() ->
-                    cli("remove", HOST, "--baseline", baseline.toString(), "--timeout", "3m"));
+                    cli("remove", HOST, "--baseline", baseline.toString(), "-n", NS, "--timeout", "3m"));
             Await.until("the Node deleted", Duration.ofSeconds(120),
                     () -> admin.nodes().withName(HOST).get() == null || removing.isDone());
             admin.secrets().inNamespace("kube-system").withName(HOST + ".node-password.rke2").delete();
@@ -185,20 +189,20 @@ class RemovalLifecycleOnRealControlPlaneTest {
             assertThat(admin.leases().inNamespace("kube-node-lease").withName(HOST).get())
                     .as("the garbage collector removed the Lease").isNull();
 
-            CliRun gone = cli("verify-gone", "--baseline", baseline.toString());
+            CliRun gone = cli("verify-gone", "--baseline", baseline.toString(), "-n", NS);
             assertThat(gone.exitCode()).as(gone.all()).isZero();
             assertThat(gone.out()).contains("PASS");
 
-            CliRun again = cli("remove", HOST, "--baseline", baseline.toString());
+            CliRun again = cli("remove", HOST, "--baseline", baseline.toString(), "-n", NS);
             assertThat(again.exitCode()).as(again.all()).isEqualTo(5);
             assertThat(again.err()).contains("already gone");
 
             // The host comes back: the quarantine is lifted, it is reinstalled and registers anew.
-            CliRun readmit = cli("readmit", HOST, "--baseline", baseline.toString(), "--yes");
+            CliRun readmit = cli("readmit", HOST, "--baseline", baseline.toString(), "-n", NS, "--yes");
             assertThat(readmit.exitCode()).as(readmit.all()).isZero();
             lab.lab("kubelet", "start", HOST).requireOk("start " + HOST);
             Await.until(HOST + " Ready again", Duration.ofSeconds(60), () -> "True".equals(ready(admin, HOST)));
-            CliRun verify = cli("readmit", HOST, "--baseline", baseline.toString(), "--verify", "--yes");
+            CliRun verify = cli("readmit", HOST, "--baseline", baseline.toString(), "-n", NS, "--verify", "--yes");
             assertThat(verify.exitCode()).as(verify.all()).isZero();
             assertThat(verify.out()).contains("PASS");
         } finally {

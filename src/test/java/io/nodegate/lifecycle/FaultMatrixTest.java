@@ -175,13 +175,13 @@ class FaultMatrixTest {
         // a fault while reading: INVALID; a fault while annotating (fabric8 reads, then patches): a clear error
         assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString())
                 .containsAnyOf("gate gpu-a11: INVALID", "annotating Node gpu-a11 failed", "nodegate: INVALID"));
-        assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).contains("annotating Node gpu-a11 failed (the PATCH answered HTTP 500"));
+        assertThat(cells).anySatisfy(c -> assertThat(c.run().err()).containsIgnoringWhitespaces("annotating Node gpu-a11 failed (the PATCH answered HTTP 500"));
         // a lying LIST (the Lease LIST that turned a HOLD into PASS in the field among them) is INVALID naming it
         assertThat(cells).filteredOn(c -> c.fault() == FaultProxy.Fault.EMPTY_LIST_200)
                 .extracting(Cell::call).anySatisfy(c -> assertThat(c).startsWith(
                         "GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?"));
         assertThat(cells).filteredOn(c -> FaultProxy.Fault.LYING_LIST.contains(c.fault())).isNotEmpty()
-                .allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).contains("gate gpu-a11: INVALID", "broken answer"));
+                .allSatisfy(c -> assertThat(c.run().out()).as(c.toString()).containsIgnoringWhitespaces("gate gpu-a11: INVALID", "broken answer"));
     }
 
     @Test
@@ -199,9 +199,9 @@ class FaultMatrixTest {
     void verifyGoneEndsInvalidOnEveryFault() throws IOException {
         List<Cell> cells = matrix(() -> cli("verify-gone", "--baseline", baseline.toString()), false, null);
         assertThat(cells).allSatisfy(c -> assertThat(c.run().exitCode()).as(c.toString()).isEqualTo(3));
-        assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).contains("INVALID"));
+        assertThat(cells).allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).containsIgnoringWhitespaces("INVALID"));
         assertThat(cells).filteredOn(c -> FaultProxy.Fault.LYING_LIST.contains(c.fault())).isNotEmpty()
-                .allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).contains("broken answer", proxy.url()));
+                .allSatisfy(c -> assertThat(c.run().all()).as(c.toString()).containsIgnoringWhitespaces("broken answer", proxy.url()));
     }
 
     @Test
@@ -265,14 +265,14 @@ class FaultMatrixTest {
             if (f.forwards()) {
                 assertThat(verdict).as(what).isEqualTo("PASS");
                 assertThat(run.exitCode()).as(what).isZero();
-                assertThat(run.out()).as(what).contains("annotated nodegate.io/gate-verdict=PASS", "landed");
+                assertThat(run.out()).as(what).containsIgnoringWhitespaces("annotated nodegate.io/gate-verdict=PASS", "landed");
                 // remove accepts the Node as the annotation left it
                 assertThat(Files.list(tmp.resolve("evidence-" + worlds)).map(p -> p.getFileName().toString()))
                         .as(what).anyMatch(name -> name.endsWith(".annotation.json"));
             } else {
                 assertThat(verdict).as(what).isNull();
                 assertThat(run.exitCode()).as(what).isEqualTo(3);
-                assertThat(run.err()).as(what).contains("re-reading the Node shows it does not carry this run's verdict");
+                assertThat(run.err()).as(what).containsIgnoringWhitespaces("re-reading the Node shows it does not carry this run's verdict");
             }
         }
     }
@@ -291,11 +291,11 @@ class FaultMatrixTest {
             assertThat(gone).as(what).isEqualTo(f.forwards());
             if (gone) {
                 assertThat(run.exitCode()).as(what).isZero();
-                assertThat(run.out()).as(what).contains("deleted Node gpu-a11", "re-read");
+                assertThat(run.out()).as(what).containsIgnoringWhitespaces("deleted Node gpu-a11", "re-read");
                 assertThat(record).as(what).contains("\"state\" : \"complete\"", "\"deleted\" : true");
             } else {
                 assertThat(run.exitCode()).as(what).isEqualTo(3);
-                assertThat(run.err()).as(what).contains("was not deleted");
+                assertThat(run.err()).as(what).containsIgnoringWhitespaces("was not deleted");
                 assertThat(record).as(what).contains("\"state\" : \"not-deleted\"", "\"deleted\" : false");
             }
         }
@@ -375,7 +375,7 @@ class FaultMatrixTest {
                 String what = "#" + i + " " + calls.get(i) + " HTTP_404 -> exit " + run.exitCode() + ": " + run.all();
                 assertThat(run.exitCode()).as(what).isEqualTo(3);
                 assertThat(run.err()).as(what).startsWith("nodegate: ").doesNotContain("io.nodegate", "Exception");
-                assertThat(run.all()).as(what).contains(proxy.url(), "404");
+                assertThat(run.all()).as(what).containsIgnoringWhitespaces(proxy.url(), "404");
                 if (gatePassed && api.client().nodes().withName("gpu-a11").get() == null) {
                     assertThat(run.err()).as(what).contains("was deleted");
                     assertThat(removalRecord()).as(what).contains("\"deleted\" : true");

@@ -70,11 +70,11 @@ class GateHostEvidenceTest extends SeededClusterTest {
         Path report = hostReport("points-elsewhere", afterTheLease(), true);
         CliRun withReport = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
         assertThat(withReport.exitCode()).as(withReport.all()).isEqualTo(5);
-        assertThat(withReport.out()).contains("gate gpu-a11: FAIL")
-                .contains("[c]          PASS")
-                .contains("host report: points-elsewhere")
-                .contains("the agent points at https://198.51.100.50:9345, not this cluster")
-                .contains("198.51.100.51:9345")
+        assertThat(withReport.out()).containsIgnoringWhitespaces("gate gpu-a11: FAIL")
+                .containsIgnoringWhitespaces("[c]          PASS")
+                .containsIgnoringWhitespaces("host report: points-elsewhere")
+                .containsIgnoringWhitespaces("the agent points at https://198.51.100.50:9345, not this cluster")
+                .containsIgnoringWhitespaces("198.51.100.51:9345")
                 .doesNotContain("not checked host evidence");
 
         // the evidence keeps the report byte for byte (its sha256 still holds), and no token or password
@@ -96,12 +96,12 @@ class GateHostEvidenceTest extends SeededClusterTest {
         Path report = hostReport("clean", afterTheLease(), true, "--removed-at", seed.a11Reply);
         CliRun run = gate("--host-report", report.toString());
         assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
-        assertThat(run.out()).contains("gate gpu-a11: HOLD", "[b]          HOLD", "no --removed-at",
+        assertThat(run.out()).containsIgnoringWhitespaces("gate gpu-a11: HOLD", "[b]          HOLD", "no --removed-at",
                 "[host]       PASS     host report: clean");
 
         CliRun withReply = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
         assertThat(withReply.exitCode()).as(withReply.all()).isZero();
-        assertThat(withReply.out()).contains("gate gpu-a11: PASS", "host report: clean");
+        assertThat(withReply.out()).containsIgnoringWhitespaces("gate gpu-a11: PASS", "host report: clean");
     }
 
     @Test
@@ -110,7 +110,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
                 seed.a11Lease.plus(Duration.ofHours(2)).toString());
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
         assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
-        assertThat(run.out()).contains("[host]       HOLD", "the report records the agent stopping at",
+        assertThat(run.out()).containsIgnoringWhitespaces("[host]       HOLD", "the report records the agent stopping at",
                 "but the host owner's --removed-at is");
     }
 
@@ -119,13 +119,13 @@ class GateHostEvidenceTest extends SeededClusterTest {
         Path early = hostReport("clean", seed.a11Lease.minus(Duration.ofMinutes(30)), true);
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", early.toString());
         assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
-        assertThat(run.out()).contains("gate gpu-a11: INVALID", "before the Lease's last renewal",
+        assertThat(run.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID", "before the Lease's last renewal",
                 "it shows the host before the agent stopped");
 
         Path future = hostReport("clean", seed.gateTime.plus(Duration.ofMinutes(10)), true);
         CliRun ahead = gate("--removed-at", seed.a11Reply, "--host-report", future.toString());
         assertThat(ahead.exitCode()).as(ahead.all()).isEqualTo(3);
-        assertThat(ahead.out()).contains("gate gpu-a11: INVALID", "after this run's time",
+        assertThat(ahead.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID", "after this run's time",
                 "more than the 2 minutes a clock may be off");
 
         // a host clock a minute ahead is within the skew allowed
@@ -174,7 +174,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
                 HostReports.identity(null, "machine-gpu-a11", "UUID-A11"));
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", report.toString());
         assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
-        assertThat(run.out()).contains("[host]       HOLD     host report: incomplete",
+        assertThat(run.out()).containsIgnoringWhitespaces("[host]       HOLD     host report: incomplete",
                 "could not tell whether an agent runs");
     }
 
@@ -186,7 +186,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", pipe.toString());
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
         assertThat(run.exitCode()).as(run.all()).isEqualTo(2);
-        assertThat(run.err()).contains("host report " + pipe + " is a FIFO (named pipe), not a regular file");
+        assertThat(run.err()).containsIgnoringWhitespaces("host report " + pipe + " is a FIFO (named pipe), not a regular file");
     }
 
     @Test
@@ -195,7 +195,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report",
                 hostReport("stopped", afterTheLease(), true).toString(), "--cluster-address", "192.0.2.10");
         assertThat(run.exitCode()).as(run.all()).isEqualTo(4);
-        assertThat(run.out()).contains("gate gpu-a11: HOLD",
+        assertThat(run.out()).containsIgnoringWhitespaces("gate gpu-a11: HOLD",
                 "the agent is stopped, not removed; it rejoins on start (KillMode=process leaves 5 containers)");
     }
 
@@ -204,7 +204,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report",
                 hostReport("renamed-running", afterTheLease(), true).toString(), "--cluster-address", "192.0.2.10");
         assertThat(run.exitCode()).as(run.all()).isEqualTo(5);
-        assertThat(run.out()).contains("host report: running", "registers as new-01 (not gpu-a11");
+        assertThat(run.out()).containsIgnoringWhitespaces("host report: running", "registers as new-01 (not gpu-a11");
     }
 
     @Test
@@ -212,7 +212,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
         Path other = hostReport("points-elsewhere", afterTheLease(), false);
         CliRun run = gate("--removed-at", seed.a11Reply, "--host-report", other.toString());
         assertThat(run.exitCode()).as(run.all()).isEqualTo(3);
-        assertThat(run.out()).contains("gate gpu-a11: INVALID",
+        assertThat(run.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID",
                 "the report is from another machine: its machine-id 3e1f5a7c9b2d4f6a8c0e1a3b5d7f9a07");
 
         Path edited = tmp.resolve("edited.json");
@@ -220,11 +220,11 @@ class GateHostEvidenceTest extends SeededClusterTest {
                 .replace("\"verdict\" : \"stopped\"", "\"verdict\" : \"clean\""));
         CliRun e = gate("--removed-at", seed.a11Reply, "--host-report", edited.toString());
         assertThat(e.exitCode()).as(e.all()).isEqualTo(3);
-        assertThat(e.out()).contains("does not match its body");
+        assertThat(e.out()).containsIgnoringWhitespaces("does not match its body");
 
         CliRun missing = gate("--host-report", tmp.resolve("nope.json").toString());
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.err()).contains("host report " + tmp.resolve("nope.json") + ": no such file");
+        assertThat(missing.err()).containsIgnoringWhitespaces("host report " + tmp.resolve("nope.json") + ": no such file");
     }
 
     @Test
@@ -245,7 +245,7 @@ class GateHostEvidenceTest extends SeededClusterTest {
             CliRun departed = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
                     "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(departed.exitCode()).as(departed.all()).isEqualTo(5);
-            assertThat(departed.out()).contains("kubelet port: another cluster's CA", "CN=rke2-server-ca@1760003600",
+            assertThat(departed.out()).containsIgnoringWhitespaces("kubelet port: another cluster's CA", "CN=rke2-server-ca@1760003600",
                     "does not chain to this cluster's CA", "the host runs a kubelet for another cluster");
 
             // the near miss: the kubelet's own self-signed pair is alive-but-unknown (HOLD), never another cluster
@@ -253,26 +253,26 @@ class GateHostEvidenceTest extends SeededClusterTest {
             CliRun selfRun = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
                     "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(selfRun.exitCode()).as(selfRun.all()).isEqualTo(4);
-            assertThat(selfRun.out()).contains("kubelet port: self-signed by this node's kubelet",
+            assertThat(selfRun.out()).containsIgnoringWhitespaces("kubelet port: self-signed by this node's kubelet",
                     "CN=gpu-a11-ca@1760000123").doesNotContain("another cluster's CA", "NG303");
 
             moveGpuA11To("127.0.0.4");
             CliRun silent = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
                     "--kubelet-port", port, "--probe-timeout", "2s");
             assertThat(silent.exitCode()).as(silent.all()).isZero();
-            assertThat(silent.out()).contains("kubelet port: refused (nothing listens) (consistent with cleanup)");
+            assertThat(silent.out()).containsIgnoringWhitespaces("kubelet port: refused (nothing listens) (consistent with cleanup)");
         }
         try (KubeletTlsServer reset = KubeletTlsServer.resetting("127.0.0.10", 0)) {
             moveGpuA11To("127.0.0.10");
             CliRun resetRun = gate("--removed-at", seed.a11Reply, "--probe-kubelet",
                     "--kubelet-port", String.valueOf(reset.port()), "--probe-timeout", "2s");
             assertThat(resetRun.exitCode()).as(resetRun.all()).isEqualTo(4);
-            assertThat(resetRun.out()).contains("kubelet port: accepted, then reset").doesNotContain("consistent with cleanup");
+            assertThat(resetRun.out()).containsIgnoringWhitespaces("kubelet port: accepted, then reset").doesNotContain("consistent with cleanup");
         }
         api.failOn("GET", "/api/v1/namespaces/kube-system/configmaps/kube-root-ca.crt", 500);
         CliRun broken = gate("--removed-at", seed.a11Reply, "--probe-kubelet", "--kubelet-port", "1");
         assertThat(broken.exitCode()).as(broken.all()).isEqualTo(3);
-        assertThat(broken.out()).contains("INVALID", "kube-root-ca.crt");
+        assertThat(broken.out()).containsIgnoringWhitespaces("INVALID", "kube-root-ca.crt");
     }
 
     private void moveGpuA11To(String ip) {

@@ -48,6 +48,12 @@ class LifecycleWalkTest extends SeededClusterTest {
                             seed.a10Lease.minusSeconds(18), seed.a10Lease.plusSeconds(53)),
                     SeedCluster.secret(n), SeedCluster.csiNode(n), SeedCluster.lease(n, seed.a10Lease));
         }
+        // the walk's baseline takes its time from the server's Date header, in whole seconds, and the test server
+        // stamps creationTimestamp with real time: let the second these Nodes were created in pass (as
+        // SeedCluster.populate does), or on a quick machine they read as created at the baseline, i.e. after it
+        Instant createdIn = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Await.until("the second gpu-a07..a09 were created in has passed", Duration.ofSeconds(5),
+                () -> Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(createdIn));
         player = new WalkPlayer(this, tmp);
         for (int i = 0; i < MEMBERS.length; i++) {
             player.files.put("https://192.0.2.1" + (i + 1) + ":2379", etcd.clientUrls().get(i));

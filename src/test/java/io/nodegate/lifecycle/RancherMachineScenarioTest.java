@@ -163,7 +163,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun g = gate("--machine-cluster", "prod-gpu", "--annotate");
 
         assertThat(g.exitCode()).as(g.all()).isZero();
-        assertThat(g.out()).contains("gate gpu-a11: PASS",
+        assertThat(g.out()).containsIgnoringWhitespaces("gate gpu-a11: PASS",
                 "[machine]    PASS     Rancher Machine fleet-default/" + MACHINE + " (phase Running)",
                 "annotated nodegate.io/gate-verdict=PASS",
                 "annotated Machine fleet-default/" + MACHINE + " nodegate.io/gate-verdict=PASS");
@@ -280,7 +280,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
             CliRun invalid = gate(args.toArray(String[]::new));
 
             assertThat(invalid.exitCode()).as(invalid.all()).isEqualTo(3);
-            assertThat(invalid.out()).contains("gate gpu-a11: INVALID", "[bmc]        INVALID",
+            assertThat(invalid.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID", "[bmc]        INVALID",
                     "annotated nodegate.io/gate-verdict=INVALID (replacing any earlier verdict",
                     "annotated Machine fleet-default/" + MACHINE + " nodegate.io/gate-verdict=INVALID");
         }
@@ -320,9 +320,9 @@ class RancherMachineScenarioTest extends SeededClusterTest {
                 rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu", "--annotate");
 
         assertThat(hold.exitCode()).as(hold.all()).isEqualTo(3);
-        assertThat(hold.out()).contains("gate gpu-a11: HOLD",
+        assertThat(hold.out()).containsIgnoringWhitespaces("gate gpu-a11: HOLD",
                 "annotated Machine fleet-default/" + MACHINE + " nodegate.io/gate-verdict=HOLD");
-        assertThat(hold.err()).startsWith("nodegate: ").contains("gate gpu-a11: HOLD, but it could not replace",
+        assertThat(hold.err()).startsWith("nodegate: ").containsIgnoringWhitespaces("gate gpu-a11: HOLD, but it could not replace",
                 "writing nodegate.io/gate-verdict=HOLD on Node gpu-a11 failed",
                 "Node gpu-a11 now carries: PASS (gate-at " + seed.gateTime + ")",
                 "That earlier PASS is STILL IN FORCE: the admission policy admits its DELETE",
@@ -338,8 +338,8 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun unread = gate("--machine-cluster", "prod-gpu", "--annotate");
 
         assertThat(unread.exitCode()).as(unread.all()).isEqualTo(3);
-        assertThat(unread.out()).contains("gate gpu-a11: INVALID");
-        assertThat(unread.err()).contains("Node gpu-a11 could not be read",
+        assertThat(unread.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID");
+        assertThat(unread.err()).containsIgnoringWhitespaces("Node gpu-a11 could not be read",
                 "an earlier nodegate.io/gate-verdict=PASS on it, if any, is STILL IN FORCE");
         assertThat(api.requests("PATCH", "/api/v1/nodes/gpu-a11")).isEqualTo(2);
     }
@@ -354,7 +354,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun g = gate("--annotate");
 
         assertThat(g.exitCode()).as(g.all()).isZero();
-        assertThat(g.out()).contains("[machine]    PASS     Rancher Machine fleet-default/" + MACHINE);
+        assertThat(g.out()).containsIgnoringWhitespaces("[machine]    PASS     Rancher Machine fleet-default/" + MACHINE);
         assertThat(machineAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS")
                 .containsEntry("nodegate.io/gate-node-uid", nodeUid);
 
@@ -362,7 +362,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         labelGpuA11AsRancherRegisteredIt("00000000-1111-2222-3333-444444444444");
         CliRun other = gate();
         assertThat(other.exitCode()).as(other.all()).isEqualTo(3);
-        assertThat(other.out()).contains("[machine]    INVALID", "has label rke.cattle.io/machine=00000000-1111",
+        assertThat(other.out()).containsIgnoringWhitespaces("[machine]    INVALID", "has label rke.cattle.io/machine=00000000-1111",
                 "another Machine than fleet-default/" + MACHINE);
     }
 
@@ -375,7 +375,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun g = gate("--machine-cluster", "prod-gpu", "--annotate");
 
         assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
-        assertThat(g.out()).contains("gate gpu-a11: INVALID", "[machine]    INVALID",
+        assertThat(g.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID", "[machine]    INVALID",
                 "has status.nodeRef.uid 0d9c8b7a-6f5e-4d3c-2b1a-098f7e6d5c4b, but Node gpu-a11 has uid " + nodeUid,
                 "not annotated: verdict INVALID");
         assertThat(machineAnnotations()).doesNotContainKey("nodegate.io/gate-verdict");
@@ -394,7 +394,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun g = gate("--machine-cluster", "prod-gpu");
 
         assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
-        assertThat(g.out()).contains("[machine]    INVALID", "carries rke.cattle.io/machine=" + machineUid,
+        assertThat(g.out()).containsIgnoringWhitespaces("[machine]    INVALID", "carries rke.cattle.io/machine=" + machineUid,
                 "no Machine of cluster prod-gpu in fleet-default has status.nodeRef.name=gpu-a11",
                 "Machines of other clusters name a Node of this name: [fleet-default/" + MACHINE + " of cluster lab]");
     }
@@ -407,7 +407,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun g = cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply);
 
         assertThat(g.exitCode()).as(g.all()).isZero();
-        assertThat(g.out()).contains("[machine]    not checked Rancher Machine",
+        assertThat(g.out()).containsIgnoringWhitespaces("[machine]    not checked Rancher Machine",
                 "no --machine-context or --machine-kubeconfig given",
                 "gpu-a11 was registered by Rancher as a Machine (rke.cattle.io/machine=" + machineUid);
     }
@@ -421,7 +421,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
         CliRun g = gate("--machine-cluster", "prod-gpu", "--annotate");
 
         assertThat(g.exitCode()).as(g.all()).isEqualTo(3);
-        assertThat(g.out()).contains("gate gpu-a11: INVALID", "management cluster --machine-kubeconfig");
+        assertThat(g.out()).containsIgnoringWhitespaces("gate gpu-a11: INVALID", "management cluster --machine-kubeconfig");
         assertThat(api.requests("PATCH", "/api/v1/nodes/gpu-a11")).isZero();
     }
 
@@ -436,7 +436,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
                 rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu");
 
         assertThat(r.exitCode()).as(r.all()).isZero();
-        assertThat(r.out()).contains("saved Node, Lease, CSINode and node-password Secret metadata and Machine"
+        assertThat(r.out()).containsIgnoringWhitespaces("saved Node, Lease, CSINode and node-password Secret metadata and Machine"
                         + " fleet-default/" + MACHINE, "deleted Machine fleet-default/" + MACHINE + " (uid " + machineUid + ")",
                 "Cluster API now drains Node gpu-a11",
                 "Machine fleet-default/" + MACHINE + " and Node gpu-a11 NotFound; Lease, CSINode, node-password Secret"
@@ -563,7 +563,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
                 rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu");
 
         assertThat(r.exitCode()).as(r.all()).isEqualTo(5);
-        assertThat(r.all()).contains("Machine fleet-default/" + MACHINE + " was not deleted: the API server refused"
+        assertThat(r.all()).containsIgnoringWhitespaces("Machine fleet-default/" + MACHINE + " was not deleted: the API server refused"
                 + " the uid/resourceVersion precondition");
         assertThat(machineAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS");
         assertThat(api.client().nodes().withName("gpu-a11").get()).isNotNull();
@@ -580,7 +580,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
                 rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu");
 
         assertThat(without.exitCode()).as(without.all()).isEqualTo(5);
-        assertThat(without.all()).contains("was made without --machine-context", "Nothing deleted");
+        assertThat(without.all()).containsIgnoringWhitespaces("was made without --machine-context", "Nothing deleted");
 
         assertThat(gate("--machine-cluster", "prod-gpu", "--annotate").exitCode()).isZero();
         machine(MACHINE).edit(m -> {
@@ -592,7 +592,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
                 rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu");
 
         assertThat(changed.exitCode()).as(changed.all()).isEqualTo(5);
-        assertThat(changed.all()).contains("Machine fleet-default/" + MACHINE + " changed since the gate");
+        assertThat(changed.all()).containsIgnoringWhitespaces("Machine fleet-default/" + MACHINE + " changed since the gate");
         assertThat(rancher.requests("DELETE", MACHINE_PATH)).isZero();
         assertThat(api.requests("DELETE", "/api/v1/nodes/gpu-a11")).isZero();
     }

@@ -103,6 +103,7 @@ public final class LiveSource implements AutoCloseable {
      * included. Any failed call fails the whole load. Pods are listed (all namespaces) only when asked.
      */
     public ClusterState load(boolean withPods) {
+        Instant started = clock.instant();
         List<String> notes = new ArrayList<>();
         String version = serverVersion();
         // Nodes are most of the bytes to parse: list them on a second thread while this one lists the rest, so
@@ -130,22 +131,11 @@ public final class LiveSource implements AutoCloseable {
             }
             mapped.put(Kinds.NODES, joinNodes(nodes));
             model.notesFirst(nodeModel);
-            return model.finish(new StateAssembler.Origin(readsEnded(), source(), connection.context(), connection.server(),
+            return model.finish(new StateAssembler.Origin(started, source(), connection.context(), connection.server(),
                     version), mapped, List.copyOf(notes));
         } finally {
             nodeReader.shutdownNow();
         }
-    }
-
-    /**
-     * The snapshot's "now": the moment its last read was answered, not the moment the first was sent. The objects
-     * were read over an interval, and a kubelet that renews its Lease while the reads run (every 10 s) gives a
-     * renewTime after the interval's start: judged at the start it is in the future, a negative age (seen on a real
-     * apiserver: a Lease age of -823ms). Judged at the end, every age is at least its true age at the moment its
-     * object was read, and at most that plus the reads' own duration.
-     */
-    private Instant readsEnded() {
-        return clock.instant();
     }
 
     private <M> void readIntoModel(ReadKind<?, M> kind, StateAssembler model, StateAssembler.Mapped mapped,
@@ -182,6 +172,7 @@ public final class LiveSource implements AutoCloseable {
             throw new IllegalStateException("read() returns whole objects; this connection skips fields while "
                     + "parsing (openForModel): use open()");
         }
+        Instant started = clock.instant();
         List<String> notes = new ArrayList<>();
         String version = serverVersion();
         Map<ReadKind<?, ?>, List<Map<String, Object>>> objects = new LinkedHashMap<>();
@@ -191,7 +182,7 @@ public final class LiveSource implements AutoCloseable {
                 objects.put(kind, items);
             }
         }
-        return new RawSnapshot(readsEnded(), source(), connection.context(), connection.server(), version, objects,
+        return new RawSnapshot(started, source(), connection.context(), connection.server(), version, objects,
                 List.copyOf(notes));
     }
 

@@ -90,27 +90,6 @@ class LiveSourceTest {
      * raw snapshot that `collect` writes.
      */
     @Test
-    void theSnapshotIsJudgedWhenItsReadsEndSoALeaseRenewedDuringThemHasNoNegativeAge() {
-        Instant start = Instant.parse("2026-03-01T10:00:00Z");
-        io.nodegate.lifecycle.TestClock clock = new io.nodegate.lifecycle.TestClock(start);
-        api.create(io.nodegate.lifecycle.SeedCluster.lease("renewed-during-the-read", start.plusMillis(500)));
-        api.onRequest((request, body) -> clock.advance(java.time.Duration.ofSeconds(1)));
-        ClusterState state;
-        RawSnapshot raw;
-        try (LiveSource model = new LiveSource(KubeConnection.openForModel(kubeconfig, null,
-                java.time.Duration.ofSeconds(10)), clock, 500);
-             LiveSource whole = new LiveSource(KubeConnection.open(kubeconfig, null,
-                     java.time.Duration.ofSeconds(10)), clock, 500)) {
-            state = model.load(false);
-            raw = whole.read(false);
-        }
-        assertThat(state.leaseOf("renewed-during-the-read")).hasValueSatisfying(lease ->
-                assertThat(java.time.Duration.between(lease.renewTime(), state.now())).isPositive());
-        assertThat(state.now()).as("the clock when the last read was answered").isAfter(start.plusSeconds(5));
-        assertThat(raw.now()).isAfter(state.now().plusSeconds(5));
-    }
-
-    @Test
     void aReaderOverTheSourcesReadLayerReadsAsTheSourceDoes() {
         // one connection, one read layer: a reader built over a source's layer pages as the source does (here
         // 50 a page), where a layer of its own would ask for pages of 500 in one call
