@@ -278,6 +278,41 @@ class FaultMatrixTest {
     }
 
     @Test
+    void aNodeWrittenWhileTheGateRanIsJudgedAgainNeverAnnotatedOnAVersionItDidNotJudge() throws IOException {
+        // the node lifecycle controller taints a Node that just went Unknown: each write is a new resourceVersion,
+        // and the PASS's patch names the version the gate judged
+        String taint = "{\"metadata\":{\"annotations\":{\"written-by\":\"node-lifecycle-controller\"}}}";
+        newWorld(false);
+        api.beforeServing("PATCH", "/api/v1/nodes/gpu-a11", taint);
+        CliRun once = cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply,
+                "--annotate");
+        assertThat(once.exitCode()).as(once.all()).isZero();
+        assertThat(once.out()).containsIgnoringWhitespaces("judged again from fresh reads after 1 refused annotation",
+                "HTTP 409", "annotated nodegate.io/gate-verdict=PASS");
+        Node judged = api.client().nodes().withName("gpu-a11").get();
+        assertThat(judged.getMetadata().getAnnotations()).containsEntry("nodegate.io/gate-verdict", "PASS")
+                .containsEntry("written-by", "node-lifecycle-controller");
+        // both runs are on record; the annotation names the second
+        try (var files = Files.list(tmp.resolve("evidence-" + worlds))) {
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("gate-gpu-a11")))
+                    .filteredOn(n -> n.endsWith(".annotation.json")).hasSize(1);
+        }
+
+        // a Node that goes on changing is never annotated: after the last try the refusal is said, exit 3
+        newWorld(false);
+        for (int i = 0; i < 3; i++) {
+            api.beforeServing("PATCH", "/api/v1/nodes/gpu-a11", taint.replace("controller", "controller-" + i));
+        }
+        CliRun busy = cli("gate", "gpu-a11", "--baseline", baseline.toString(), "--removed-at", seed.a11Reply,
+                "--annotate");
+        assertThat(busy.exitCode()).as(busy.all()).isEqualTo(3);
+        assertThat(busy.err()).containsIgnoringWhitespaces("changed since the gate read it");
+        assertThat(api.client().nodes().withName("gpu-a11").get().getMetadata().getAnnotations())
+                .doesNotContainKey("nodegate.io/gate-verdict");
+        assertThat(api.requests("PATCH", "/api/v1/nodes/gpu-a11")).isEqualTo(3);
+    }
+
+    @Test
     void removeReportsADeletionThatLandedAndNeverClaimsOneThatDidNot() throws IOException {
         Supplier<CliRun> remove = () -> cli("remove", "gpu-a11", "--baseline", baseline.toString());
         int delete = indexOf(remove, true, "DELETE /api/v1/nodes/gpu-a11");

@@ -315,7 +315,8 @@ public final class ApiTestServer implements AutoCloseable {
     /**
      * Applies the JSON merge patch {@code mergePatch} to the object at {@code path} just before the next
      * {@code method} request to exactly that path is served: another writer getting in between a client's last read
-     * and its write (the object's resourceVersion moves on, as on a real server).
+     * and its write (the object's resourceVersion moves on, as on a real server). Several given for the same call are
+     * used one per request, in the order given.
      */
     public ApiTestServer beforeServing(String method, String path, String mergePatch) {
         racers.add(new Racer(method, path, mergePatch));
@@ -954,6 +955,7 @@ public final class ApiTestServer implements AutoCloseable {
                             io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, path, io.fabric8.mockwebserver.http.Headers
                             .builder().add("Content-Type", "application/merge-patch+json").build(),
                             new io.fabric8.mockwebserver.http.Buffer(r.mergePatch().getBytes(StandardCharsets.UTF_8))));
+                    break; // one write in between per request: racers given for the same call take turns
                 }
             }
             for (Failure f : failures) {
@@ -1004,6 +1006,10 @@ public final class ApiTestServer implements AutoCloseable {
             }
             byte[] patchBody = "PATCH".equals(method) && request.getBody() != null ? request.getBody().getBytes()
                     : null;
+            MockResponse stalePatch = patchBody == null ? null : stalePatch(request, path, patchBody);
+            if (stalePatch != null) {
+                return stalePatch;
+            }
             MockResponse answer = crud.dispatch(request);
             if ("PATCH".equals(method) && answer.code() == 202) {
                 // the CRUD mock answers 202 Accepted; kube-apiserver answers a PATCH with 200 and the object
@@ -1021,6 +1027,34 @@ public final class ApiTestServer implements AutoCloseable {
                         ApiMediaTypes.includeObject(query), answer, printerColumns.get(resourceOfObject(path))));
             }
             return answer;
+        }
+
+        /**
+         * A merge patch that carries {@code metadata.resourceVersion} is refused with 409 Conflict when the stored
+         * object has moved on, as kube-apiserver does: the patched object keeps the version the patch names, and the
+         * update's optimistic-concurrency check compares it with the stored one (apiserver
+         * {@code endpoints/handlers/patch.go}, then {@code registry/generic/registry/store.go} Update). The CRUD mock
+         * alone applies it.
+         */
+        private MockResponse stalePatch(RecordedRequest request, String path, byte[] patch) {
+            String sent;
+            try {
+                sent = JSON.readTree(patch).path("metadata").path("resourceVersion").asString("");
+            } catch (RuntimeException notJson) {
+                return null;
+            }
+            if (sent.isEmpty() || !String.valueOf(request.getHeader("Content-Type"))
+                    .startsWith("application/merge-patch+json")) {
+                return null;
+            }
+            JsonNode stored = stored(path, request);
+            String now = stored == null ? "" : stored.path("metadata").path("resourceVersion").asString("");
+            if (stored == null || sent.equals(now)) {
+                return null;
+            }
+            return status(409, "Conflict", "Operation cannot be fulfilled on " + resourceOfObject(path) + " \""
+                    + stored.path("metadata").path("name").asString("") + "\": the object has been modified; please"
+                    + " apply your changes to the latest version and try again");
         }
 
         /**

@@ -63,8 +63,41 @@ public final class GateService {
         }
     }
 
-    /** One gate run on what it was given (see {@link GateRunInputs}: null parts were not given). */
+    /**
+     * How many times a PASS is judged from fresh reads when its annotation is refused because the Node changed
+     * since the gate read it. A Node that just went Unknown is still being written by the node lifecycle
+     * controller (the Ready condition, then the unreachable NoSchedule and NoExecute taints, each a new
+     * resourceVersion), exactly when an operator gates it; a verdict is never written on a version it did not judge,
+     * so the gate reads and decides again instead.
+     */
+    static final int PASS_ATTEMPTS = 3;
+
+    /**
+     * One gate run on what it was given (see {@link GateRunInputs}: null parts were not given). With annotate, a PASS
+     * whose annotation met a 409 is judged again from fresh reads, up to {@link #PASS_ATTEMPTS} times; each record is
+     * kept, and the annotation line says how many were refused. The last refusal is thrown as it came.
+     */
     public Run run(GateRunInputs in) {
+        List<String> refused = new java.util.ArrayList<>();
+        while (true) {
+            try {
+                Run run = runOnce(in);
+                if (refused.isEmpty() || run.annotation() == null) {
+                    return run;
+                }
+                return new Run(run.result(), run.record(), run.recordFile(), run.sha256(), "judged again from fresh"
+                        + " reads after " + refused.size() + " refused annotation" + (refused.size() == 1 ? "" : "s")
+                        + " (" + String.join("; ", refused) + ")\n" + run.annotation(), run.annotationFailure());
+            } catch (ConfirmedPatch.Conflict conflict) {
+                if (refused.size() + 1 >= PASS_ATTEMPTS) {
+                    throw conflict;
+                }
+                refused.add(conflict.getMessage());
+            }
+        }
+    }
+
+    private Run runOnce(GateRunInputs in) {
         Baseline baseline = in.baseline();
         Path baselineFile = in.baselineFile();
         GateRequest request = in.request();

@@ -9,17 +9,22 @@ import java.time.Duration;
  * kubelets go on renewing their Leases through the other apiservers. The frozen copy then shows every Lease stopped
  * at the same moment: a false NG103 for the whole cluster, in exactly the case the watch exists for.
  *
- * <p><b>{@link #idleLimit} 75 s: a stream that sent nothing, not even a bookmark, for that long is dead.</b> The
+ * <p><b>{@link #idleLimit} 135 s: a stream that sent nothing, not even a bookmark, for that long is dead.</b> The
  * watch asks for bookmarks ({@code allowWatchBookmarks=true}). kube-apiserver's watch cache
  * ({@code staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go}) sends each watcher a bookmark every
  * {@code defaultBookmarkFrequency = time.Minute} and one 2 s before the watch's deadline ({@code cache_watcher.go}
  * {@code nextBookmarkTime}); watchers are kept in 1-second time buckets and the dispatch timer ticks every
- * {@code wait.Jitter(time.Second, 0.25)}, so a healthy but quiet stream carries a bookmark at least every ~62 s.
- * The cacher keeps its own event history for {@code DefaultEventFreshDuration = defaultBookmarkFrequency +
- * 15*time.Second} "to maximize chances that last bookmark was sent within kept history": the same minute plus 15 s
- * is the limit here. A stream past it is closed (on a thread of its own: a read blocked on a half-open socket is
- * never waited for) and watched again from its last resourceVersion. A server that sends no bookmarks (before
- * v1.16, or a proxy that drops them) costs one extra watch request per quiet minute, never a wrong answer.
+ * {@code wait.Jitter(time.Second, 0.25)}, so a healthy, quiet stream on an idle apiserver carries a bookmark about
+ * every 62 s. A bookmark is only handed to a watcher whose buffer has room, and an apiserver starved of CPU sends it
+ * late: a real kube-apiserver on two busy cores left a quiet Secret stream without one for 75 s. So the limit allows
+ * one bookmark missed, two minutes, plus the 15 s the cacher itself allows past a minute
+ * ({@code DefaultEventFreshDuration = defaultBookmarkFrequency + 15*time.Second}, the history it keeps "to maximize
+ * chances that last bookmark was sent within kept history"). A longer limit hides nothing: a change that a dead stream
+ * failed to deliver is caught by the consistent progress check ({@link #progressEvery}, every minute), whatever the
+ * idle limit; the idle limit only decides how soon a stream that is silent, and has nothing to deliver, is replaced. A
+ * stream past it is closed (on a thread of its own: a read blocked on a half-open socket is never waited for) and
+ * watched again from its last resourceVersion. A server that sends no bookmarks (before v1.16, or a proxy that drops
+ * them) costs one extra watch request per quiet 135 s, never a wrong answer.
  *
  * <p><b>{@link #leaseIdleLimit} 30 s for Lease watches while a Lease seen renewing is still valid.</b> A kubelet
  * renews its Lease every {@code nodeLeaseRenewIntervalFraction (0.25) x nodeLeaseDurationSeconds (40 s)} = 10 s
@@ -29,7 +34,7 @@ import java.time.Duration;
  * leaseDurationSeconds} after now), its holder should renew it again, so 30 s without a Lease event is three missed
  * renewals. Only renewals seen count: a Lease that is valid but nobody renews (a removed apiserver's identity Lease
  * lasts an hour) says nothing. When none is valid (every kubelet really stopped: the batch shutdown NG103 is for)
- * the stream legitimately goes quiet and the 75 s limit applies: a real silence is still reported.
+ * the stream legitimately goes quiet and the 135 s limit applies: a real silence is still reported.
  *
  * <p><b>{@link #answerGrace} 5 s: a watch request not answered by then is not fresh.</b> kube-apiserver writes a
  * watch's status line and headers as soon as the watch is registered ({@code endpoints/handlers/watch.go}:
@@ -57,7 +62,7 @@ import java.time.Duration;
 public record Freshness(Duration idleLimit, Duration leaseIdleLimit, Duration answerGrace, Duration progressEvery,
                         Duration proofWait, Duration tick, Duration shortWatch, Backoff.Settings backoff) {
 
-    public static final Freshness DEFAULTS = new Freshness(Duration.ofSeconds(75), Duration.ofSeconds(30),
+    public static final Freshness DEFAULTS = new Freshness(Duration.ofSeconds(135), Duration.ofSeconds(30),
             Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(2), Duration.ofSeconds(1),
             Duration.ofSeconds(1), Backoff.CLIENT_GO);
 

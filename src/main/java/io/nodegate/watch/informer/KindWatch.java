@@ -493,7 +493,7 @@ final class KindWatch {
             log.accept("informer " + kind.id() + ": watching again after " + failuresInARow + " failed "
                     + (failuresInARow == 1 ? "try" : "tries") + " (last: " + lastError + ")");
             // after a real failure the next one is said again; quiet streams closed for silence (a server that
-            // sends no bookmarks: every 75 s) are said once
+            // sends no bookmarks: every idle limit) are said once
             lastLoggedCause = null;
         }
         failuresInARow = 0;
