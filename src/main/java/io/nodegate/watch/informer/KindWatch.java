@@ -129,6 +129,8 @@ final class KindWatch {
     private volatile String abortCause;
     private volatile String staleReason;
     private volatile boolean idleAbortSent;
+    /** The watch being asked for replaces one closed for silence: not fresh until the server answers it. */
+    private volatile boolean replacingSilentStream;
     private Duration lastSilentWithin;
     private volatile boolean relistRequested;
     private volatile CatchUp pendingCatchUp;
@@ -287,8 +289,9 @@ final class KindWatch {
             }
             case REQUESTING -> {
                 long waiting = nowNanos - requestedAtNanos;
-                if (failuresInARow > 0) {
-                    // after a failure (a silent stream among them) only an answer shows the server is back
+                if (failuresInARow > 0 || replacingSilentStream) {
+                    // after a failure, or a stream closed for silence, only an answer shows the server is back: the
+                    // grace below is for a stream that was healthy, not for the copy a dead stream left
                     return "watch request sent " + seconds(waiting) + " ago, not answered yet" + error;
                 }
                 if (waiting > limits.answerGrace().toNanos()) {
@@ -443,6 +446,7 @@ final class KindWatch {
                     // watched again at once from the last version: a quiet stream from a server that sends no
                     // bookmarks is answered again at once; a dead host's is not, and that failure backs off
                     restarts.get("idle").incrementAndGet();
+                    replacingSilentStream = true;
                     logOnce(said, "");
                     lastError = said;
                     continue;
@@ -562,6 +566,7 @@ final class KindWatch {
                         throw new CollectionException(closed ? "closed" : "stale: listing again");
                     }
                     abortWatch = abort;
+                    replacingSilentStream = false;
                     long now = System.nanoTime();
                     openedAtNanos = now;
                     lastProgressNanos = now;

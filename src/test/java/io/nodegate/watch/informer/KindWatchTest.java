@@ -362,6 +362,10 @@ class KindWatchTest {
         assertThat(watch.freshnessProblem(System.nanoTime())).containsAnyOf("no event or bookmark", "not answered");
         await("the silent stream closed", () -> watch.restarts().get("idle") == 1);
         assertThat(log).anySatisfy(l -> assertThat(l).startsWith("informer nodes: idle: "));
+        // the watch that replaces it is not answered: the copy the dead stream left is not fresh meanwhile, not even
+        // within the grace a healthy stream's next request gets (here 500 ms)
+        assertThat(watch.healthy()).as(String.valueOf(watch.freshnessProblem(System.nanoTime()))).isFalse();
+        assertThat(watch.freshnessProblem(System.nanoTime())).contains("not answered yet");
         // the other apiservers answer: the watch is opened again from the last version it saw
         api.answerRequests();
         await("n3 arrives on a new watch", () -> names().contains("n3"));
