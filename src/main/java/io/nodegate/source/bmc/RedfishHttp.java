@@ -305,8 +305,19 @@ final class RedfishHttp {
             }
             int status = conn.getResponseCode();
             byte[] bytes;
-            try (InputStream in = status >= 400 ? conn.getErrorStream() : conn.getInputStream()) {
+            InputStream in = status >= 400 ? conn.getErrorStream() : conn.getInputStream();
+            try {
                 bytes = in == null ? new byte[0] : readCapped(in, method + " " + path, !"DELETE".equals(method));
+            } catch (IOException | RuntimeException unread) {
+                // Never close an answer that was not read to its end: the JDK's keep-alive stream would drain the
+                // rest to reuse the connection (under a lock that the next request's close waits for, and in its
+                // shared cleaner thread), and a BMC that trickles its body is read for the whole request timeout,
+                // past the overall deadline. The connection is dropped instead.
+                disconnectWithoutWaiting(conn);
+                throw unread;
+            }
+            if (in != null) {
+                in.close(); // read to its end: nothing is left to drain
             }
             if (deadline.expired) {
                 throw new SocketTimeoutException("deadline");
