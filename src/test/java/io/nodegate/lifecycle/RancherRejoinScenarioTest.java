@@ -124,11 +124,18 @@ class RancherRejoinScenarioTest extends SeededClusterTest {
         CliRun yaml = rejoinRisk("--machine-cluster", "prod-gpu", "-o", "yaml");
         assertThat(yaml.exitCode()).as(yaml.all()).isEqualTo(5);
 
+        // verify-gone's rejoin check reads the same, and records its run in the evidence directory
+        CliRun verified = cli("verify-gone", "--baseline", baseline.toString(), "--machine-kubeconfig",
+                rancherKubeconfig.toString(), "--machine-cluster", "prod-gpu");
+        assertThat(verified.out()).containsIgnoringWhitespaces("gpu-a11: can come back: yes (no quarantine; server "
+                + "token never expires; Rancher registration token c-m-7w2kx/default-token never expires; "
+                + "node-password Secret deleted)");
+
         // the quarantine closes the door whatever the token
         api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
         CliRun closed = rejoinRisk("gpu-a11", "--machine-cluster", "prod-gpu");
         assertThat(closed.exitCode()).as(closed.all()).isZero();
-        tokenNowhere(text, json, yaml, closed);
+        tokenNowhere(text, json, yaml, verified, closed);
     }
 
     @Test
