@@ -408,8 +408,8 @@ public final class RejoinRisk implements FindingDetector {
                 out.add(new JoinPath("rancher-machine", State.OPEN, "its Rancher Machine is still there",
                         "Machine " + m.namespace() + "/" + m.name() + " (cluster " + r.cluster() + ") still names "
                                 + s.name() + ": the host's rancher-system-agent still holds a working plan "
-                                + "credential", "delete the Machine (Rancher: Delete; or `nodegate remove "
-                        + s.name() + " --machine-kubeconfig ...`), then clean the host"));
+                                + "credential", "delete the Machine " + m.namespace() + "/" + m.name()
+                        + " (Rancher's Delete), then clean the host (rancher-system-agent-uninstall.sh)"));
             } else {
                 out.add(new JoinPath("rancher-machine", State.NOTE, "its Rancher Machine goes with the removal",
                         "Machine " + m.namespace() + "/" + m.name() + " (cluster " + r.cluster() + "): `nodegate "
