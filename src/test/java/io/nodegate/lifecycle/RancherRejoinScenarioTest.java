@@ -190,7 +190,15 @@ class RancherRejoinScenarioTest extends SeededClusterTest {
         CliRun closed = rejoinRisk("gpu-a11", "--machine-cluster", "prod-gpu", "-o", "json");
         assertThat(closed.exitCode()).as(closed.all()).isEqualTo(3);
         assertThat(JSON.readTree(closed.out()).get("hosts").get(0).get("canComeBack").asString()).isEqualTo("no");
-        tokenNowhere(none, run, closed);
+
+        // a server that does not serve the type is not Rancher's management cluster: unread, not "no token"
+        rancher.clearFailures();
+        rancher.unserve(CRT_PATH);
+        CliRun unserved = rejoinRisk("gpu-a11", "--machine-cluster", "prod-gpu");
+        assertThat(unserved.exitCode()).as(unserved.all()).isEqualTo(3);
+        assertThat(unserved.out()).containsIgnoringWhitespaces("unread  rancher-registration", "answered HTTP 404 (the "
+                + "API server does not serve Rancher's ClusterRegistrationTokens: is this Rancher's management cluster?)");
+        tokenNowhere(none, run, closed, unserved);
     }
 
     @Test
