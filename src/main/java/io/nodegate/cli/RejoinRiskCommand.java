@@ -1,7 +1,9 @@
 package io.nodegate.cli;
 
 import io.nodegate.ExitCode;
+import io.nodegate.InputException;
 import io.nodegate.NodegateException;
+import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.rejoin.RejoinReader;
 import io.nodegate.detect.rejoin.RejoinRisk;
@@ -28,7 +30,9 @@ import java.util.concurrent.Callable;
                 + "(policy, binding, its tombstone in a shard the binding reads), the RKE2/k3s token (never expires; "
                 + "only a host report shows it gone), bootstrap token Secrets in kube-system and their expiration "
                 + "(metadata and expiry only, never the token), its node-password Secret, and with --host-report the "
-                + "host's config and services. A \"yes\" is finding NG306 with the open path and what closes it; "
+                + "host's config and services. With --machine-kubeconfig or --machine-context (Rancher's management "
+                + "cluster), also the host's Cluster API Machine and the cluster's ClusterRegistrationTokens (the "
+                + "token of the registration command; its expiry only, never the token). A \"yes\" is finding NG306 with the open path and what closes it; "
                 + "\"unknown\" names what could not be read; a failed read never answers \"no\". "
                 + "Exit 0 every host no, 5 a host can come back, 3 a read failed (even beside a proven answer).",
         footer = {"", "Example:",
@@ -62,12 +66,34 @@ public final class RejoinRiskCommand implements Callable<Integer> {
 
     @Option(names = "--host-report", paramLabel = "FILE",
             description = "A report from `nodegate host inspect` on a host (repeatable; matched by systemUUID, "
-                    + "machineID or hostname): shows whether its config, token and agent are still there.")
+                    + "machineID or hostname): shows whether its config, token and agent are still there. A report "
+                    + "that matches none of the hosts asked is refused (exit 2).")
     List<Path> hostReports = new ArrayList<>();
+
+    @Mixin
+    MachineFlags machines = new MachineFlags();
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
             description = "Where 'nodegate remove' recorded tombstones (default: ${DEFAULT-VALUE}).")
     String namespace;
+
+    /** What a report is matched by, as the report says it. */
+    private static String describe(HostReport r) {
+        HostReport.Identity id = r.identity();
+        if (id == null) {
+            return "no identity in the report";
+        }
+        List<String> parts = new ArrayList<>();
+        parts.add("hostname " + (id.knownHostname() == null ? "unknown" : id.knownHostname()));
+        if (id.productUuid() != null) {
+            parts.add("systemUUID " + id.productUuid());
+        }
+        if (id.machineId() != null) {
+            parts.add("machineID " + id.machineId());
+        }
+        // the report's fields are data from the host: control characters escaped before they reach a terminal
+        return io.nodegate.render.output.TerminalText.escape(String.join(", ", parts));
+    }
 
     @Override
     public Integer call() {
@@ -81,9 +107,26 @@ public final class RejoinRiskCommand implements Callable<Integer> {
             reports.add(loaded.report());
         }
         RejoinReader.Report report;
+        MachineSource management = machines.open(live);
         try (KubeConnection connection = env.connect().apply(live)) {
-            report = new RejoinReader(new ApiReader(connection), env.clock(), namespace)
+            RejoinReader.Management rancher = management == null ? null : new RejoinReader.Management(
+                    management.api(), management.namespace(), management.cluster(), management.description());
+            report = new RejoinReader(new ApiReader(connection), env.clock(), namespace, rancher)
                     .answer(List.copyOf(nodes), reports);
+        } finally {
+            MachineFlags.close(management);
+        }
+        if (!report.unmatchedReports().isEmpty()) {
+            // a report of another machine would answer nothing and leave the host it was meant for unchecked
+            List<String> refused = new ArrayList<>();
+            for (int i : report.unmatchedReports()) {
+                refused.add(hostReports.get(i) + " (" + describe(reports.get(i)) + ")");
+            }
+            throw new InputException("--host-report " + String.join(", ", refused) + (refused.size() == 1
+                    ? " belongs to none of the hosts asked" : " belong to none of the hosts asked") + ": "
+                    + (report.askedIdentities().isEmpty() ? "no host was asked (the tombstone ledger in " + namespace
+                    + " is empty)" : String.join("; ", report.askedIdentities()))
+                    + ". A report matches a host by systemUUID, machineID or hostname = node name.");
         }
         output.print(spec.commandLine().getOut(), new RejoinRenderer.Output(report, !nodes.isEmpty()));
         RejoinRisk.Answer worst = report.worst();

@@ -9,6 +9,8 @@ import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.verify.GoneVerifier;
 import io.nodegate.InputException;
+import io.nodegate.lifecycle.gate.MachineSource;
+import io.nodegate.lifecycle.rejoin.RejoinReader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,6 +53,10 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     }
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+    /** Rancher's management cluster: the rejoin check also reads a custom node's Machine and registration token. */
+    @Mixin
+    MachineFlags machines = new MachineFlags();
+
     @Mixin
     EtcdOptions etcd = new EtcdOptions();
 
@@ -107,10 +113,19 @@ public final class VerifyGoneCommand implements Callable<Integer> {
         BaselineFileOptions.Session session = prelude.connect(env);
         FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
         var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
-        GoneVerifier.Run run = new GoneVerifier(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
-                .withLedgerNamespace(namespace)
-                .verify(baseline, prelude.baselineFile(), pattern, ips, LifecycleCommands.etcdEvidence(etcd), probe,
-                        fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error());
+        MachineSource management = machines.open(prelude.live());
+        GoneVerifier.Run run;
+        try {
+            run = new GoneVerifier(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
+                    .withLedgerNamespace(namespace)
+                    .withManagement(management == null ? null : new RejoinReader.Management(management.api(),
+                            management.namespace(), management.cluster(), management.description()))
+                    .verify(baseline, prelude.baselineFile(), pattern, ips, LifecycleCommands.etcdEvidence(etcd),
+                            probe, fleetViews == null ? null : fleetViews.views(),
+                            fleetViews == null ? null : fleetViews.error());
+        } finally {
+            MachineFlags.close(management);
+        }
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.VerifyGoneOutput(baseline.baselineTs(), run));
         if (run.result().verdict() != Verdict.PASS) {
             throw new NodegateException(run.result().verdict().exitCode(), "verify-gone: " + run.result().verdict());

@@ -881,7 +881,8 @@ public final class ApiTestServer implements AutoCloseable {
             Map.entry("machines", "Machine"), Map.entry("services", "Service"), Map.entry("endpoints", "Endpoints"),
             Map.entry("validatingadmissionpolicies", "ValidatingAdmissionPolicy"),
             Map.entry("validatingadmissionpolicybindings", "ValidatingAdmissionPolicyBinding"),
-            Map.entry("clusterpolicyreports", "ClusterPolicyReport"), Map.entry("policyreports", "PolicyReport"));
+            Map.entry("clusterpolicyreports", "ClusterPolicyReport"), Map.entry("policyreports", "PolicyReport"),
+            Map.entry("clusterregistrationtokens", "ClusterRegistrationToken"));
 
     /** Notes the highest resourceVersion an answer carries (objects and lists), so lists and bookmarks can say it. */
     private void noteResourceVersion(MockResponse answer) {

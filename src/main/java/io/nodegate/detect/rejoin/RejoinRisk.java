@@ -6,6 +6,8 @@ import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.FindingDetector;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.BootstrapToken;
+import io.nodegate.model.MachineInfo;
+import io.nodegate.model.RegistrationToken;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.host.HostReport;
@@ -25,7 +27,8 @@ import java.util.Optional;
  *
  * <p>The ways in (docs/findings.md, NG306): a join credential the host holds or can use (the RKE2/k3s server or agent
  * token, which never expires and is not visible through the API; a bootstrap token Secret still accepted; Rancher's
- * system agent still enabled on the host), the name (its node-password Secret), and the quarantine (policy, binding
+ * system agent still enabled on the host; with Rancher's management cluster read, the host's Cluster API Machine and
+ * the cluster's ClusterRegistrationTokens behind its registration command), the name (its node-password Secret), and the quarantine (policy, binding
  * and the host's tombstone in a shard the binding selects), which refuses the host at admission whatever it holds.
  *
  * <p>The answer: "no" when the quarantine refuses the host's name and every identity it was recorded with, or when
@@ -120,9 +123,36 @@ public final class RejoinRisk implements FindingDetector {
         }
     }
 
-    /** What the whole cluster says, read once for every host. */
+    /**
+     * What the whole cluster says, read once for every host.
+     *
+     * @param rancher Rancher's management cluster, when it was asked (--machine-kubeconfig / --machine-context);
+     *                null when it was not
+     */
     public record ClusterEvidence(Instant now, String ledgerNamespace, Read<Quarantine> quarantine,
-                                  Read<List<BootstrapToken>> bootstrapTokens) {
+                                  Read<List<BootstrapToken>> bootstrapTokens, Read<Rancher> rancher) {
+
+        public ClusterEvidence(Instant now, String ledgerNamespace, Read<Quarantine> quarantine,
+                               Read<List<BootstrapToken>> bootstrapTokens) {
+            this(now, ledgerNamespace, quarantine, bootstrapTokens, null);
+        }
+    }
+
+    /**
+     * What Rancher's management cluster says of this downstream cluster.
+     *
+     * @param cluster             the provisioning Cluster's name ({@code prod-gpu})
+     * @param machineNamespace    its Fleet workspace namespace ({@code fleet-default}), where its Machines are
+     * @param managementNamespace the management cluster ID ({@code c-m-…}), where its ClusterRegistrationTokens are
+     * @param tokens              every ClusterRegistrationToken there (a LIST that answered)
+     * @param machines            the cluster's Cluster API Machines (a LIST that answered)
+     */
+    public record Rancher(String cluster, String machineNamespace, String managementNamespace,
+                          List<RegistrationToken> tokens, List<MachineInfo> machines) {
+        public Rancher {
+            tokens = List.copyOf(tokens);
+            machines = List.copyOf(machines);
+        }
     }
 
     /** The answer for one host, with every path and what could not be read. */
@@ -176,6 +206,7 @@ public final class RejoinRisk implements FindingDetector {
         credentials.add(serverToken(s));
         systemAgent(s).ifPresent(credentials::add);
         credentials.addAll(bootstrapTokens(ev));
+        credentials.addAll(rancher(s, ev));
         paths.addAll(credentials);
         credentials.stream().filter(p -> p.state() == State.UNREAD).forEach(p -> unread.add(p.detail()));
 
@@ -345,6 +376,83 @@ public final class RejoinRisk implements FindingDetector {
                     refused.isEmpty() ? "no bootstrap token Secret in kube-system"
                             : "bootstrap token Secrets in kube-system, none accepted: " + String.join(", ", refused),
                     null));
+        }
+        return out;
+    }
+
+    /**
+     * A Rancher custom node's ways back: its Machine (while it exists, the host's rancher-system-agent still holds a
+     * working plan credential) and the cluster's registration tokens (running the registration command again makes
+     * a new Machine). Nothing when Rancher's management cluster was not asked.
+     */
+    private static List<JoinPath> rancher(Subject s, ClusterEvidence ev) {
+        Read<Rancher> read = ev.rancher();
+        if (read == null) {
+            return List.of();
+        }
+        if (!read.ok()) {
+            return List.of(new JoinPath("rancher-registration", State.UNREAD, "Rancher's registration unreadable",
+                    "Rancher's management cluster: " + read.error(), null));
+        }
+        Rancher r = read.value();
+        List<JoinPath> out = new ArrayList<>();
+        String where = r.machineNamespace() + " (cluster " + r.cluster() + ")";
+        List<MachineInfo> mine = r.machines().stream().filter(m -> s.name().equals(m.nodeRefName())).toList();
+        if (mine.isEmpty()) {
+            out.add(new JoinPath("rancher-machine", State.CLOSED, "no Rancher Machine", "no Machine in " + where
+                    + " names " + s.name() + ": the plan credential of the host's rancher-system-agent went with it",
+                    null));
+        } else {
+            MachineInfo m = mine.get(0);
+            if (s.gone()) {
+                out.add(new JoinPath("rancher-machine", State.OPEN, "its Rancher Machine is still there",
+                        "Machine " + m.namespace() + "/" + m.name() + " (cluster " + r.cluster() + ") still names "
+                                + s.name() + ": the host's rancher-system-agent still holds a working plan "
+                                + "credential", "delete the Machine " + m.namespace() + "/" + m.name()
+                        + " (Rancher's Delete), then clean the host (rancher-system-agent-uninstall.sh)"));
+            } else {
+                out.add(new JoinPath("rancher-machine", State.NOTE, "its Rancher Machine goes with the removal",
+                        "Machine " + m.namespace() + "/" + m.name() + " (cluster " + r.cluster() + "): `nodegate "
+                                + "remove --machine-kubeconfig ...` deletes it, which revokes the agent's plan credential",
+                        null));
+            }
+        }
+        String close = "the quarantine (it refuses the Node the host registers); the token also connects the cluster "
+                + "agent, so it is not deleted for one host";
+        for (RegistrationToken t : r.tokens()) {
+            String id = t.namespace() + "/" + t.name();
+            String grace = t.gracePeriodEndsAt() != null && t.gracePeriodEndsAt().isAfter(ev.now())
+                    ? "; the token it replaced is accepted until " + t.gracePeriodEndsAt() : "";
+            String brief;
+            String detail;
+            if (!t.rotates()) {
+                brief = "Rancher registration token " + id + " never expires";
+                detail = "ClusterRegistrationToken " + id + " (created " + t.created() + ") has no expiry: Rancher "
+                        + "accepts it until it is deleted, and the registration command carrying it registers any "
+                        + "host as a new Machine";
+            } else if (t.expiresAt() == null) {
+                brief = "Rancher registration token " + id + " accepted";
+                detail = "ClusterRegistrationToken " + id + ": status.expiresAt '" + t.expiresAtText() + "' does not "
+                        + "parse; Rancher accepts the token its Secret holds whatever the time" + grace;
+            } else if (t.expiresAt().isAfter(ev.now())) {
+                brief = "Rancher registration token " + id + " valid until " + t.expiresAt();
+                detail = "ClusterRegistrationToken " + id + " is rotated at " + t.expiresAt() + "; until then the "
+                        + "registration command carrying it registers any host as a new Machine (a copy given out "
+                        + "before a rotation stops at the end of that rotation's grace period)" + grace;
+            } else {
+                brief = "Rancher registration token " + id + " past its rotation, not rotated";
+                detail = "ClusterRegistrationToken " + id + ": rotation was due " + t.expiresAt() + " and has not "
+                        + "happened (Rancher accepts the token its Secret holds whatever the time)" + grace;
+            }
+            if (t.deleting()) {
+                detail += "; being deleted (accepted until its token is gone)";
+            }
+            out.add(new JoinPath("rancher-registration " + id, State.OPEN, brief, detail, close));
+        }
+        if (r.tokens().isEmpty()) {
+            out.add(new JoinPath("rancher-registration", State.CLOSED, "no Rancher registration token",
+                    "no ClusterRegistrationToken in " + r.managementNamespace() + ": no registration command of "
+                            + "cluster " + r.cluster() + " is accepted", null));
         }
         return out;
     }

@@ -3,7 +3,9 @@ package io.nodegate.lifecycle.rejoin;
 import io.nodegate.CollectionException;
 import io.nodegate.detect.rejoin.RejoinRisk;
 import io.nodegate.source.kube.ApiReader;
+import io.nodegate.model.MachineInfo;
 import io.nodegate.model.NodeInfo;
+import io.nodegate.model.RegistrationToken;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneShards;
@@ -13,10 +15,13 @@ import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.Plain;
 import io.nodegate.source.kube.BootstrapTokenReader;
 import io.nodegate.source.kube.TombstoneReader;
+import io.nodegate.source.rancher.RancherMachines;
+import io.nodegate.source.rancher.RegistrationTokenReader;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,11 +39,30 @@ public final class RejoinReader {
     private final ApiReader api;
     private final Clock clock;
     private final String ledgerNamespace;
+    private final Management management;
 
     public RejoinReader(ApiReader api, Clock clock, String ledgerNamespace) {
+        this(api, clock, ledgerNamespace, null);
+    }
+
+    /** As the other constructor, also reading Rancher's management cluster ({@code management} may be null). */
+    public RejoinReader(ApiReader api, Clock clock, String ledgerNamespace, Management management) {
         this.api = api;
         this.clock = clock;
         this.ledgerNamespace = ledgerNamespace;
+        this.management = management;
+    }
+
+    /**
+     * Rancher's management ("local") cluster of a custom cluster.
+     *
+     * @param api         reads there
+     * @param namespace   the Fleet workspace namespace of the provisioning Cluster ({@code fleet-default})
+     * @param cluster     the provisioning Cluster's name; null to take it from the downstream Nodes' label
+     *                    {@code plan.cattle.io/cluster-name} (Rancher 2.15+)
+     * @param description how the user named it ("--machine-kubeconfig rancher.yaml")
+     */
+    public record Management(ApiReader api, String namespace, String cluster, String description) {
     }
 
     /** The answers for {@code names} (empty: every host in the tombstone ledger), in the order asked / removed. */
@@ -58,7 +82,8 @@ public final class RejoinReader {
         RejoinRisk.Read<List<TombstoneShards.Shard>> ledger = read(() -> TombstoneReader.shards(api.api(),
                 ledgerNamespace));
         RejoinRisk.ClusterEvidence ev = new RejoinRisk.ClusterEvidence(clock.instant(), ledgerNamespace,
-                read(this::quarantine), read(() -> BootstrapTokenReader.read(api.connection())));
+                read(this::quarantine), read(() -> BootstrapTokenReader.read(api.connection())),
+                management == null ? null : read(this::rancher));
         List<RejoinRisk.Subject> subjects = new ArrayList<>();
         if (names.isEmpty()) {
             if (!ledger.ok()) {
@@ -81,13 +106,61 @@ public final class RejoinReader {
                     : read(() -> api.nodePasswordSecret(s.name()));
             answers.add(RejoinRisk.answer(s, password, ev));
         }
-        return new Report(ev.now(), ledgerNamespace, answers);
+        return new Report(ev.now(), ledgerNamespace, answers, unmatched(subjects, hostReports, ledger.ok()),
+                subjects.stream().map(RejoinReader::identities).toList());
     }
 
-    /** What rejoin-risk prints: when it was read, the ledger's namespace and one answer per host. */
-    public record Report(java.time.Instant readAt, String ledgerNamespace, List<RejoinRisk.HostAnswer> hosts) {
+    /**
+     * The host reports (their indexes in {@code reports}) that belong to none of the hosts asked: matched by none, and
+     * not possibly the report of a host nothing is known of (its hostname that host's name). With the ledger unread
+     * nothing can be matched, so none is called unmatched.
+     */
+    private static List<Integer> unmatched(List<RejoinRisk.Subject> subjects, List<HostReport> reports,
+                                           boolean ledgerRead) {
+        List<Integer> out = new ArrayList<>();
+        if (!ledgerRead) {
+            return out;
+        }
+        for (int i = 0; i < reports.size(); i++) {
+            HostReport r = reports.get(i);
+            String hostname = r.identity() == null ? null : r.identity().knownHostname();
+            boolean used = subjects.stream().anyMatch(s -> s.host() == r
+                    || (s.problem() != null && s.name().equals(hostname)));
+            if (!used) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /** "gpu-a11 (systemUUID …, machineID …)": what a host report is matched by, for a refusal's message. */
+    private static String identities(RejoinRisk.Subject s) {
+        String uuid = s.removed() ? s.tombstone().systemUuid() : Tombstone.identity(s.liveSystemUuid());
+        String mid = s.removed() ? s.tombstone().machineId() : Tombstone.identity(s.liveMachineId());
+        List<String> ids = new ArrayList<>();
+        if (uuid != null) {
+            ids.add("systemUUID " + uuid);
+        }
+        if (mid != null) {
+            ids.add("machineID " + mid);
+        }
+        return s.name() + (ids.isEmpty() ? "" : " (" + String.join(", ", ids) + ")");
+    }
+
+    /**
+     * What rejoin-risk prints: when it was read, the ledger's namespace and one answer per host; and, for the command
+     * to refuse them, the host reports that matched no host asked and what each host asked is matched by.
+     */
+    public record Report(java.time.Instant readAt, String ledgerNamespace, List<RejoinRisk.HostAnswer> hosts,
+                         List<Integer> unmatchedReports, List<String> askedIdentities) {
         public Report {
             hosts = List.copyOf(hosts);
+            unmatchedReports = List.copyOf(unmatchedReports);
+            askedIdentities = List.copyOf(askedIdentities);
+        }
+
+        public Report(java.time.Instant readAt, String ledgerNamespace, List<RejoinRisk.HostAnswer> hosts) {
+            this(readAt, ledgerNamespace, hosts, List.of(), List.of());
         }
 
         /**
@@ -155,6 +228,55 @@ public final class RejoinReader {
         }
         return reports.stream().filter(r -> r.identity() != null && name.equals(r.identity().knownHostname()))
                 .findFirst().orElse(null);
+    }
+
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    /**
+     * What Rancher's management cluster says of this cluster: the provisioning Cluster (for its management ID), the
+     * ClusterRegistrationTokens in that namespace and the cluster's Machines. Any failure throws: the caller keeps it
+     * as an unread path, never as "no token".
+     */
+    private RejoinRisk.Rancher rancher() {
+        String where = " (Rancher's management cluster, " + management.description() + ")";
+        String cluster = management.cluster() != null ? management.cluster() : clusterFromNodes();
+        String ns = management.namespace();
+        Map<String, Object> provisioning = RancherMachines.provisioningCluster(management.api().api(), ns, cluster)
+                .orElseThrow(() -> new CollectionException("no provisioning Cluster " + ns + "/" + cluster + where
+                        + ": give the downstream cluster's name in Rancher with --machine-cluster"));
+        String managementId = RancherMachines.managementId(provisioning);
+        if (managementId == null || managementId.length() > 63 || !NAME.matcher(managementId).matches()) {
+            throw new CollectionException("provisioning Cluster " + ns + "/" + cluster + where + " has "
+                    + (managementId == null ? "no status.clusterName" : "an unusable status.clusterName")
+                    + ": its management namespace is not known");
+        }
+        List<RegistrationToken> tokens = RegistrationTokenReader.read(management.api().connection(), managementId);
+        List<MachineInfo> machines = RancherMachines.machines(management.api().api(), ns).stream()
+                .filter(m -> cluster.equals(m.clusterLabel()) || cluster.equals(m.clusterName())).toList();
+        return new RejoinRisk.Rancher(cluster, ns, managementId, tokens, machines);
+    }
+
+    /** The provisioning Cluster's name, as the downstream Nodes' label plan.cattle.io/cluster-name gives it. */
+    private String clusterFromNodes() {
+        String label = MachineInfo.NODE_CLUSTER_NAME_LABEL;
+        List<String> values = api.api().listPlain("LIST Nodes labelled " + label, "/api/v1/nodes", "Node", label,
+                null, KubeJson.MODEL, m -> {
+                    Map<String, String> labels = Plain.stringMap(Plain.map(m, "metadata"), "labels");
+                    return labels == null ? null : labels.get(label);
+                });
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(values.stream()
+                .filter(v -> v != null && !v.isBlank()).toList()));
+        if (distinct.size() != 1) {
+            throw new CollectionException((distinct.isEmpty() ? "no Node carries the label " + label
+                    + " (Rancher 2.15+ sets it)" : "Nodes name " + distinct.size() + " clusters in " + label)
+                    + ": give the downstream cluster's name in Rancher with --machine-cluster");
+        }
+        String cluster = distinct.get(0);
+        if (cluster.length() > 63 || !NAME.matcher(cluster).matches()) {
+            throw new CollectionException("the Nodes' label " + label + " is not a cluster name: give it with "
+                    + "--machine-cluster");
+        }
+        return cluster;
     }
 
     /** The quarantine's policy and binding, by name; absent only on a 404. */

@@ -34,28 +34,36 @@ public final class GoneVerifier {
     private final io.nodegate.model.bmc.BmcReadings bmc;
     /** Where `nodegate remove` records tombstones: the rejoin check reads the removed targets' there. */
     private final String ledgerNamespace;
+    /** Rancher's management cluster for the rejoin check (a custom node's Machine and registration token), or null. */
+    private final io.nodegate.lifecycle.rejoin.RejoinReader.Management management;
 
     public GoneVerifier(ApiReader api, EvidenceStore store, Clock clock) {
-        this(api, store, clock, null, io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE);
+        this(api, store, clock, null, io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE, null);
     }
 
     private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc,
-                         String ledgerNamespace) {
+                         String ledgerNamespace, io.nodegate.lifecycle.rejoin.RejoinReader.Management management) {
         this.api = api;
         this.store = store;
         this.clock = clock;
         this.bmc = bmc;
         this.ledgerNamespace = ledgerNamespace;
+        this.management = management;
     }
 
     /** This verifier also showing each removed host's power state from its BMC; null: none given, "not checked". */
     public GoneVerifier withBmc(io.nodegate.model.bmc.BmcReadings readings) {
-        return new GoneVerifier(api, store, clock, readings, ledgerNamespace);
+        return new GoneVerifier(api, store, clock, readings, ledgerNamespace, management);
     }
 
     /** This verifier reading the tombstone ledger in {@code namespace} for its rejoin check. */
     public GoneVerifier withLedgerNamespace(String namespace) {
-        return new GoneVerifier(api, store, clock, bmc, namespace);
+        return new GoneVerifier(api, store, clock, bmc, namespace, management);
+    }
+
+    /** This verifier's rejoin check also reading Rancher's management cluster ({@code null}: not given). */
+    public GoneVerifier withManagement(io.nodegate.lifecycle.rejoin.RejoinReader.Management rancher) {
+        return new GoneVerifier(api, store, clock, bmc, ledgerNamespace, rancher);
     }
 
     public record Record(String kind, Instant verifiedAt, String baselineFile, Instant baselineTs, String namePattern,
@@ -138,7 +146,8 @@ public final class GoneVerifier {
         if (gone.isEmpty()) {
             return new io.nodegate.lifecycle.rejoin.RejoinReader.Report(ev.observedAt(), ledgerNamespace, List.of());
         }
-        return new io.nodegate.lifecycle.rejoin.RejoinReader(api, clock, ledgerNamespace).answer(gone, List.of(), known);
+        return new io.nodegate.lifecycle.rejoin.RejoinReader(api, clock, ledgerNamespace, management)
+                .answer(gone, List.of(), known);
     }
 
     /** The removed targets (Node NotFound now), knocked on at their baseline InternalIP; a failed CA read is a Check. */
