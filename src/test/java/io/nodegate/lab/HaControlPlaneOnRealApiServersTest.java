@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An HA control plane, as the field's "three control-plane nodes" turn out to be: {@code bin/lab up --servers 2}
  * runs a kube-apiserver per server node on one etcd, each with its own hostname, hence its own identity Lease
- * (kube-system/apiserver-&lt;hash&gt;, labelled with the hostname), and each keeping its own address in the
- * default/kubernetes EndpointSlice. When server 2's apiserver stops, its identity Lease is renewed no more, the real
- * apiserver that is left drops its address from the EndpointSlice, and {@code redundancy} counts one kube-apiserver
- * layer under two etcd-labelled servers (NG210 naming the server without one). Its own lab: the shared one has one
- * server.
+ * (kube-system/apiserver-&lt;hash&gt;, labelled with the hostname). The Endpoints API refuses loopback
+ * addresses, so default/kubernetes stays empty and {@code redundancy} counts the apiservers from their identity
+ * Leases. When server 2's apiserver stops, its identity Lease is renewed no more and {@code redundancy} counts one
+ * kube-apiserver layer under two etcd-labelled servers (NG210 naming the server without one). Its own lab: the
+ * shared one has one server.
  */
 class HaControlPlaneOnRealApiServersTest {
 
@@ -93,45 +93,48 @@ class HaControlPlaneOnRealApiServersTest {
     @Test
     void stoppingOneServersApiserverThinsTheApiLayerThatRedundancyCounts() {
         try (KubernetesClient admin = lab.client("admin")) {
-            // each apiserver has its own identity, renewed every 10 s, and its address in the EndpointSlice
+            // each apiserver has its own identity, renewed every 10 s
             Await.until("an identity Lease for each server's kube-apiserver", Duration.ofSeconds(60),
                     () -> identityLeases(admin).keySet().containsAll(List.of(SERVER_1, SERVER_2)));
             assertThat(identityLeases(admin)).hasSize(2);
             assertThat(identityLeases(admin).get(SERVER_1).getMetadata().getName())
                     .isNotEqualTo(identityLeases(admin).get(SERVER_2).getMetadata().getName());
-            Await.until("both apiservers in default/kubernetes", Duration.ofSeconds(60),
-                    () -> endpointAddresses(admin).equals(new TreeSet<>(List.of("127.0.100.1", "127.0.100.2"))));
+            // the Endpoints API refuses loopback addresses ("may not be in the loopback range"): the apiservers'
+            // endpoint reconciler cannot write default/kubernetes on one machine, so the identity Leases are all
+            // that says how many apiservers run
+            assertThat(endpointAddresses(admin)).isEmpty();
 
             CliRun both = cli("redundancy", "-o", "json");
             assertThat(both.exitCode()).as(both.all()).isEqualTo(0);
             JsonNode layer = apiserverLayer(both);
             assertThat(layer.path("count").asInt()).as(both.out()).isEqualTo(2);
             assertThat(layer.path("members").toString()).contains(SERVER_1, SERVER_2);
+            assertThat(layer.path("basis").asString()).contains("identity Leases");
             assertThat(both.out()).doesNotContain("NG210");
 
             // server 2's apiserver stops (a failed or disabled apiserver on a server that still votes in etcd)
             lab.lab("server", "stop", "2").requireOk("bin/lab server stop 2");
             ZonedDateTime frozen = renewTime(identityLeases(admin).get(SERVER_2));
             ZonedDateTime before1 = renewTime(identityLeases(admin).get(SERVER_1));
-            Await.until("the apiserver left drops server 2's address from default/kubernetes",
-                    Duration.ofSeconds(90), () -> endpointAddresses(admin).equals(new TreeSet<>(List.of("127.0.100.1"))));
             Await.until("server 1's identity Lease renewed since", Duration.ofSeconds(30),
                     () -> renewTime(identityLeases(admin).get(SERVER_1)).isAfter(before1));
             // the stopped apiserver's identity stays (it is valid for an hour) but nobody renews it
             assertThat(renewTime(identityLeases(admin).get(SERVER_2))).isEqualTo(frozen);
 
+            // once three renewals are missed, redundancy counts one apiserver under two etcd-labelled servers
+            Await.until("redundancy counts one kube-apiserver", Duration.ofSeconds(90),
+                    () -> apiserverLayer(cli("redundancy", "-o", "json")).path("count").asInt() == 1);
             CliRun one = cli("redundancy", "-o", "json");
             assertThat(one.exitCode()).as(one.all()).isEqualTo(1);
             JsonNode thin = apiserverLayer(one);
-            assertThat(thin.path("count").asInt()).as(one.out()).isEqualTo(1);
             assertThat(thin.path("members").toString()).contains(SERVER_1).doesNotContain(SERVER_2);
+            assertThat(renewTime(identityLeases(admin).get(SERVER_2))).isEqualTo(frozen);
             CliRun text = cli("redundancy");
-            assertThat(text.out()).containsIgnoringWhitespaces("NG210", "apiserver-layers-below-etcd", SERVER_2);
+            assertThat(text.out()).containsIgnoringWhitespaces("NG210", "apiserver-layers-below-etcd", SERVER_2,
+                    "has not renewed its identity Lease");
 
-            // and back: the address returns, and the layer with it
+            // and back: its Lease renewed again, the layer with it
             lab.lab("server", "start", "2").requireOk("bin/lab server start 2");
-            Await.until("server 2's address back in default/kubernetes", Duration.ofSeconds(60),
-                    () -> endpointAddresses(admin).contains("127.0.100.2"));
             Await.until("server 2's identity Lease renewed again", Duration.ofSeconds(60),
                     () -> renewTime(identityLeases(admin).get(SERVER_2)).isAfter(frozen));
             CliRun again = cli("redundancy", "-o", "json");

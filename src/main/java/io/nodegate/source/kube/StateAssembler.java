@@ -281,8 +281,11 @@ public final class StateAssembler {
         if (renew == null) {
             notes.add(where + " has no renewTime: its heartbeat age is unknown");
         }
+        Map<String, String> labels = Plain.stringMap(m, "labels");
+        String apiserverHost = labels != null && "kube-apiserver".equals(labels.get(LeaseInfo.APISERVER_IDENTITY_LABEL))
+                ? labels.get("kubernetes.io/hostname") : null;
         return new LeaseInfo(Plain.string(m, "namespace"), Plain.string(m, "name"), Plain.string(m, "uid"),
-                time(Plain.string(m, "creationTimestamp"), where), holder, renew, duration);
+                time(Plain.string(m, "creationTimestamp"), where), holder, renew, duration, apiserverHost);
     }
 
     public SecretMeta secret(Map<String, Object> s) {
