@@ -87,7 +87,7 @@ public final class CollectCommand implements Callable<Integer> {
         }
         CollectionWriter.Written written = CollectionWriter.write(raw, outputDir);
         output.print(spec.commandLine().getOut(), new CollectOutput(raw.source().replaceFirst("^live: ", ""),
-                raw.now(), written.counts(), raw.notes(), written.directory().toString()));
+                raw.readsStarted(), written.counts(), raw.notes(), written.directory().toString()));
         return ExitCode.OK;
     }
 }

@@ -15,7 +15,11 @@ import java.util.stream.Collectors;
  * dumps, etcd). Detectors read only this. Lists are sorted by name so that equal inputs give equal output.
  * Build one by name with {@link #builder}, or change a copy with {@link #toBuilder} / the {@code with...} methods.
  *
- * @param now           the clock ages are computed against (collection time, or --now offline)
+ * @param now           the clock ages are judged against: no earlier than the newest read's answer (live), the
+ *                      reads' end written by `collect`, or --now offline. Not the snapshot's time: see readsStarted
+ * @param readsStarted  the snapshot's time: when its first read was sent (collectedAt offline). A Node created after
+ *                      it may be missing, so a baseline or "created since" taken from a snapshot is this, never
+ *                      {@code now}; the same as {@code now} when the source has one time (a watch pass, --now)
  * @param source        human description of where this came from
  * @param context       kubeconfig context name, if known
  * @param server        API server URL, if known
@@ -27,6 +31,7 @@ import java.util.stream.Collectors;
  */
 public record ClusterState(
         Instant now,
+        Instant readsStarted,
         String source,
         String context,
         String server,
@@ -46,6 +51,7 @@ public record ClusterState(
         BmcReadings bmc) {
 
     public ClusterState {
+        readsStarted = readsStarted == null ? now : readsStarted;
         tombstones = tombstones == null ? Collected.absent() : tombstones;
         bmc = bmc == null ? BmcReadings.NOT_READ : bmc;
         nodes = List.copyOf(nodes);
@@ -90,8 +96,9 @@ public record ClusterState(
         return toBuilder().etcd(reports).build();
     }
 
+    /** This snapshot judged at {@code newNow}, and taken then: both times (tests that compare two reads' results). */
     public ClusterState withNow(Instant newNow) {
-        return toBuilder().now(newNow).build();
+        return toBuilder().now(newNow).readsStarted(newNow).build();
     }
 
     /** This snapshot with what the BMCs said (the BMCs are read apart from the API, by the source the command uses). */
@@ -110,7 +117,8 @@ public record ClusterState(
 
     /** A builder holding every part of this snapshot, to change a few by name. */
     public Builder toBuilder() {
-        return new Builder().now(now).source(source).context(context).server(server).serverVersion(serverVersion)
+        return new Builder().now(now).readsStarted(readsStarted).source(source).context(context).server(server)
+                .serverVersion(serverVersion)
                 .nodes(nodes).nodeLeases(nodeLeases).nodePasswordSecrets(nodePasswordSecrets).csiNodes(csiNodes)
                 .apiEndpoints(apiEndpoints).daemonSets(daemonSets).cattleJobs(cattleJobs)
                 .controlPlaneLeases(controlPlaneLeases).pods(pods).etcd(etcd).notes(notes).tombstones(tombstones)
@@ -120,6 +128,7 @@ public record ClusterState(
     /** Named construction of a {@link ClusterState}; see {@link #builder}. Not shared between threads. */
     public static final class Builder {
         private Instant now;
+        private Instant readsStarted;
         private String source;
         private String context;
         private String server;
@@ -143,6 +152,12 @@ public record ClusterState(
 
         public Builder now(Instant value) {
             now = value;
+            return this;
+        }
+
+        /** The snapshot's time when it is earlier than {@code now} (live reads that took a while); default now. */
+        public Builder readsStarted(Instant value) {
+            readsStarted = value;
             return this;
         }
 
@@ -232,7 +247,7 @@ public record ClusterState(
         }
 
         public ClusterState build() {
-            return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
+            return new ClusterState(now, readsStarted, source, context, server, serverVersion, nodes, nodeLeases,
                     nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
                     etcd, notes, tombstones, bmc);
         }

@@ -203,6 +203,10 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
 
         private Layer apiservers() {
             List<String> addresses = state.apiEndpoints().addresses();
+            if (addresses.isEmpty() && state.now() != null && state.controlPlaneLeases().stream()
+                    .anyMatch(l -> l.apiserverHost() != null)) {
+                return apiserversFromIdentityLeases();
+            }
             if (addresses.isEmpty()) {
                 notes.add("default/kubernetes endpoints not read or empty: kube-apiserver count unknown");
                 return new Layer("kube-apiserver", null, null, List.of(),
@@ -228,6 +232,42 @@ public record RoleLayers(String distribution, Layer etcdVoters, Layer apiservers
             return new Layer("kube-apiserver", distinct.size(), tolerance1(distinct.size()), distinct,
                     "default/kubernetes endpoints " + addresses, null);
         }
+
+        /**
+         * Without endpoints (the Endpoints API refuses loopback addresses, so a control plane on one machine has
+         * none; or they were not read), each kube-apiserver still says it runs: it renews its identity Lease
+         * (kube-system/apiserver-&lt;hash&gt;, labelled with its hostname) every 10 s. A stopped apiserver's Lease
+         * stays for an hour with nobody renewing it, so only a Lease renewed within {@link #IDENTITY_FRESH} counts.
+         */
+        private Layer apiserversFromIdentityLeases() {
+            Map<String, String> nodeByName = new java.util.HashMap<>();
+            state.nodes().forEach(n -> nodeByName.put(n.name().toLowerCase(Locale.ROOT), n.name()));
+            List<String> members = new ArrayList<>();
+            for (LeaseInfo l : state.controlPlaneLeases()) {
+                if (l.apiserverHost() == null) {
+                    continue;
+                }
+                String host = nodeByName.getOrDefault(l.apiserverHost().toLowerCase(Locale.ROOT),
+                        l.apiserverHost());
+                Duration age = l.renewTime() == null ? null : Duration.between(l.renewTime(), state.now());
+                if (age != null && age.compareTo(IDENTITY_FRESH) <= 0) {
+                    members.add(host);
+                } else {
+                    notes.add("kube-apiserver on " + host + " has not renewed its identity Lease kube-system/"
+                            + l.name() + (age == null ? " (no renewTime)" : " for "
+                            + Durations.format(age)) + ": not counted (a stopped apiserver's Lease stays for an hour)");
+                }
+            }
+            notes.add("default/kubernetes endpoints not read or empty: kube-apiservers counted from their identity "
+                    + "Leases");
+            List<String> distinct = members.stream().distinct().sorted().toList();
+            return new Layer("kube-apiserver", distinct.size(), tolerance1(distinct.size()), distinct,
+                    "kube-apiserver identity Leases in kube-system renewed in the last "
+                            + IDENTITY_FRESH.toSeconds() + " s", null);
+        }
+
+        /** Three of kube-apiserver's 10-second identity renewals missed. */
+        static final Duration IDENTITY_FRESH = Duration.ofSeconds(30);
 
         private static List<String> ipsOf(NodeInfo n) {
             List<String> ips = new ArrayList<>(n.internalIps());

@@ -165,7 +165,9 @@ public final class CollectionWriter {
     static String collectedJson(RawSnapshot raw) {
         ObjectNode c = JSON.createObjectNode();
         c.put("kind", DumpSource.COLLECTION_KIND);
-        c.put("collectedAt", raw.now().toString());
+        c.put("collectedAt", raw.readsStarted().toString());
+        // the clock an offline reader judges ages against, as the live read does: the end of the reads
+        c.put("agesJudgedAt", raw.agesJudgedAt().toString());
         c.put("context", raw.context());
         c.put("server", raw.server());
         c.put("serverVersion", raw.serverVersion());

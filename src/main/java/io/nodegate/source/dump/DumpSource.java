@@ -42,8 +42,9 @@ import java.util.TreeMap;
  * unknown kinds, are ignored with a note. The first copy of an object (kind, namespace, name) wins; a later copy
  * with another resourceVersion is noted.
  *
- * <p>The clock: {@code --now}, else the collection time in collected.json, else refused: ages computed
- * against today's clock would make every old dump look dead.
+ * <p>The clock: {@code --now}, else the time collected.json says ages are judged at ({@code agesJudgedAt}, the
+ * end of collect's reads; {@code collectedAt}, their start, when it has none), else refused: ages computed against
+ * today's clock would make every old dump look dead. The snapshot's own time is {@code collectedAt}.
  *
  * <p>Optional APIs: with collected.json its {@code absent} list says what the cluster proved absent, and
  * everything else was read (possibly empty). Without it, a kind with no objects in the input is "not in the
@@ -81,7 +82,7 @@ public final class DumpSource {
     }
 
     /** A collected.json found in the input. */
-    record Collection(Instant collectedAt, String context, String server, String serverVersion, Set<String> absent,
+    record Collection(Instant collectedAt, Instant agesJudgedAt, String context, String server, String serverVersion, Set<String> absent,
                       boolean pods, String where, Path directory) {
     }
 
@@ -342,11 +343,24 @@ public final class DumpSource {
         } catch (DateTimeParseException e) {
             throw new InputException(where + ": collectedAt '" + at + "' is not an ISO-8601 time", e);
         }
+        Instant agesJudgedAt = collectedAt;
+        String judged = text(tree, "agesJudgedAt");
+        if (judged != null) {
+            try {
+                agesJudgedAt = OffsetDateTime.parse(judged).toInstant();
+            } catch (DateTimeParseException e) {
+                throw new InputException(where + ": agesJudgedAt '" + judged + "' is not an ISO-8601 time", e);
+            }
+            if (agesJudgedAt.isBefore(collectedAt)) {
+                throw new InputException(where + ": agesJudgedAt " + judged + " is before collectedAt " + at
+                        + ": the reads cannot end before they start");
+            }
+        }
         Set<String> absent = new java.util.TreeSet<>();
         if (tree.get("absent") != null && tree.get("absent").isArray()) {
             tree.get("absent").forEach(a -> absent.add(a.asString()));
         }
-        Collection c = new Collection(collectedAt, text(tree, "context"), text(tree, "server"),
+        Collection c = new Collection(collectedAt, agesJudgedAt, text(tree, "context"), text(tree, "server"),
                 text(tree, "serverVersion"), absent, tree.path("pods").asBoolean(false), where,
                 file.toAbsolutePath().getParent());
         if (collection != null && !collection.collectedAt().equals(c.collectedAt())) {
@@ -384,7 +398,8 @@ public final class DumpSource {
     }
 
     private Dump build(List<Path> paths, Instant explicitNow, StandardInput stdin) {
-        Instant now = explicitNow != null ? explicitNow : collection == null ? null : collection.collectedAt();
+        Instant now = explicitNow != null ? explicitNow : collection == null ? null : collection.agesJudgedAt();
+        Instant readsStarted = explicitNow != null || collection == null ? null : collection.collectedAt();
         // standard input alone is a dump taken now ('kubectl get nodes -o json | nodegate audit -f -'); beside files,
         // whose age nodegate cannot know, it gives no clock of its own
         boolean stdinAlone = stdin != null && paths.size() == 1;
@@ -460,7 +475,8 @@ public final class DumpSource {
                 put(mapped, kind, read.get(kind));
             }
         }
-        ClusterState state = model.finish(new StateAssembler.Origin(now, source,
+        ClusterState state = model.finish(new StateAssembler.Origin(readsStarted == null ? now : readsStarted, now,
+                source,
                 collection == null ? null : collection.context(),
                 collection == null ? null : collection.server(),
                 collection == null ? null : collection.serverVersion()), mapped, List.copyOf(notes));

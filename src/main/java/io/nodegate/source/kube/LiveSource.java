@@ -131,11 +131,24 @@ public final class LiveSource implements AutoCloseable {
             }
             mapped.put(Kinds.NODES, joinNodes(nodes));
             model.notesFirst(nodeModel);
-            return model.finish(new StateAssembler.Origin(started, source(), connection.context(), connection.server(),
-                    version), mapped, List.copyOf(notes));
+            return model.finish(new StateAssembler.Origin(started, readsEnded(), source(), connection.context(),
+                    connection.server(), version), mapped, List.copyOf(notes));
         } finally {
             nodeReader.shutdownNow();
         }
+    }
+
+    /**
+     * The clock a snapshot's ages are judged against: the moment its last read was answered. The objects were read
+     * over an interval, and a kubelet that renews its Lease while the reads run (every 10 s) gives a renewTime
+     * after the interval's start: judged at the start it is in the future, a negative age (seen on a real
+     * apiserver: a Lease age of -823ms). Judged at the end, every age is at least its true age at the moment its
+     * object was read, and at most that plus the reads' own duration. The snapshot's own time stays the start
+     * ({@code started}): a Node created during the reads may be missing, so nothing later may stand for "what the
+     * cluster held".
+     */
+    private Instant readsEnded() {
+        return clock.instant();
     }
 
     private <M> void readIntoModel(ReadKind<?, M> kind, StateAssembler model, StateAssembler.Mapped mapped,
@@ -182,8 +195,8 @@ public final class LiveSource implements AutoCloseable {
                 objects.put(kind, items);
             }
         }
-        return new RawSnapshot(started, source(), connection.context(), connection.server(), version, objects,
-                List.copyOf(notes));
+        return new RawSnapshot(started, readsEnded(), source(), connection.context(), connection.server(), version,
+                objects, List.copyOf(notes));
     }
 
     /**

@@ -26,9 +26,16 @@ import java.util.Map;
  *
  * <p>A kind with no entry (or a null list) was not present / not collected (optional APIs, pods); an empty list
  * means "present, and nothing there".
+ *
+ * <p>Two times, because the reads take a while and the cluster moves meanwhile: {@code readsStarted} is the
+ * snapshot's time (`collect` writes it as collectedAt; a Node created after it may be missing, so nothing may treat
+ * a later time as "what the cluster held"), and {@code agesJudgedAt}, no earlier than the last read's answer, is the
+ * clock ages are judged against (a kubelet that renews its Lease during the reads gives a renewTime after the
+ * start: judged at the start its age would be negative).
  */
 public record RawSnapshot(
-        Instant now,
+        Instant readsStarted,
+        Instant agesJudgedAt,
         String source,
         String context,
         String server,
@@ -37,10 +44,20 @@ public record RawSnapshot(
         List<String> notes) {
 
     public RawSnapshot {
+        if (readsStarted != null && agesJudgedAt != null && agesJudgedAt.isBefore(readsStarted)) {
+            throw new IllegalArgumentException("ages judged at " + agesJudgedAt + ", before the reads started at "
+                    + readsStarted);
+        }
         Map<ReadKind<?, ?>, List<Map<String, Object>>> plain = new LinkedHashMap<>();
         objects.forEach((kind, items) -> plain.put(kind, items == null ? null : plain(items)));
         objects = Collections.unmodifiableMap(plain);
         notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** A snapshot read at one instant (objects made up, or a source whose reads take no time worth judging). */
+    public RawSnapshot(Instant at, String source, String context, String server, String serverVersion,
+                       Map<ReadKind<?, ?>, ? extends List<?>> objects, List<String> notes) {
+        this(at, at, source, context, server, serverVersion, objects, notes);
     }
 
     @SuppressWarnings("unchecked")

@@ -58,8 +58,8 @@ public final class StateAssembler {
         for (ReadKind<?, ?> kind : Kinds.ALL) {
             a.mapInto(mapped, kind, raw.plainItems(kind));
         }
-        return a.finish(new Origin(raw.now(), raw.source(), raw.context(), raw.server(), raw.serverVersion()),
-                mapped, raw.notes());
+        return a.finish(new Origin(raw.readsStarted(), raw.agesJudgedAt(), raw.source(), raw.context(), raw.server(),
+                raw.serverVersion()), mapped, raw.notes());
     }
 
     private <M> void mapInto(Mapped mapped, ReadKind<?, M> kind, List<Map<String, Object>> raw) {
@@ -91,8 +91,29 @@ public final class StateAssembler {
         notes.addAll(0, earlier.notes);
     }
 
-    /** Where and when a snapshot was read. */
-    public record Origin(Instant now, String source, String context, String server, String serverVersion) {
+    /**
+     * Where and when a snapshot was read.
+     *
+     * @param readsStarted the snapshot's time: when its first read was sent. Anything created later may be missing
+     *                     from it, so a baseline or "since" taken from a snapshot must be this, never later
+     * @param agesJudgedAt the clock its ages are judged against (heartbeat, NotReady since, cordoned since): no
+     *                     earlier than the newest read's answer, so an object renewed while the reads ran never shows
+     *                     a negative age ({@link ClusterState#now()})
+     */
+    public record Origin(Instant readsStarted, Instant agesJudgedAt, String source, String context, String server,
+                         String serverVersion) {
+
+        public Origin {
+            if (readsStarted != null && agesJudgedAt != null && agesJudgedAt.isBefore(readsStarted)) {
+                throw new IllegalArgumentException("ages judged at " + agesJudgedAt + ", before the reads started at "
+                        + readsStarted);
+            }
+        }
+
+        /** A snapshot taken at one instant (a watch's pass over what it holds, a dump with one clock). */
+        public static Origin at(Instant at, String source, String context, String server, String serverVersion) {
+            return new Origin(at, at, source, context, server, serverVersion);
+        }
     }
 
     /**
@@ -137,7 +158,8 @@ public final class StateAssembler {
         List<JobInfo> cattleJobs = mapped.get(Kinds.CATTLE_JOBS);
         List<PodInfo> pods = mapped.get(Kinds.PODS);
         List<List<Tombstone>> tombstones = mapped.get(Kinds.TOMBSTONES);
-        return ClusterState.builder(origin.now(), origin.source()).context(origin.context()).server(origin.server())
+        return ClusterState.builder(origin.agesJudgedAt(), origin.source()).readsStarted(origin.readsStarted())
+                .context(origin.context()).server(origin.server())
                 .serverVersion(origin.serverVersion())
                 .nodes(sorted(mapped.get(Kinds.NODES), NodeInfo::name))
                 .nodeLeases(sorted(mapped.get(Kinds.NODE_LEASES), LeaseInfo::name))
@@ -259,8 +281,11 @@ public final class StateAssembler {
         if (renew == null) {
             notes.add(where + " has no renewTime: its heartbeat age is unknown");
         }
+        Map<String, String> labels = Plain.stringMap(m, "labels");
+        String apiserverHost = labels != null && "kube-apiserver".equals(labels.get(LeaseInfo.APISERVER_IDENTITY_LABEL))
+                ? labels.get("kubernetes.io/hostname") : null;
         return new LeaseInfo(Plain.string(m, "namespace"), Plain.string(m, "name"), Plain.string(m, "uid"),
-                time(Plain.string(m, "creationTimestamp"), where), holder, renew, duration);
+                time(Plain.string(m, "creationTimestamp"), where), holder, renew, duration, apiserverHost);
     }
 
     public SecretMeta secret(Map<String, Object> s) {

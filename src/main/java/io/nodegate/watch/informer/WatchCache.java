@@ -357,7 +357,7 @@ public final class WatchCache implements AutoCloseable {
         }
         notes.addAll(mappingNotes);
         return StateAssembler.incremental().finish(
-                new StateAssembler.Origin(now, source, context, server, serverVersion.get()), mapped, notes);
+                StateAssembler.Origin.at(now, source, context, server, serverVersion.get()), mapped, notes);
     }
 
     @SuppressWarnings("unchecked")

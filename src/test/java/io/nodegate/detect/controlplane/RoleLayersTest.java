@@ -143,6 +143,33 @@ class RoleLayersTest {
         assertThat(layers.notes()).anyMatch(n -> n.contains("kube-apiserver count unknown"));
     }
 
+    /**
+     * Without endpoints (on one machine the Endpoints API refuses the apiservers' loopback addresses), the
+     * apiservers are counted from their identity Leases, as kube-apiserver v1.34 labels them; one not renewed for
+     * more than 30 s (three of its 10-second renewals) is a stopped apiserver, whose Lease lingers for an hour.
+     */
+    @Test
+    void withoutEndpointsApiserversAreCountedFromIdentityLeasesRenewedInTheLast30Seconds() {
+        java.time.Instant now = ControlPlaneFixtures.NOW;
+        RoleLayers layers = RoleLayers.of(state()
+                .node(node("ha-server-1").roles("control-plane", "etcd"))
+                .node(node("ha-server-2").roles("control-plane", "etcd"))
+                .node(node("ha-server-3").roles("control-plane", "etcd"))
+                .lease(new LeaseInfo("kube-system", "apiserver-a3py2prjxpi74mncr6uschdzfm", "u1", now.minusSeconds(600),
+                        "apiserver-a3py2prjxpi74mncr6uschdzfm_50604070", now.minusSeconds(4), 3600, "ha-server-1"))
+                .lease(new LeaseInfo("kube-system", "apiserver-5qakt5mwoy2ul7yp4jnym5ifrm", "u2", now.minusSeconds(600),
+                        "apiserver-5qakt5mwoy2ul7yp4jnym5ifrm_e23f7618", now.minusSeconds(30), 3600, "ha-server-2"))
+                .lease(new LeaseInfo("kube-system", "apiserver-u6mo2zh4dzw6jqhtj72hqo635e", "u3", now.minusSeconds(600),
+                        "apiserver-u6mo2zh4dzw6jqhtj72hqo635e_879f3fd8", now.minusSeconds(31), 3600, "ha-server-3"))
+                .build());
+
+        assertThat(layers.apiservers().count()).isEqualTo(2);
+        assertThat(layers.apiservers().members()).containsExactly("ha-server-1", "ha-server-2");
+        assertThat(layers.apiservers().basis()).contains("identity Leases");
+        assertThat(layers.notes()).anyMatch(n -> n.contains("ha-server-3") && n.contains("has not renewed"));
+        assertThat(layers.notes()).noneMatch(n -> n.contains("count unknown"));
+    }
+
     @Test
     void apiserverAddressWithoutNodeIsCountedByAddress() {
         RoleLayers layers = RoleLayers.of(ControlPlaneFixtures.seed003().apiEndpoints(LEMUEL_IP, "10.50.0.1")

@@ -87,8 +87,50 @@ class LiveSourceTest {
      * its Lease while they ran (every 10 s) came out with a negative Lease age (LEASE -823ms). Here the clock moves
      * a second with every request the server receives, as time passes while the reads run, and one Lease was
      * renewed half a second after the reads began. Judged when the reads end, no age is negative; the same for the
-     * raw snapshot that `collect` writes.
+     * raw snapshot that `collect` writes, and for an audit of what it wrote. The snapshot's own time stays the
+     * start of the reads: a Node created during them may be missing, so a baseline taken from it must not be later.
      */
+    @Test
+    void aLeaseRenewedDuringTheReadsHasNoNegativeAgeAndTheSnapshotTimeStaysTheStart() {
+        Instant start = Instant.parse("2026-03-01T10:00:00Z");
+        io.nodegate.lifecycle.TestClock clock = new io.nodegate.lifecycle.TestClock(start);
+        api.create(io.nodegate.lifecycle.SeedCluster.lease("renewed-during-the-read", start.plusMillis(500)),
+                io.nodegate.lifecycle.SeedCluster.node("renewed-during-the-read", "10.0.0.9", "True", false,
+                        java.util.Map.of(), "boot-1", "uuid-1", 0, start.minusSeconds(30), start.minusSeconds(3600)));
+        api.onRequest((request, body) -> clock.advance(java.time.Duration.ofSeconds(1)));
+        ClusterState state;
+        RawSnapshot raw;
+        try (LiveSource model = new LiveSource(KubeConnection.openForModel(kubeconfig, null,
+                java.time.Duration.ofSeconds(10)), clock, 500);
+             LiveSource whole = new LiveSource(KubeConnection.open(kubeconfig, null,
+                     java.time.Duration.ofSeconds(10)), clock, 500)) {
+            state = model.load(false);
+            raw = whole.read(false);
+        }
+        assertThat(state.leaseOf("renewed-during-the-read")).hasValueSatisfying(lease ->
+                assertThat(java.time.Duration.between(lease.renewTime(), state.now())).isPositive());
+        assertThat(state.now()).as("ages are judged when the last read was answered").isAfter(start.plusSeconds(5));
+        assertThat(state.readsStarted()).as("the snapshot's time is the start of its reads").isEqualTo(start);
+
+        assertThat(raw.readsStarted()).as("collect's snapshot time: the start of its own reads")
+                .isEqualTo(state.now());
+        assertThat(raw.agesJudgedAt()).isAfter(raw.readsStarted().plusSeconds(5));
+        ClusterState collected = StateAssembler.assemble(raw);
+        assertThat(collected.leaseOf("renewed-during-the-read")).hasValueSatisfying(lease ->
+                assertThat(java.time.Duration.between(lease.renewTime(), collected.now())).isPositive());
+
+        // what `collect` writes: collectedAt is the start, and an audit of the directory judges ages at the end
+        Path out = io.nodegate.source.dump.CollectionWriter.write(raw, dir.resolve("collected")).directory();
+        ClusterState offline = io.nodegate.source.dump.DumpSource.load(List.of(out), null);
+        assertThat(offline.readsStarted()).isEqualTo(raw.readsStarted());
+        assertThat(offline.now()).isEqualTo(raw.agesJudgedAt());
+        for (ClusterState judged : List.of(state, offline)) {
+            assertThat(io.nodegate.audit.Audit.run(judged, io.nodegate.detect.AuditSettings.DEFAULTS).nodes())
+                    .as("the LEASE column of audit").singleElement()
+                    .satisfies(row -> assertThat(row.leaseRenewAge()).isPositive());
+        }
+    }
+
     @Test
     void aReaderOverTheSourcesReadLayerReadsAsTheSourceDoes() {
         // one connection, one read layer: a reader built over a source's layer pages as the source does (here
@@ -298,7 +340,7 @@ class LiveSourceTest {
                     3)) {
                 lean = live.load(withPods);
             }
-            assertThat(lean.withNow(whole.now())).isEqualTo(whole);
+            assertThat(lean.withNow(whole.now())).isEqualTo(whole.withNow(whole.now()));
             assertThat(lean.nodes()).hasSize(10);
             assertThat(lean.pods().present()).isEqualTo(withPods);
         }
