@@ -1,8 +1,8 @@
 package io.nodegate.bench;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.watch.WatchService;
 
 import java.net.InetSocketAddress;
