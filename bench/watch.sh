@@ -83,7 +83,9 @@ else
     --flip-ready-every "$FLIP_EVERY" --node-status-every "$NODE_STATUS_EVERY" \
     --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
   SERVER_PID=$!
-  for _ in $(seq 1 600); do [ -f "$WORK/port" ] && break; sleep 0.2; done
+  # a 20,000-node server takes minutes to start on a loaded machine
+  for _ in $(seq 1 3000); do [ -f "$WORK/port" ] && break; kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
+  [ -f "$WORK/port" ] || { echo "watch.sh: the benchmark server did not start; log:" >&2; tail -5 "$WORK/server.log" >&2; exit 3; }
   PORT=$(cat "$WORK/port")
   SERVER=http://127.0.0.1:$PORT
   TARGET=(--server "$SERVER")
