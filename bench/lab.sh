@@ -11,7 +11,7 @@
 #
 # Rows, under /usr/bin/time -v (wall, user + system CPU, peak RSS), ROUNDS times each, interleaved:
 #   kubectl    kubectl get nodes -o json (chunked by kubectl: 500)
-#   audit      bin/nodegate audit --kubeconfig K -o json (this checkout's launcher)
+#   audit      bin/nodegate audit --kubeconfig K --request-timeout 60s -o json (this checkout's launcher)
 #   before     BEFORE/bin/nodegate, same command (when BEFORE is set: a checkout built at an older commit)
 # then the watch: bench/watch.sh with LAB_KUBECONFIG (this checkout's jar; with BEFORE also BEFORE's jar and bench
 # jar), DURATION seconds after /readyz, WATCH_JVM as watch.sh takes it.
@@ -93,9 +93,10 @@ for N in "${SIZES[@]}"; do
   bin/lab up "$LAB" --nodes 0 --servers 0 >&2
   kill "$(cat "$LAB/pids/kube-controller-manager.pid")" 2>/dev/null || true
   KC=$LAB/kubeconfig
-  java -Xmx3g -jar "$BENCH_JAR" dump --nodes "$N" --out "$WORK/dump-$N.json"
+  # stamped now: the Nodes' heartbeats and the Leases' renewals are as fresh as the synthetic server's are
+  java -Xmx3g -jar "$BENCH_JAR" dump --nodes "$N" --out "$WORK/dump-$N.json" --now "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   reg_start=$(date +%s)
-  python3 bench/lab_register.py "$WORK/dump-$N.json" "$KC" "$PARALLEL" | tee "$WORK/register-$N.txt" >&2
+  python3 bench/lab_register.py "$WORK/dump-$N.json" "$LAB" "$PARALLEL" | tee "$WORK/register-$N.txt" >&2
   echo "<!-- $N: registered in $(( $(date +%s) - reg_start )) s: $(tr '\n' ';' < "$WORK/register-$N.txt") -->" >> "$OUT"
   rm -f "$WORK/dump-$N.json"
   got=$(kubectl --kubeconfig "$KC" get nodes -o name | wc -l)
@@ -105,8 +106,9 @@ for N in "${SIZES[@]}"; do
 
   for i in $(seq "$ROUNDS"); do
     timed "kubectl-$N" "$i" kubectl --kubeconfig "$KC" get nodes -o json
-    timed "audit-$N" "$i" bin/nodegate audit --kubeconfig "$KC" -o json
-    [ -n "$BEFORE" ] && timed "before-$N" "$i" "$BEFORE/bin/nodegate" audit --kubeconfig "$KC" -o json
+    # --request-timeout 60s: on a loaded 2-core machine the apiserver has been seen to take over 10 s (the default)
+    timed "audit-$N" "$i" bin/nodegate audit --kubeconfig "$KC" --request-timeout 60s -o json
+    [ -n "$BEFORE" ] && timed "before-$N" "$i" "$BEFORE/bin/nodegate" audit --kubeconfig "$KC" --request-timeout 60s -o json
   done
   row "$N" "kubectl get nodes -o json" "kubectl-$N"
   row "$N" "nodegate audit (after)" "audit-$N"

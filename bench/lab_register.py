@@ -7,12 +7,13 @@ its Lease in kube-node-lease and its node-password Secret in kube-system. What t
 resourceVersion, creationTimestamp, managedFields) is dropped first; the server writes its own managedFields. Only
 Python's standard library: the lab's admin client certificate from the kubeconfig, several connections at once.
 
-Usage: lab_register.py DUMP.json KUBECONFIG [PARALLEL]
+Usage: lab_register.py DUMP.json LAB_DIR [PARALLEL]     (LAB_DIR: what `bin/lab up` wrote: kubeconfig, pki/)
 Prints one line per kind: how many were created, how long it took. Exits non-zero, naming the object, on any
 answer but 201 Created (409 AlreadyExists included: the lab is expected empty). Secret values are never printed.
 """
 import http.client
 import json
+import os
 import queue
 import re
 import ssl
@@ -24,17 +25,17 @@ import urllib.parse
 SERVER_SET = ("uid", "resourceVersion", "creationTimestamp", "managedFields", "selfLink", "generation")
 
 
-def kubeconfig(path):
-    """The current context's server, CA and client certificate paths (the lab writes a flat kubeconfig)."""
-    text = open(path, encoding="utf-8").read()
-
-    def field(name):
-        m = re.search(r"^\s*" + re.escape(name) + r":\s*(\S+)\s*$", text, re.M)
-        if not m:
-            sys.exit(f"lab_register: {path} has no {name}")
-        return m.group(1)
-
-    return field("server"), field("certificate-authority"), field("client-certificate"), field("client-key")
+def lab(directory):
+    """The lab's server (its kubeconfig has one cluster) and its CA and admin client certificate files (pki/)."""
+    config = os.path.join(directory, "kubeconfig")
+    m = re.search(r"^\s*server:\s*(https://\S+)\s*$", open(config, encoding="utf-8").read(), re.M)
+    if not m:
+        sys.exit(f"lab_register: {config} names no https server")
+    files = [os.path.join(directory, "pki", f) for f in ("ca.crt", "admin.crt", "admin.key")]
+    for f in files:
+        if not os.path.isfile(f):
+            sys.exit(f"lab_register: {f} is missing (not a lab directory?)")
+    return (m.group(1), *files)
 
 
 def path_for(item):
@@ -61,10 +62,10 @@ def cleaned(item):
 
 def main():
     if len(sys.argv) < 3:
-        sys.exit("usage: lab_register.py DUMP.json KUBECONFIG [PARALLEL]")
-    dump, config = sys.argv[1], sys.argv[2]
+        sys.exit("usage: lab_register.py DUMP.json LAB_DIR [PARALLEL]")
+    dump, directory = sys.argv[1], sys.argv[2]
     parallel = int(sys.argv[3]) if len(sys.argv) > 3 else 6
-    server, ca, cert, key = kubeconfig(config)
+    server, ca, cert, key = lab(directory)
     url = urllib.parse.urlsplit(server)
     context = ssl.create_default_context(cafile=ca)
     context.load_cert_chain(cert, key)
