@@ -21,7 +21,9 @@
 # Env:    BEFORE=/path/to/checkout  (e.g. `git worktree add /tmp/ng-before <commit>` then build it there with
 #                                     `mvn -q -B -o -DskipTests package`)
 #         ROUNDS_SMALL (default 5, N < 1000), ROUNDS_BIG (default 3), OUT (default bench/target/speed.md)
-#         ALSO_JAVA=/path/to/bin/java (see above); AUDIT_ONLY=1 skips the other live commands at N=7
+#         ALSO_JAVA=/path/to/bin/java (see above); AUDIT_ONLY=1 skips the other live commands at N=7;
+#         NO_KUBECTL=1 skips the kubectl rows (6+ minutes at 20,000 nodes on a loaded machine; their ratio to the
+#         audit is measured elsewhere)
 #         TIMEOUT (default 300): seconds each command may take (kubectl's three lists of 20,000 field-sized Nodes
 #         take longer than that on a loaded machine)
 #         LIGHT=1: the earlier, lighter Nodes (bench/lib.sh), not the field-sized ones
@@ -121,8 +123,8 @@ for N in "${SIZES[@]}"; do
   echo "N=$N, $rounds rounds: $(cat "$WORK/server.log")" >&2
   for r in $(seq "$rounds"); do
     run floor java -jar "$BENCH_JAR" floor --server "$SERVER"
-    run kubectl bash -c "kubectl_three '$KC' '$WORK/kcache'"
-    [ "$N" -lt 1000 ] && run kubectl-nodes kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get nodes -o json
+    [ -z "${NO_KUBECTL:-}" ] && run kubectl bash -c "kubectl_three '$KC' '$WORK/kcache'"
+    [ "$N" -lt 1000 ] && [ -z "${NO_KUBECTL:-}" ] && run kubectl-nodes kubectl --kubeconfig "$KC" --cache-dir "$WORK/kcache" get nodes -o json
     [ -n "$ALSO_JAVA" ] && run audit-java env NODEGATE_JAVA="$ALSO_JAVA" "$ROOT/bin/nodegate" audit --kubeconfig "$KC" -o json
     for side in after before; do
       launcher=$ROOT/bin/nodegate; [ "$side" = before ] && launcher=$BEFORE/bin/nodegate

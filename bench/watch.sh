@@ -24,7 +24,13 @@
 #        DEBOUNCE (default 1s, nodegate watch's default --debounce), FLIP_EVERY (default 5s; 0s: no Node flips),
 #        NODE_STATUS_EVERY (default 0s: off; 300s is a kubelet's nodeStatusReportFrequency, every live Node's status
 #        posted once per 5 min with only lastHeartbeatTime moved, ~17 Node updates/s at 5,000 nodes),
-#        SCRAPE_EVERY (default 250ms; 0: no sampler), LIGHT (set: the earlier, lighter Nodes, not the field-sized ones)
+#        SCRAPE_EVERY (default 250ms; 0: no sampler), LIGHT (set: the earlier, lighter Nodes, not the field-sized ones),
+#        BENCH_JAR (default: bench/ built here; the bench jar built beside NODEGATE_JAR's commit, when the two
+#        commits' class names differ), LIVE_HEAP (set: after the measured window, a full GC with `jcmd PID GC.run`
+#        and the heap it leaves, `GC.heap_info`; after the RSS samples, so it does not move them),
+#        LAB_KUBECONFIG (set: no synthetic server; the watch reads the cluster of this kubeconfig's current context,
+#        e.g. the lab's real kube-apiserver (bench/lab.sh): N is then only a label, and there is no latency sampler
+#        and no server-side event count)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,9 +51,11 @@ if [ -z "${NODEGATE_JAR:-}" ] && [ ! -f target/nodegate.jar ]; then
   echo "building target/nodegate.jar ..." >&2
   mvn -q -B -o -DskipTests package
 fi
-echo "building bench/ ..." >&2
-mvn -q -B -o -f bench/pom.xml package
-BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
+if [ -z "${BENCH_JAR:-}" ]; then
+  echo "building bench/ ..." >&2
+  mvn -q -B -o -f bench/pom.xml package
+  BENCH_JAR=$ROOT/bench/target/nodegate-bench.jar
+fi
 
 WORK=$(mktemp -d /tmp/nodegate-watch-bench.XXXXXX)
 SERVER_PID=
@@ -65,20 +73,30 @@ DEBOUNCE=${DEBOUNCE:-1s}
 FLIP_EVERY=${FLIP_EVERY:-5s}
 NODE_STATUS_EVERY=${NODE_STATUS_EVERY:-0s}
 SCRAPE_EVERY=${SCRAPE_EVERY:-250ms}
-java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" ${LIGHT:+--light} --renew-every "$RENEW_EVERY" --port-file "$WORK/port" \
-  --flip-ready-every "$FLIP_EVERY" --node-status-every "$NODE_STATUS_EVERY" \
-  --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
-SERVER_PID=$!
-for _ in $(seq 1 600); do [ -f "$WORK/port" ] && break; sleep 0.2; done
-PORT=$(cat "$WORK/port")
-SERVER=http://127.0.0.1:$PORT
-HTTP_PORT=$(( (PORT % 20000) + 30000 ))
+if [ -n "${LAB_KUBECONFIG:-}" ]; then
+  [ -f "$LAB_KUBECONFIG" ] || { echo "watch.sh: LAB_KUBECONFIG $LAB_KUBECONFIG is not a file" >&2; exit 2; }
+  SCRAPE_EVERY=0
+  TARGET=(--kubeconfig "$LAB_KUBECONFIG")
+  HTTP_PORT=$(( (RANDOM % 20000) + 30000 ))
+else
+  java -cp "$BENCH_JAR" io.nodegate.bench.Bench serve --nodes "$N" ${LIGHT:+--light} --renew-every "$RENEW_EVERY" --port-file "$WORK/port" \
+    --flip-ready-every "$FLIP_EVERY" --node-status-every "$NODE_STATUS_EVERY" \
+    --max-seconds $((DURATION + 900)) 2>"$WORK/server.log" &
+  SERVER_PID=$!
+  # a 20,000-node server takes minutes to start on a loaded machine
+  for _ in $(seq 1 3000); do [ -f "$WORK/port" ] && break; kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
+  [ -f "$WORK/port" ] || { echo "watch.sh: the benchmark server did not start; log:" >&2; tail -5 "$WORK/server.log" >&2; exit 3; }
+  PORT=$(cat "$WORK/port")
+  SERVER=http://127.0.0.1:$PORT
+  TARGET=(--server "$SERVER")
+  HTTP_PORT=$(( (PORT % 20000) + 30000 ))
+fi
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
 echo "watch JVM: $WATCH_JVM; jar: $JAR; load before: $(uptime)" >&2
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-java $WATCH_JVM -cp "$JAR:$BENCH_JAR" io.nodegate.bench.Bench watch --server "$SERVER" \
+java $WATCH_JVM -cp "$JAR:$BENCH_JAR" io.nodegate.bench.Bench watch "${TARGET[@]}" \
   --listen-port "$HTTP_PORT" --interval "$INTERVAL" --debounce "$DEBOUNCE" 2>"$WORK/watch.log" &
 WATCH_PID=$!
 TICK=$(getconf CLK_TCK)
@@ -122,7 +140,19 @@ t1=$(date +%s.%N)
 RSS_END=$(rss_kb)
 if [ -n "$SAMPLER_PID" ]; then wait "$SAMPLER_PID" || { echo "sampler failed:"; cat "$WORK/sampler.log"; }; SAMPLER_PID=; fi
 curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" > "$WORK/metrics-at-end.txt"
-curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"
+LIVE=
+if [ -n "${LIVE_HEAP:-}" ]; then
+  jcmd "$WATCH_PID" GC.run >/dev/null
+  jcmd "$WATCH_PID" GC.heap_info > "$WORK/heap-after-full-gc.txt"
+  # serial GC: "def new generation total ..K, used ..K" and "tenured generation total ..K, used ..K"
+  LIVE=$(awk '/generation/ {for (i = 1; i < NF; i++) if ($i == "used") {gsub(/[^0-9]/, "", $(i+1)); s += $(i+1)}} END {printf "%d", s / 1024}' "$WORK/heap-after-full-gc.txt")
+  LIVE_RSS=$(rss_kb)
+fi
+if [ -n "$SERVER_PID" ]; then
+  curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"
+else
+  echo '{"watchEvents":"(not counted: real apiserver)"}' > "$WORK/server-stats.json"
+fi
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load after: $(uptime)" >&2
 CPU_PCT=$(echo "scale=2; 100 * ($c1 - $c0) / $TICK / ($t1 - $t0)" | bc)
@@ -137,15 +167,16 @@ PASSES=$((PASSES1 - PASSES0))
 MEAN_MS=$(echo "scale=1; 1000 * ($SUM1 - $SUM0) / $PASSES" | bc)
 BUCKETS=$(grep '^nodegate_evaluation_duration_seconds_bucket' "$WORK/metrics-at-end.txt" | sed 's/nodegate_evaluation_duration_seconds_bucket//' | tr '\n' ' ')
 FINDINGS=$(grep -c '^nodegate_finding{' "$WORK/metrics-at-end.txt" || true)
-EVENTS=$(grep -o '"watchEvents":[0-9]*' "$WORK/server-stats.json" | cut -d: -f2)
+EVENTS=$(grep -o '"watchEvents":[0-9]*' "$WORK/server-stats.json" | cut -d: -f2 || echo "n/a")
 
 mkdir -p "$(dirname "$OUT")"
 {
-  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR, Lease renewals every $RENEW_EVERY, --debounce $DEBOUNCE, Ready flip every $FLIP_EVERY, Node status posts every $NODE_STATUS_EVERY, scrape every $SCRAPE_EVERY; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
+  echo "watch JVM: \`$WATCH_JVM\`, jar: $JAR, cluster: ${LAB_KUBECONFIG:-synthetic server}, Lease renewals every $RENEW_EVERY, --debounce $DEBOUNCE, Ready flip every $FLIP_EVERY, Node status posts every $NODE_STATUS_EVERY, scrape every $SCRAPE_EVERY; load average (1/5/15 min) before: $LOAD_BEFORE, after: $LOAD_AFTER"
   echo
   echo "| N | duration after sync | watch events sent (Leases + Nodes) | sync time | CPU at sync | avg CPU after sync | RSS at sync | RSS avg / peak / end | passes (errors) | pass mean | pass histogram (all passes, cumulative) | finding series |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   echo "| $N | ${DURATION} s | $EVENTS | ${SYNC} s | ${SYNC_CPU} s | ${CPU_PCT} % of one core | $((RSS_AT_SYNC / 1024)) MB | $((SUM / SAMPLES / 1024)) / $((PEAK / 1024)) / $((RSS_END / 1024)) MB | $PASSES ($ERRORS) | ${MEAN_MS} ms | $BUCKETS | $FINDINGS |"
+  if [ -n "$LIVE" ]; then echo; echo "heap after a full GC (jcmd GC.run, after the window): $LIVE MB used; RSS then $((LIVE_RSS / 1024)) MB"; fi
   if [ -s "$WORK/latency.txt" ]; then echo; sed 's/^/    /' "$WORK/latency.txt"; fi
 } > "$OUT"
 cat "$OUT"

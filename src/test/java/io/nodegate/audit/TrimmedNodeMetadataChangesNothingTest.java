@@ -2,18 +2,32 @@ package io.nodegate.audit;
 
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
+import io.nodegate.detect.Finding;
+import io.nodegate.detect.controlplane.MultiViewDetector;
+import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.detect.controlplane.RedundancyReport;
 import io.nodegate.detect.controlplane.RoleLayers;
+import io.nodegate.detect.controlplane.ViewsReport;
+import io.nodegate.detect.controlplane.ViewsTable;
+import io.nodegate.detect.fleet.Fleet;
+import io.nodegate.detect.fleet.FleetDetector;
+import io.nodegate.detect.fleet.FleetReport;
 import io.nodegate.detect.registry.Detectors;
 import io.nodegate.detect.registry.Scope;
 import io.nodegate.model.ClusterState;
+import io.nodegate.model.Collected;
 import io.nodegate.model.NodeInfo;
+import io.nodegate.model.Tombstone;
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.render.output.JunitReport;
+import io.nodegate.render.FleetRenderer;
 import io.nodegate.render.RedundancyRenderer;
-import io.nodegate.render.output.Style;
+import io.nodegate.render.ViewsRenderer;
+import io.nodegate.render.output.OutputFormat;
+import io.nodegate.render.output.OutputFormats;
+import io.nodegate.render.output.Rendering;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.json.KubeJson;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,6 +40,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,9 +51,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Node labels and annotations nodegate drops while parsing (everything outside KeptNodeMetadata) are never
- * needed: every example cluster, made field-sized, gives the same audit (every detector's findings with their
- * evidence, the node table, wide and JSON, the JUnit report) and the same redundancy report with and without the
- * trimming.
+ * needed: every example cluster, made field-sized, gives the same findings from every detector in the registry that
+ * reads a snapshot (whatever command runs it: audit and the watch, etcd, redundancy, probe, the BMC checks; each
+ * finding compared whole, its evidence record included), the same audit in every format -o offers for it, and the
+ * same redundancy report, with and without the trimming. Across the examples together, the same holds for the
+ * detectors that read several clusters or views (fleet, views) and their reports in every format.
  *
  * <p>Field-sized: every Node of the example gets what the real RKE2 GPU node in
  * {@code ../shared/field/k8s/edgexr-nori-rke2/nodes.json} carries (edgexr/edge-cloud-platform
@@ -84,20 +101,86 @@ class TrimmedNodeMetadataChangesNothingTest {
         assertThat(trimmed.nodes()).extracting(NodeInfo::name)
                 .containsExactlyElementsOf(whole.nodes().stream().map(NodeInfo::name).toList());
 
-        assertThat(outputs(trimmed)).containsExactlyElementsOf(outputs(whole));
+        assertThat(findingsByDetector(trimmed)).containsExactlyEntriesOf(findingsByDetector(whole));
+        assertThat(outputs(trimmed)).containsExactlyEntriesOf(outputs(whole));
     }
 
-    /** Every rendering of the audit and of the redundancy analysis of one state. */
-    private static List<String> outputs(ClusterState state) {
+    /** The detectors over several clusters or views read each example cluster, field-sized, as one of many. */
+    @Test
+    void fleetAndViewsAreTheSameWithAndWithoutTheTrimming(@TempDir Path tmp) throws IOException {
+        List<NamedView> trimmed = new ArrayList<>();
+        List<NamedView> whole = new ArrayList<>();
+        Map<String, Collected<Tombstone>> trimmedTombstones = new LinkedHashMap<>();
+        Map<String, Collected<Tombstone>> wholeTombstones = new LinkedHashMap<>();
+        int i = 0;
+        for (Path example : examples().toList()) {
+            Path field = fieldSized(example, tmp.resolve("field-" + i++));
+            String now = Files.exists(example.resolve("collected.json")) ? null : "2026-10-19T06:10:00Z";
+            String name = example.toString().replace('/', '-');
+            ClusterState t = DumpSource.read(List.of(field), now, KubeJson.MODEL).state();
+            ClusterState w = DumpSource.read(List.of(field), now, KubeJson.MODEL_UNTRIMMED).state();
+            trimmed.add(new NamedView(name, t));
+            whole.add(new NamedView(name, w));
+            trimmedTombstones.put(name, t.tombstones());
+            wholeTombstones.put(name, w.tombstones());
+        }
+        FleetReport trimmedFleet = FleetReport.of(Fleet.of(trimmed, trimmedTombstones),
+                Detectors.in(Scope.FLEET, FleetDetector.class), List.of());
+        FleetReport wholeFleet = FleetReport.of(Fleet.of(whole, wholeTombstones),
+                Detectors.in(Scope.FLEET, FleetDetector.class), List.of());
+        // not vacuous: the examples share hosts across clusters (several are one cluster at different moments)
+        assertThat(wholeFleet.findings()).extracting(Finding::code).contains("NG301");
+        assertThat(trimmedFleet.findings()).containsExactlyElementsOf(wholeFleet.findings());
+        assertThat(everyFormat(new FleetRenderer.Output(trimmedFleet)))
+                .containsExactlyEntriesOf(everyFormat(new FleetRenderer.Output(wholeFleet)));
+
+        List<Finding> trimmedViews = new ArrayList<>();
+        List<Finding> wholeViews = new ArrayList<>();
+        for (MultiViewDetector d : Detectors.in(Scope.VIEWS, MultiViewDetector.class)) {
+            trimmedViews.addAll(d.detect(trimmed, AuditSettings.DEFAULTS));
+            wholeViews.addAll(d.detect(whole, AuditSettings.DEFAULTS));
+        }
+        assertThat(wholeViews).isNotEmpty();
+        assertThat(trimmedViews).containsExactlyElementsOf(wholeViews);
+        assertThat(everyFormat(new ViewsRenderer.Output(ViewsReport.of(ViewsTable.of(trimmed), trimmedViews, List.of()))))
+                .containsExactlyEntriesOf(everyFormat(new ViewsRenderer.Output(
+                        ViewsReport.of(ViewsTable.of(whole), wholeViews, List.of()))));
+    }
+
+    /**
+     * Every detector of the registry that reads one snapshot, whatever its scope, and its findings as records (code,
+     * nodes, message, evidence: Finding's equality).
+     */
+    private static Map<String, List<Finding>> findingsByDetector(ClusterState state) {
+        Map<String, List<Finding>> out = new LinkedHashMap<>();
+        for (Detectors.Row row : Detectors.rows()) {
+            if (row.detector() instanceof Detector d) {
+                out.put(d.getClass().getSimpleName(), d.detect(state, AuditSettings.DEFAULTS));
+            }
+        }
+        return out;
+    }
+
+    /** The audit of one state in every format -o offers for it, and its redundancy report in every format. */
+    private static Map<String, String> outputs(ClusterState state) {
         AuditReport report = Audit.run(state, AuditSettings.DEFAULTS);
-        List<String> out = new ArrayList<>();
-        out.add(AuditRenderer.table(report, Style.PLAIN, false));
-        out.add(AuditRenderer.table(report, Style.PLAIN, true));
-        out.add(AuditRenderer.tree(report).toString());
-        out.add(JunitReport.xml(report, Map.of(), Set.of()));
+        Map<String, String> checks = new LinkedHashMap<>();
+        Detectors.all().forEach(d -> checks.put(d.code().code(), d.name()));
+        Map<String, String> out = new LinkedHashMap<>();
+        everyFormat(new AuditRenderer.Checked(report, checks, Set.of())).forEach((f, text) -> out.put("audit " + f, text));
         RedundancyReport redundancy = RedundancyReport.of(state.source(), state.serverVersion(), RoleLayers.of(state),
                 Detectors.run(Detectors.in(Scope.REDUNDANCY, Detector.class), state, AuditSettings.DEFAULTS), state.notes());
-        out.add(RedundancyRenderer.table(redundancy, Style.PLAIN, true));
+        everyFormat(new RedundancyRenderer.Output(redundancy)).forEach((f, text) -> out.put("redundancy " + f, text));
+        return out;
+    }
+
+    /** One report in every -o format that accepts its type (OutputFormats is the one registry of them). */
+    private static Map<String, String> everyFormat(Object report) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (OutputFormat f : OutputFormats.of(report.getClass())) {
+            out.put(f.name(), f.render(report, Rendering.PLAIN));
+        }
+        assertThat(out).as("formats for " + report.getClass().getSimpleName()).containsKeys("table", "json");
         return out;
     }
 

@@ -57,7 +57,7 @@ public final class Bench {
                     Integer.parseInt(opt(args, "--delay-ms", "200")), java.nio.file.Path.of(opt(args, "--keystore", null)),
                     opt(args, "--password", null), java.nio.file.Path.of(opt(args, "--dir", null)),
                     Integer.parseInt(opt(args, "--max-seconds", "900")));
-            case "watch" -> WatchProcess.run(opt(args, "--server", null),
+            case "watch" -> WatchProcess.run(optional(args, "--server"), optional(args, "--kubeconfig"),
                     Integer.parseInt(opt(args, "--listen-port", "0")), opt(args, "--interval", "15s"),
                     seconds(opt(args, "--debounce", "1s")));
             case "sample" -> MetricLatency.run(opt(args, "--metrics", null), opt(args, "--server", null),
@@ -80,6 +80,16 @@ public final class Bench {
             }
         }
         return false;
+    }
+
+    /** The option's value, or null when it is not given. */
+    private static String optional(String[] args, String name) {
+        for (int i = 1; i < args.length - 1; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        return null;
     }
 
     private static String opt(String[] args, String name, String dflt) {

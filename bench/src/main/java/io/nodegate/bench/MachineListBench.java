@@ -2,8 +2,8 @@ package io.nodegate.bench;
 
 import com.sun.net.httpserver.HttpServer;
 import io.nodegate.model.MachineInfo;
-import io.nodegate.source.live.ApiCalls;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.source.rancher.RancherMachines;
 
 import java.lang.management.ManagementFactory;

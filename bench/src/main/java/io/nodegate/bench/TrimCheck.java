@@ -5,8 +5,8 @@ import io.nodegate.audit.AuditReport;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.model.ClusterState;
 import io.nodegate.render.AuditRenderer;
-import io.nodegate.render.JunitReport;
-import io.nodegate.render.Style;
+import io.nodegate.render.output.JunitReport;
+import io.nodegate.render.output.Style;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.json.KubeJson;
 

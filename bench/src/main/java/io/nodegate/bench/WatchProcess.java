@@ -1,8 +1,8 @@
 package io.nodegate.bench;
 
 import io.nodegate.detect.AuditSettings;
-import io.nodegate.detect.Detectors;
-import io.nodegate.source.live.KubeConnection;
+import io.nodegate.detect.registry.Detectors;
+import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.watch.WatchService;
 
 import java.net.InetSocketAddress;
@@ -23,16 +23,31 @@ final class WatchProcess {
     private WatchProcess() {
     }
 
-    static void run(String server, int listenPort, String interval, Duration debounce) throws Exception {
-        Path kubeconfig = Files.createTempFile("nodegate-bench-watch", ".kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: bench, cluster: {server: %s}}]
-                users: [{name: bench, user: {token: bench-not-a-secret}}]
-                contexts: [{name: bench, context: {cluster: bench, user: bench}}]
-                current-context: bench
-                """.formatted(server));
+    /**
+     * @param kubeconfigFile null: a kubeconfig for the benchmark server at {@code server}; else this one (the lab's real
+     *                   kube-apiserver, bench/lab.sh), whose current context's server is the one watched
+     */
+    static void run(String server, String kubeconfigFile, int listenPort, String interval, Duration debounce)
+            throws Exception {
+        if ((server == null) == (kubeconfigFile == null)) {
+            System.err.println("watch: give --server URL (the benchmark server) or --kubeconfig FILE, one of the two");
+            System.exit(2);
+        }
+        Path kubeconfig;
+        if (kubeconfigFile != null) {
+            kubeconfig = Path.of(kubeconfigFile);
+            server = "the current context of " + kubeconfigFile;
+        } else {
+            kubeconfig = Files.createTempFile("nodegate-bench-watch", ".kubeconfig");
+            Files.writeString(kubeconfig, """
+                    apiVersion: v1
+                    kind: Config
+                    clusters: [{name: bench, cluster: {server: %s}}]
+                    users: [{name: bench, user: {token: bench-not-a-secret}}]
+                    contexts: [{name: bench, context: {cluster: bench, user: bench}}]
+                    current-context: bench
+                    """.formatted(server));
+        }
         KubeConnection connection = KubeConnection.openForModel(kubeconfig, null, Duration.ofSeconds(30));
         Duration every = Duration.ofSeconds(Long.parseLong(interval.replaceAll("s$", "")));
         var settings = new WatchService.Settings(every, debounce,

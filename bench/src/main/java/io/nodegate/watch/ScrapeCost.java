@@ -21,6 +21,10 @@ public final class ScrapeCost {
     private ScrapeCost() {
     }
 
+    /** Stands in for the informer's held entry (its model is what the gauge reads). */
+    private record Held(Object model) {
+    }
+
     public static void main(String[] a) {
         int n = 5000;
         Instant t0 = Instant.parse("2026-12-01T00:00:00Z");
@@ -30,7 +34,7 @@ public final class ScrapeCost {
             String name = String.format("worker-%05d", i);
             LeaseInfo l = new LeaseInfo("kube-node-lease", name, "u" + i, t0, name, t0.plusNanos(i * 123_456_000L), 40);
             leases.add(l);
-            store.put("kube-node-lease/" + name, new KindWatch.Held(Map.of(), l, List.of(), null));
+            store.put("kube-node-lease/" + name, new Held(l));
         }
         ClusterState state = ClusterState.builder(t0, "x").nodeLeases(leases).build();
         AuditReport report = new AuditReport(t0, "x", List.of(), List.of(), List.of());
@@ -39,7 +43,7 @@ public final class ScrapeCost {
         WatchMetrics fromCache = new WatchMetrics("v", Map::of, Map::of, () -> true, each -> {
             // as WatchCache#nodeLeasesNow walks KindWatch's store
             store.forEach((k, h) -> {
-                if (((KindWatch.Held) h).model() instanceof LeaseInfo l) {
+                if (((Held) h).model() instanceof LeaseInfo l) {
                     each.accept(l.name(), l);
                 } else {
                     each.accept(k.substring(k.indexOf('/') + 1), null);
