@@ -6,8 +6,8 @@ import java.util.Set;
 /**
  * The one list of the Node labels and annotations nodegate keeps when it reads Nodes for its checks (audits, the
  * watch's cache, the lifecycle commands' reads): those a detector, the audit table, a lifecycle check or an evidence
- * record reads. Every other label and annotation is dropped while the Node's JSON is parsed, as its managedFields and
- * status.images already are.
+ * record reads. Every other label and annotation is dropped while the Node's JSON is parsed, as status.images and
+ * every managedFields entry but the cordon's are.
  *
  * <p>Why: a GPU node carries ~60 node-feature-discovery and GPU-operator labels and a long
  * {@code nfd.node.kubernetes.io/feature-labels} annotation (the RKE2 GPU node in shared/field/k8s/edgexr-nori-rke2
