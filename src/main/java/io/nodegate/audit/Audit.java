@@ -6,6 +6,7 @@ import io.nodegate.detect.Finding;
 import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Condition;
+import io.nodegate.model.CordonOwner;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 
@@ -38,6 +39,7 @@ public final class Audit {
         Instant renew = lease == null ? null : lease.renewTime();
         Instant heartbeat = ready == null ? null : ready.lastHeartbeatTime();
         List<String> ips = node.internalIps();
+        CordonOwner owner = node.unschedulable() ? node.cordonOwner() : null;
         return new NodeRow(
                 node.name(),
                 ready == null ? null : ready.status(),
@@ -50,7 +52,11 @@ public final class Audit {
                 node.systemInfo().kubeletVersion(),
                 node.systemInfo().bootId(),
                 node.systemInfo().systemUuid(),
-                node.created(), since(node.created(), now));
+                node.created(), since(node.created(), now),
+                owner == null ? null : owner.manager(),
+                owner == null ? null : owner.time(),
+                owner == null ? null : since(owner.time(), now),
+                node.unschedulable() ? node.cordonReason() : null);
     }
 
     private static Duration since(Instant then, Instant now) {

@@ -10,6 +10,10 @@ import java.util.List;
  *
  * @param ready       Ready condition status: True, False, Unknown, or null when absent
  * @param readyReason Ready condition reason (e.g. NodeStatusUnknown, KubeletNotReady)
+ * @param cordonedBy  the field manager that set spec.unschedulable (managedFields), or null when not known
+ * @param cordonedAt  when it set it (its managedFields entry's time), or null
+ * @param cordonAge   how long ago, or null
+ * @param cordonReason the {@code nodegate.io/cordon-reason} annotation, or null
  */
 public record NodeRow(
         String name,
@@ -26,7 +30,11 @@ public record NodeRow(
         String bootId,
         String systemUuid,
         Instant created,
-        Duration age) {
+        Duration age,
+        String cordonedBy,
+        Instant cordonedAt,
+        Duration cordonAge,
+        String cordonReason) {
 
     public NodeRow {
         roles = roles == null ? List.of() : List.copyOf(roles);

@@ -137,6 +137,16 @@ public final class AuditCommand implements Callable<Integer> {
         ClusterState state = source.load(false);
         List<Finding> extra = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        if (!source.offline()) {
+            // NG171 asks whether an open hand-over explains a cordon; a saved dump holds no NodeHandovers
+            try (LiveSource live = source.liveSource()) {
+                state = state.withHandovers(new io.nodegate.lifecycle.handover.HandoverApi(new ApiReader(live.api()))
+                        .openHandovers());
+            }
+            if (!state.handovers().read()) {
+                notes.add(state.handovers().why() + ": NG171 cannot rule an open hand-over out");
+            }
+        }
         if (probeKubelets) {
             probeUnknownKubelets(state, extra, notes);
         }

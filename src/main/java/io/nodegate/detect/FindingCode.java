@@ -43,6 +43,8 @@ public enum FindingCode {
             "a Failed system-agent-upgrader Job blocks the Rancher Plan"),
     NG170("abandoned-node", Severity.WARNING, Severity.WARNING, "audit, watch",
             "cordoned or not Ready for longer than 72 h"),
+    NG171("unexplained-cordon", Severity.INFO, Severity.WARNING, "audit, watch",
+            "cordoned for more than a day with no reason annotation and no open hand-over"),
     NG201("etcd-split-brain", Severity.CRITICAL, Severity.CRITICAL, "etcd",
             "endpoints of one cluster answer with two or more cluster IDs"),
     NG202("etcd-quorum-tolerance", Severity.INFO, Severity.CRITICAL, "etcd",

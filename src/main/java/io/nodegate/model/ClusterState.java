@@ -28,6 +28,7 @@ import java.util.stream.Collectors;
  * @param tombstones    hosts `nodegate remove` deleted here (ConfigMap nodegate-system/nodegate-tombstones);
  *                      absent when not read (offline input without them)
  * @param bmc           what the hosts' BMCs said over Redfish (--bmc); {@link BmcReadings#NOT_READ} when none was asked
+ * @param handovers     which Nodes are part of an open NodeHandover; {@link OpenHandovers#NOT_READ} when not read
  */
 public record ClusterState(
         Instant now,
@@ -48,12 +49,14 @@ public record ClusterState(
         List<EtcdEndpointReport> etcd,
         List<String> notes,
         Collected<Tombstone> tombstones,
-        BmcReadings bmc) {
+        BmcReadings bmc,
+        OpenHandovers handovers) {
 
     public ClusterState {
         readsStarted = readsStarted == null ? now : readsStarted;
         tombstones = tombstones == null ? Collected.absent() : tombstones;
         bmc = bmc == null ? BmcReadings.NOT_READ : bmc;
+        handovers = handovers == null ? OpenHandovers.NOT_READ : handovers;
         nodes = List.copyOf(nodes);
         nodeLeases = List.copyOf(nodeLeases);
         nodePasswordSecrets = List.copyOf(nodePasswordSecrets);
@@ -106,6 +109,11 @@ public record ClusterState(
         return toBuilder().bmc(readings).build();
     }
 
+    /** This snapshot with the open hand-overs read beside it. */
+    public ClusterState withHandovers(OpenHandovers value) {
+        return toBuilder().handovers(value).build();
+    }
+
     /**
      * A snapshot taken at {@code now} from {@code source}, by name: every part not set is not read (empty lists,
      * {@link Collected#absent()}, {@link ApiEndpoints#NONE}, {@link BmcReadings#NOT_READ}), as the canonical
@@ -122,7 +130,7 @@ public record ClusterState(
                 .nodes(nodes).nodeLeases(nodeLeases).nodePasswordSecrets(nodePasswordSecrets).csiNodes(csiNodes)
                 .apiEndpoints(apiEndpoints).daemonSets(daemonSets).cattleJobs(cattleJobs)
                 .controlPlaneLeases(controlPlaneLeases).pods(pods).etcd(etcd).notes(notes).tombstones(tombstones)
-                .bmc(bmc);
+                .bmc(bmc).handovers(handovers);
     }
 
     /** Named construction of a {@link ClusterState}; see {@link #builder}. Not shared between threads. */
@@ -146,6 +154,7 @@ public record ClusterState(
         private List<String> notes;
         private Collected<Tombstone> tombstones;
         private BmcReadings bmc;
+        private OpenHandovers handovers;
 
         private Builder() {
         }
@@ -246,10 +255,15 @@ public record ClusterState(
             return this;
         }
 
+        public Builder handovers(OpenHandovers value) {
+            handovers = value;
+            return this;
+        }
+
         public ClusterState build() {
             return new ClusterState(now, readsStarted, source, context, server, serverVersion, nodes, nodeLeases,
                     nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                    etcd, notes, tombstones, bmc);
+                    etcd, notes, tombstones, bmc, handovers);
         }
     }
 }

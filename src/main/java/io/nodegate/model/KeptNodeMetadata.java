@@ -6,8 +6,8 @@ import java.util.Set;
 /**
  * The one list of the Node labels and annotations nodegate keeps when it reads Nodes for its checks (audits, the
  * watch's cache, the lifecycle commands' reads): those a detector, the audit table, a lifecycle check or an evidence
- * record reads. Every other label and annotation is dropped while the Node's JSON is parsed, as its managedFields and
- * status.images already are.
+ * record reads. Every other label and annotation is dropped while the Node's JSON is parsed, as status.images and
+ * every managedFields entry but the cordon's are.
  *
  * <p>Why: a GPU node carries ~60 node-feature-discovery and GPU-operator labels and a long
  * {@code nfd.node.kubernetes.io/feature-labels} annotation (the RKE2 GPU node in shared/field/k8s/edgexr-nori-rke2
@@ -68,11 +68,14 @@ public final class KeptNodeMetadata {
             "etcd.k3s.cattle.io/node-address");
 
     /*
-     * metadata.managedFields: none kept today; KubeJson skips them for every kind while parsing. A check that needs
-     * one Node entry (for instance the manager that set spec.unschedulable, to say who cordoned a node) adds its rule
-     * here, next to the labels and annotations, and KubeJson.readMetadata reads the Node's managedFields through it
-     * instead of skipping them (the place is marked there).
+     * metadata.managedFields: of a Node, only the entries that own spec.unschedulable (who cordoned it, and when:
+     * CordonOwner), each cut to its manager, operation and time; every other entry, and every other kind's
+     * managedFields, is skipped while parsing (KubeJson.readMetadata). A Node has a dozen entries (kubelet, the
+     * controllers, Rancher) with field sets of kilobytes; one cordon entry is a few short strings.
      */
+    /** The managedFields entry path that marks who cordoned a Node: fieldsV1 {@code f:spec} → {@code f:unschedulable}. */
+    public static final String MANAGED_SPEC = "f:spec";
+    public static final String MANAGED_UNSCHEDULABLE = "f:unschedulable";
 
     private KeptNodeMetadata() {
     }

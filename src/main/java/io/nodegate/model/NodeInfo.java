@@ -10,7 +10,9 @@ import java.util.SortedSet;
 
 /**
  * What a Node object says: the kubelet's last report, nothing more. Fields the object lacks are null
- * (or empty collections); a Node without status is still a Node.
+ * (or empty collections); a Node without status is still a Node. {@code cordonOwner} is who set
+ * {@code spec.unschedulable} ({@link CordonOwner}): null when the Node is not cordoned, or when its managedFields
+ * were not read (kubectl hides them unless asked with --show-managed-fields).
  */
 public record NodeInfo(
         String name,
@@ -25,7 +27,8 @@ public record NodeInfo(
         List<NodeAddress> addresses,
         List<Condition> conditions,
         NodeSystemInfo systemInfo,
-        Map<String, String> capacity) {
+        Map<String, String> capacity,
+        CordonOwner cordonOwner) {
 
     public static final String ROLE_PREFIX = "node-role.kubernetes.io/";
     public static final List<String> SERVER_ROLES = List.of("control-plane", "etcd", "master");
@@ -38,6 +41,21 @@ public record NodeInfo(
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
         systemInfo = systemInfo == null ? NodeSystemInfo.EMPTY : systemInfo;
         capacity = capacity == null ? Map.of() : Map.copyOf(capacity);
+    }
+
+    /** A Node read without its managedFields (a kubectl dump, a test): who cordoned it is not known. */
+    public NodeInfo(String name, String uid, String resourceVersion, Instant created, Map<String, String> labels,
+                    Map<String, String> annotations, List<Taint> taints, boolean unschedulable, String podCidr,
+                    List<NodeAddress> addresses, List<Condition> conditions, NodeSystemInfo systemInfo,
+                    Map<String, String> capacity) {
+        this(name, uid, resourceVersion, created, labels, annotations, taints, unschedulable, podCidr, addresses,
+                conditions, systemInfo, capacity, null);
+    }
+
+    /** The cordon's reason ({@value CordonOwner#REASON_ANNOTATION}), or null when none is written or it is blank. */
+    public String cordonReason() {
+        String reason = annotations.get(CordonOwner.REASON_ANNOTATION);
+        return reason == null || reason.isBlank() ? null : reason;
     }
 
     /** Role names from node-role.kubernetes.io/* labels, sorted. */

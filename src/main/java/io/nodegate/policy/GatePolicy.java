@@ -20,7 +20,8 @@ import java.util.TreeMap;
  *       no Ready=True condition, unless the requester is in the break-glass group.</li>
  *   <li>CREATE/UPDATE (on {@code nodes} and on {@code nodes/status}) may add, change or remove
  *       {@value #ANNOTATION_PREFIX}* annotations only when the requester is in the operators group. Only that
- *       subset of annotations is compared, so kubelet heartbeats and controllers keep working.</li>
+ *       subset of annotations is compared, so kubelet heartbeats and controllers keep working. The reasons
+ *       ({@link #REASON_ANNOTATIONS}: why a Node is cordoned or uncordoned) are anyone's to write.</li>
  * </ol>
  * Every expression must evaluate without error on any real Node: with failurePolicy Fail an error is a denial,
  * and a denial of kubelet status updates would turn every node NotReady. Hence the {@code has()} guards and the
@@ -167,8 +168,17 @@ public final class GatePolicy {
     static String gateKeysOf(String object, String absentOn) {
         return "request.operation != '" + absentOn + "' && has(" + object + ".metadata.annotations)"
                 + " ? " + object + ".metadata.annotations.filter(k, k.startsWith(" + CelLiteral.quote(ANNOTATION_PREFIX)
-                + ")) : []";
+                + ") && !(k in " + REASON_KEYS + ")) : []";
     }
+
+    /**
+     * The nodegate.io/* annotations anyone may write: why a Node is cordoned, and why a hand-over's node is uncordoned
+     * ({@link HandoverCordonPolicy}). They are words for people, not verdicts; the gate reads none of them.
+     */
+    public static final java.util.List<String> REASON_ANNOTATIONS = java.util.List.of(
+            ANNOTATION_PREFIX + "cordon-reason", ANNOTATION_PREFIX + "uncordon-reason");
+    private static final String REASON_KEYS = "[" + String.join(", ",
+            REASON_ANNOTATIONS.stream().map(CelLiteral::quote).toList()) + "]";
 
     /** The gate keys added, changed or removed; a key in both lists guarantees both maps exist, so the index is safe. */
     static final String CHANGED_GATE_KEYS = "variables.newGateKeys.filter(k, !(k in variables.oldGateKeys)"
@@ -177,7 +187,9 @@ public final class GatePolicy {
 
     /**
      * Rule 2, for any kind that carries a verdict: outside the operators group, no request may add, change or remove
-     * nodegate.io/* annotations (needs the variables isOperator, oldGateKeys, newGateKeys, changedGateKeys).
+     * nodegate.io/* annotations but the reasons (needs the variables isOperator, oldGateKeys, newGateKeys, changedGateKeys).
+     *
+     * The reason annotations ({@link #REASON_ANNOTATIONS}) are not counted: anyone may write them.
      *
      * @param aKind           the kind in the static message ("a Node")
      * @param onWhatExpression CEL naming the object in the message ("' on node ' + object.metadata.name")

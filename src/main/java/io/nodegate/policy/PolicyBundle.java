@@ -22,6 +22,8 @@ public final class PolicyBundle {
         List<HasMetadata> objects = new ArrayList<>();
         objects.add(GatePolicy.policy(settings));
         objects.add(GatePolicy.binding());
+        objects.add(HandoverCordonPolicy.policy());
+        objects.add(HandoverCordonPolicy.binding());
         if (settings.quarantine()) {
             objects.add(QuarantinePolicy.policy());
             objects.add(QuarantinePolicy.binding(settings.tombstonesNamespace()));

@@ -25,7 +25,10 @@ public final class AuditRenderer {
     private AuditRenderer() {
     }
 
-    /** The default table: fits 120 columns, as kubectl's; {@code -o wide} adds the Ready reason, kubelet and host IDs. */
+    /**
+     * The default table: fits 120 columns, as kubectl's; {@code -o wide} adds the Ready reason, who cordoned a node
+     * and when, kubelet and host IDs.
+     */
     public static String table(AuditReport report, Style style) {
         return table(report, style, false);
     }
@@ -50,7 +53,7 @@ public final class AuditRenderer {
             String roles = n.roles().isEmpty() ? "<none>" : String.join(",", n.roles());
             if (wide) {
                 table.row(n.name(), ready, Durations.format(n.leaseRenewAge()), Durations.format(n.lastHeartbeatAge()),
-                        n.cordoned() ? "yes" : "no", roles, orDash(n.internalIp()), orDash(n.kubeletVersion()),
+                        wideCordon(n), roles, orDash(n.internalIp()), orDash(n.kubeletVersion()),
                         abbreviate(n.bootId()), abbreviate(n.systemUuid()), Durations.format(n.age()));
             } else {
                 table.row(n.name(), ready, Durations.format(n.leaseRenewAge()), Durations.format(n.lastHeartbeatAge()),
@@ -58,6 +61,27 @@ public final class AuditRenderer {
             }
         }
         return table;
+    }
+
+    /** A field manager's name is cut to this many characters in -o wide (json keeps it whole). */
+    static final int MANAGER_WIDTH = 16;
+
+    /**
+     * -o wide's CORDON: "no"; who set spec.unschedulable and how long ago ("kubectl 3d", from managedFields); or
+     * "yes" when no managedFields entry says who (a kubectl dump hides them).
+     */
+    static String wideCordon(NodeRow n) {
+        if (!n.cordoned()) {
+            return "no";
+        }
+        if (n.cordonedBy() == null) {
+            return "yes";
+        }
+        String manager = n.cordonedBy().isEmpty() ? "?" : n.cordonedBy();
+        if (manager.length() > MANAGER_WIDTH) {
+            manager = manager.substring(0, MANAGER_WIDTH - 1) + "…";
+        }
+        return manager + " " + Durations.format(n.cordonAge());
     }
 
     /**
@@ -124,6 +148,10 @@ public final class AuditRenderer {
             Structured.putTime(o, "lastHeartbeatTime", n.lastHeartbeatTime());
             Structured.putSeconds(o, "lastHeartbeatAgeSeconds", n.lastHeartbeatAge());
             o.put("cordoned", n.cordoned());
+            o.put("cordonedBy", n.cordonedBy());
+            Structured.putTime(o, "cordonedAt", n.cordonedAt());
+            Structured.putSeconds(o, "cordonAgeSeconds", n.cordonAge());
+            o.put("cordonReason", n.cordonReason());
             o.set("roles", Structured.strings(n.roles()));
             o.put("internalIP", n.internalIp());
             o.put("kubeletVersion", n.kubeletVersion());

@@ -43,7 +43,7 @@ class AuditTest {
         AuditReport report = Audit.run(seedCluster(), AuditSettings.DEFAULTS);
 
         assertThat(report.findings()).extracting(Finding::code)
-                .containsExactly("NG101", "NG101", "NG103", "NG170", "NG170", "NG140");
+                .containsExactly("NG101", "NG101", "NG103", "NG170", "NG170", "NG140", "NG171", "NG171");
         assertThat(report.findings()).extracting(Finding::severity).last().isEqualTo(Severity.INFO);
         assertThat(report.notes()).containsExactly("CSINode API not served: CSINode checks skipped");
         assertThat(report.hasWarnings()).isTrue();

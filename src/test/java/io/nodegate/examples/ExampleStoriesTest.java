@@ -99,20 +99,23 @@ class ExampleStoriesTest {
     void clusterABatchStop() {
         Outcome audit = run("audit", "-f", dir("cluster-a-batch-stop"));
         assertThat(audit.exit()).isEqualTo(1);
-        assertThat(audit.codes()).containsExactly("NG101", "NG103", "NG150", "NG170");
+        assertThat(audit.codes()).containsExactly("NG101", "NG103", "NG150", "NG170", "NG171");
         assertThat(audit.of("NG101")).hasSize(8);
         assertThat(audit.nodes("NG101")).isEqualTo(UNKNOWN_8);
         assertThat(audit.of("NG103")).singleElement().satisfies(f -> assertThat(f.nodes()).isEqualTo(BATCH));
         assertThat(audit.of("NG150")).singleElement().satisfies(f -> assertThat(f.nodes()).containsExactly("gpu-a07"));
         assertThat(audit.of("NG170")).hasSize(13);
         assertThat(audit.nodes("NG170")).isEqualTo(cordoned13());
+        // cordoned 14 days with no reason; a dump holds no NodeHandovers, so a hand-over cannot be ruled out: info
+        assertThat(audit.nodes("NG171")).isEqualTo(cordoned13());
+        assertThat(audit.of("NG171")).allSatisfy(f -> assertThat(f.severity().toString()).isEqualToIgnoringCase("info"));
     }
 
     @Test
     void clusterARenamedRejoin() {
         Outcome audit = run("audit", "-f", dir("cluster-a-renamed-rejoin"));
         assertThat(audit.exit()).isEqualTo(1);
-        assertThat(audit.codes()).containsExactly("NG101", "NG103", "NG110", "NG111", "NG150", "NG170");
+        assertThat(audit.codes()).containsExactly("NG101", "NG103", "NG110", "NG111", "NG150", "NG170", "NG171");
         assertThat(audit.nodes("NG101")).isEqualTo(UNKNOWN_8);
         assertThat(audit.of("NG103")).singleElement().satisfies(f -> assertThat(f.nodes()).isEqualTo(BATCH));
         assertThat(audit.of("NG110")).extracting(Finding::nodes).containsExactlyInAnyOrder(
@@ -145,7 +148,7 @@ class ExampleStoriesTest {
         // each side alone cannot tell: A is cluster-a-batch-stop; in B no worker carries a role label (RKE2 agents get
         // none), so the three newcomers look like the other workers and are no NG111
         Outcome auditA = run("audit", "-f", a);
-        assertThat(auditA.codes()).containsExactly("NG101", "NG103", "NG150", "NG170");
+        assertThat(auditA.codes()).containsExactly("NG101", "NG103", "NG150", "NG170", "NG171");
         Outcome auditB = run("audit", "-f", b);
         assertThat(auditB.codes()).isEmpty();
     }

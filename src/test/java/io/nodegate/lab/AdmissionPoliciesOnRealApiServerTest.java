@@ -45,6 +45,13 @@ class AdmissionPoliciesOnRealApiServerTest {
     @BeforeAll
     static void applyPolicies(RealControlPlane controlPlane) {
         lab = controlPlane;
+        // the hand-over cordon policy's parameter kind is the NodeHandover CRD: without it the apiserver cannot type
+        // its params (install ships the CRD first, as here)
+        CliRun crds = CliRun.run("install", "--crds-only");
+        assertThat(crds.exitCode()).as(crds.all()).isZero();
+        lab.kubectl(crds.out(), "apply", "-f", "-").requireOk("kubectl apply of install --crds-only");
+        lab.kubectl(null, "wait", "--for=condition=Established", "--timeout=30s", "crd/nodehandovers.nodegate.io")
+                .requireOk("the CRD established");
         CliRun policy = CliRun.run("policy", "--quarantine", "--no-rancher");
         assertThat(policy.exitCode()).as(policy.all()).isZero();
         printed = policy.out();

@@ -61,11 +61,11 @@ class PolicyApplierTest {
 
         assertThat(result.skipped()).hasSize(2).allMatch(s -> s.contains("-n cattle-system (namespace cattle-system"
                 + " not found"));
-        // 13: the gate policy and binding, ClusterRole and binding, three namespaces' Roles and bindings, and the
+        // 15: the gate policy and binding, the hand-over cordon policy and binding, ClusterRole and binding, three namespaces' Roles and bindings, and the
         // tombstones namespace (nodegate-system) with its Role and binding; cattle-system's two are skipped
-        assertThat(result.applied()).hasSize(13).first().isEqualTo("ValidatingAdmissionPolicy/nodegate-node-gate");
+        assertThat(result.applied()).hasSize(15).first().isEqualTo("ValidatingAdmissionPolicy/nodegate-node-gate");
         List<RecordedRequest> patches = patches();
-        assertThat(patches).hasSize(13).allSatisfy(p -> {
+        assertThat(patches).hasSize(15).allSatisfy(p -> {
             assertThat(p.getHeader("Content-Type")).startsWith("application/apply-patch+yaml");
             assertThat(p.getPath()).endsWith("?fieldManager=nodegate&force=true").doesNotContain("cattle-system");
         });
@@ -85,8 +85,8 @@ class PolicyApplierTest {
         PolicyApplier.Result result = PolicyApplier.apply(client, bundle);
 
         assertThat(result.skipped()).isEmpty();
-        assertThat(result.applied()).hasSize(15).contains("Role/nodegate-operator -n cattle-system");
-        assertThat(patches()).hasSize(15);
+        assertThat(result.applied()).hasSize(17).contains("Role/nodegate-operator -n cattle-system");
+        assertThat(patches()).hasSize(17);
     }
 
     @Test
@@ -109,9 +109,9 @@ class PolicyApplierTest {
 
         PolicyApplier.Result result = PolicyApplier.apply(client, bundle);
 
-        assertThat(result.applied()).hasSize(13);
+        assertThat(result.applied()).hasSize(15);
         assertThat(result.skipped()).isEmpty();
-        assertThat(patches()).hasSize(13);
+        assertThat(patches()).hasSize(15);
     }
 
     @Test

@@ -38,6 +38,7 @@ class PolicyBundleTest {
         List<HasMetadata> objects = parseYaml(run.out());
         assertThat(objects).extracting(o -> o.getClass().getSimpleName()).containsExactly(
                 "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+                "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
                 "ClusterRole", "ClusterRoleBinding",
                 "Role", "RoleBinding", "Role", "RoleBinding", "Role", "RoleBinding",
                 "Namespace", "Role", "RoleBinding", "Role", "RoleBinding");
@@ -105,10 +106,12 @@ class PolicyBundleTest {
         List<HasMetadata> objects = parseYaml(run("policy", "--quarantine", "--namespace", "ops-nodegate").out());
         assertThat(objects).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()).startsWith(
                 "ValidatingAdmissionPolicy/nodegate-node-gate", "ValidatingAdmissionPolicyBinding/nodegate-node-gate",
+                "ValidatingAdmissionPolicy/nodegate-handover-cordon",
+                "ValidatingAdmissionPolicyBinding/nodegate-handover-cordon",
                 "ValidatingAdmissionPolicy/nodegate-node-quarantine",
                 "ValidatingAdmissionPolicyBinding/nodegate-node-quarantine");
         var binding = (io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding)
-                objects.get(3);
+                objects.get(5);
         assertThat(binding.getSpec().getParamRef().getNamespace()).isEqualTo("ops-nodegate");
         // the shards are selected by label: the policy is evaluated once per shard (see TombstoneShards)
         assertThat(binding.getSpec().getParamRef().getName()).isNull();

@@ -100,6 +100,46 @@ class AuditRendererTest {
     }
 
     @Test
+    void wideSaysWhoCordonedANodeAndHowLongAgoWithin120Columns() {
+        Instant now = io.nodegate.testing.NodeFixtures.NOW;
+        ClusterState state = cluster()
+                .healthy(node("gpu-a06").role("control-plane,etcd,master").internalIp("198.51.100.106")
+                        .cordonedBy("kubectl", now.minus(java.time.Duration.ofDays(3))))
+                .healthy(node("gpu-a07").role("worker").internalIp("198.51.100.107")
+                        .cordonedBy("system-upgrade-controller-with-a-long-name", now.minusSeconds(7200))
+                        .annotation("nodegate.io/cordon-reason", "RMA 4411: bad DIMM"))
+                .healthy(node("gpu-a08").cordoned(now.minus(java.time.Duration.ofDays(1))))
+                .healthy(node("gpu-a09"))
+                .build();
+        AuditReport report = Audit.run(state, AuditSettings.DEFAULTS);
+        String wide = AuditRenderer.table(report, Style.PLAIN, true);
+        List<String> lines = wide.lines().toList();
+        String header = lines.stream().filter(l -> l.startsWith("NAME")).findFirst().orElseThrow();
+        int cordon = header.indexOf("CORDON");
+        assertThat(row(lines, "gpu-a06").substring(cordon)).startsWith("kubectl 3d ");
+        assertThat(row(lines, "gpu-a07").substring(cordon)).startsWith("system-upgrade-… 2h ");
+        assertThat(row(lines, "gpu-a08").substring(cordon)).as("no managedFields: who is unknown").startsWith("yes ");
+        assertThat(row(lines, "gpu-a09").substring(cordon)).startsWith("no ");
+        assertThat(AuditRenderer.table(report, Style.PLAIN)).as("the default table keeps yes/no")
+                .doesNotContain("kubectl 3d");
+
+        JsonNode a07 = AuditRenderer.tree(report).get("nodes").get(1);
+        assertThat(a07.get("cordonedBy").asString()).isEqualTo("system-upgrade-controller-with-a-long-name");
+        assertThat(a07.get("cordonedAt").asString()).isEqualTo(now.minusSeconds(7200).toString());
+        assertThat(a07.get("cordonAgeSeconds").asLong()).isEqualTo(7200L);
+        assertThat(a07.get("cordonReason").asString()).isEqualTo("RMA 4411: bad DIMM");
+
+        // -o wide was already wider than 120 columns before it said who cordoned (READY's reason, kubelet and host
+        // IDs); the owner adds at most the manager's first 16 characters and an age to CORDON
+        String header2 = lines.stream().filter(l -> l.startsWith("NAME")).findFirst().orElseThrow();
+        assertThat(header2.indexOf("ROLES") - cordon).isLessThanOrEqualTo(AuditRenderer.MANAGER_WIDTH + 1 + 4 + 3);
+    }
+
+    private static String row(List<String> lines, String name) {
+        return lines.stream().filter(l -> l.startsWith(name + " ")).findFirst().orElseThrow();
+    }
+
+    @Test
     void colourOnlyWhenAsked() {
         assertThat(AuditRenderer.table(report(), new Style(true))).contains("\u001b[33mNG101 warning");
     }

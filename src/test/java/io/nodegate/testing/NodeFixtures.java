@@ -61,6 +61,8 @@ public final class NodeFixtures {
         private String systemUuid;
         private String machineId;
         private String kubelet = "v1.34.3+rke2r3";
+        private final Map<String, String> annotations = new LinkedHashMap<>();
+        private io.nodegate.model.CordonOwner cordonOwner;
 
         NodeBuilder(String name) {
             this.name = name;
@@ -90,6 +92,21 @@ public final class NodeFixtures {
         public NodeBuilder cordoned(Instant since) {
             unschedulable = true;
             taints.add(new Taint("node.kubernetes.io/unschedulable", null, "NoSchedule", since));
+            return this;
+        }
+
+        /**
+         * Cordoned at {@code since} by {@code manager}, as a LIST with managedFields shows it: the unschedulable
+         * taint and the managedFields entry owning spec.unschedulable (an Update), both at that time.
+         */
+        public NodeBuilder cordonedBy(String manager, Instant since) {
+            cordoned(since);
+            cordonOwner = new io.nodegate.model.CordonOwner(manager, "Update", since);
+            return this;
+        }
+
+        public NodeBuilder annotation(String key, String value) {
+            annotations.put(key, value);
             return this;
         }
 
@@ -140,11 +157,11 @@ public final class NodeFixtures {
         }
 
         public NodeInfo build() {
-            return new NodeInfo(name, "uid-" + name, "1", created, labels, Map.of(), taints, unschedulable, null,
+            return new NodeInfo(name, "uid-" + name, "1", created, labels, annotations, taints, unschedulable, null,
                     addresses, ready == null ? List.of() : List.of(ready),
                     new NodeSystemInfo(bootId, systemUuid, machineId, "6.8.0-45-generic", "Ubuntu 24.04.1 LTS",
                             kubelet, "containerd://2.1.5-k3s1"),
-                    Map.of());
+                    Map.of(), cordonOwner);
         }
     }
 
@@ -156,6 +173,7 @@ public final class NodeFixtures {
         private final List<SecretMeta> secrets = new ArrayList<>();
         private Collected<JobInfo> jobs = Collected.absent();
         private final List<String> notes = new ArrayList<>();
+        private io.nodegate.model.OpenHandovers handovers = io.nodegate.model.OpenHandovers.NOT_READ;
 
         public ClusterBuilder now(Instant t) {
             this.now = t;
@@ -196,6 +214,11 @@ public final class NodeFixtures {
             return this;
         }
 
+        public ClusterBuilder handovers(io.nodegate.model.OpenHandovers value) {
+            handovers = value;
+            return this;
+        }
+
         public ClusterBuilder note(String note) {
             notes.add(note);
             return this;
@@ -204,7 +227,7 @@ public final class NodeFixtures {
         public ClusterState build() {
             return ClusterState.builder(now, "fixture").context("test").server("https://127.0.0.1:6443")
                     .serverVersion(serverVersion).nodes(nodes).nodeLeases(leases).nodePasswordSecrets(secrets)
-                    .cattleJobs(jobs).notes(notes).build();
+                    .cattleJobs(jobs).notes(notes).handovers(handovers).build();
         }
     }
 }

@@ -31,6 +31,7 @@ import io.nodegate.detect.node.NodeNotReadyDetector;
 import io.nodegate.detect.node.NodeUnknownDetector;
 import io.nodegate.detect.node.OrphanNodePasswordDetector;
 import io.nodegate.detect.node.SameHostTwoNamesDetector;
+import io.nodegate.detect.node.UnexplainedCordonDetector;
 import io.nodegate.detect.probe.LeaderElectionLostDetector;
 import io.nodegate.detect.probe.SlowApiserverDetector;
 import io.nodegate.detect.rejoin.RejoinRisk;
@@ -83,6 +84,7 @@ public final class Detectors {
             row(new MissingNodePasswordDetector(), AUDIT, WATCH),
             row(new FailedPlanJobDetector(), AUDIT, WATCH),
             row(new AbandonedNodeDetector(), AUDIT, WATCH),
+            row(new UnexplainedCordonDetector(), AUDIT, WATCH),
             row(new EtcdSplitBrain(), ETCD),
             row(new EtcdQuorumTolerance(), ETCD),
             row(new EtcdMemberUnreachable(), ETCD),

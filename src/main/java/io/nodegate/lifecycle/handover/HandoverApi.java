@@ -3,6 +3,7 @@ package io.nodegate.lifecycle.handover;
 import io.nodegate.CollectionException;
 import io.nodegate.RefusedException;
 import io.nodegate.handover.NodeHandover;
+import io.nodegate.model.OpenHandovers;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.kube.ApiCalls;
@@ -72,6 +73,33 @@ public final class HandoverApi {
             throw new CollectionException("the API server " + api.server() + " does not serve " + NodeHandover.PATH
                     + ": the NodeHandover CRD is not installed (nodegate install --crds-only | kubectl apply -f -)", e);
         }
+    }
+
+    /**
+     * Which Nodes are part of an open hand-over, for the audit's NG171. A 404 for the collection (the CRD is not
+     * installed) proves there is none; any other failure (a 403, a timeout, a broken answer) leaves them not read,
+     * with why, so the audit says it could not rule a hand-over out instead of "none".
+     */
+    public OpenHandovers openHandovers() {
+        List<NodeHandover> all;
+        try {
+            all = api.api().listPlain("LIST NodeHandovers", NodeHandover.PATH, NodeHandover.KIND, null, null,
+                    KubeJson.EVIDENCE, HandoverApi::fromMap);
+        } catch (ApiCalls.NotFound e) {
+            return OpenHandovers.of(Map.of());
+        } catch (RuntimeException e) {
+            return OpenHandovers.unread("NodeHandovers could not be read (" + e.getMessage() + ")");
+        }
+        Map<String, List<String>> byNode = new java.util.TreeMap<>();
+        for (NodeHandover h : all) {
+            if (h.spec() == null || h.closed() || h.spec().nodes() == null || h.metadata() == null) {
+                continue;
+            }
+            for (String node : h.spec().nodes()) {
+                byNode.computeIfAbsent(node, k -> new java.util.ArrayList<>()).add(h.metadata().name());
+            }
+        }
+        return OpenHandovers.of(byNode);
     }
 
     /** Creates the object; refuses one that exists (the name is taken). */

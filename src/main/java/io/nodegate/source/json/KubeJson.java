@@ -63,7 +63,8 @@ import java.util.function.Consumer;
  * </ul>
  * In {@link #MODEL} mode, also what the model never reads:
  * <ul>
- * <li>{@code metadata.managedFields} of every object;</li>
+ * <li>{@code metadata.managedFields} of every object, but for a Node the entries that own {@code spec.unschedulable}
+ *     (who cordoned it), each cut to its manager, operation and time;</li>
  * <li>{@code status.images} (Nodes: a kubelet reports up to 50 images with all their tags and digests);</li>
  * <li>a Node's labels and annotations that no check reads: only those {@link KeptNodeMetadata} lists are kept (a GPU
  *     node's node-feature-discovery and GPU-operator labels are most of its JSON);</li>
@@ -821,7 +822,12 @@ public final class KubeJson {
         } else if (modelOnly && state.isConfigMap() && !TombstoneShards.isShard(state.name)) {
             out.remove("data");
             out.remove("binaryData");
-        } else if (trimNodeMetadata && state.isNode() && out.get("metadata") instanceof Map<?, ?> meta) {
+        }
+        if (modelOnly && !state.isNode() && out.get("metadata") instanceof Map<?, ?> meta) {
+            // read while the kind was not known yet: only a Node keeps its cordon's managedFields entry
+            meta.remove("managedFields");
+        }
+        if (trimNodeMetadata && state.isNode() && out.get("metadata") instanceof Map<?, ?> meta) {
             // the kind came after the metadata (a file with sorted keys): trimmed now, before anyone sees it
             if (meta.get("labels") instanceof Map<?, ?> labels) {
                 labels.keySet().removeIf(k -> !(k instanceof String key && KeptNodeMetadata.keepsLabel(key)));
@@ -833,8 +839,9 @@ public final class KubeJson {
     }
 
     /**
-     * metadata (parser on START_OBJECT): managedFields skipped in model mode; a Secret's last-applied skipped; a
-     * Node's labels and annotations outside {@link KeptNodeMetadata} skipped in model mode.
+     * metadata (parser on START_OBJECT): managedFields skipped in model mode (but a Node's cordon entries); a
+     * Secret's last-applied skipped; a Node's labels and annotations outside {@link KeptNodeMetadata} skipped in
+     * model mode.
      */
     private Map<String, Object> readMetadata(JsonParser p, ObjectState state) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -842,8 +849,16 @@ public final class KubeJson {
             String field = p.currentName();
             JsonToken t = p.nextToken();
             if (modelOnly && "managedFields".equals(field)) {
-                // a check that needs a Node's managedFields entry reads it here, by the rule KeptNodeMetadata holds
-                p.skipChildren();
+                // a Node keeps only the entries that own spec.unschedulable (who cordoned it), by KeptNodeMetadata's
+                // rule; an object whose kind is not known yet is read the same way and trimmed at its end (sanitize)
+                if (t == JsonToken.START_ARRAY && (state.kind == null || state.isNode())) {
+                    List<Object> owners = readCordonOwners(p);
+                    if (!owners.isEmpty()) {
+                        out.put(field, owners);
+                    }
+                } else {
+                    p.skipChildren();
+                }
             } else if ("annotations".equals(field) && t == JsonToken.START_OBJECT && state.isSecret()) {
                 out.put(field, readMapWithout(p, LAST_APPLIED));
             } else if (trimNodeMetadata && state.isNode() && t == JsonToken.START_OBJECT && "labels".equals(field)) {
@@ -856,6 +871,60 @@ public final class KubeJson {
             }
         }
         return out;
+    }
+
+    /**
+     * A managedFields array (parser on START_ARRAY): only the entries whose fieldsV1 holds {@code f:spec} →
+     * {@code f:unschedulable}, each cut to {@code manager}, {@code operation}, {@code time} and that one path, in the
+     * shape the API server writes them; everything else skipped token by token.
+     */
+    private static List<Object> readCordonOwners(JsonParser p) {
+        List<Object> out = new ArrayList<>(1);
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+            }
+            Map<String, Object> entry = new LinkedHashMap<>();
+            boolean owns = false;
+            while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                switch (field) {
+                    case "manager", "operation", "time" -> entry.put(field, readScalarOrContainer(p, v));
+                    case "fieldsV1" -> owns = v == JsonToken.START_OBJECT && ownsUnschedulable(p);
+                    default -> p.skipChildren();
+                }
+            }
+            if (owns) {
+                entry.put("fieldsV1", Map.of(KeptNodeMetadata.MANAGED_SPEC,
+                        Map.of(KeptNodeMetadata.MANAGED_UNSCHEDULABLE, Map.of())));
+                out.add(entry);
+            }
+        }
+        return out;
+    }
+
+    /** A fieldsV1 object (parser on START_OBJECT), read to its end: whether it holds f:spec → f:unschedulable. */
+    private static boolean ownsUnschedulable(JsonParser p) {
+        boolean owns = false;
+        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            if (KeptNodeMetadata.MANAGED_SPEC.equals(field) && v == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                    if (KeptNodeMetadata.MANAGED_UNSCHEDULABLE.equals(p.currentName())) {
+                        owns = true;
+                    }
+                    p.nextToken();
+                    p.skipChildren();
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+        return owns;
     }
 
     /** An object (parser on START_OBJECT) without one field, skipped token by token. */

@@ -9,6 +9,8 @@ import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.Collected;
 import io.nodegate.model.Condition;
+import io.nodegate.model.CordonOwner;
+import io.nodegate.model.KeptNodeMetadata;
 import io.nodegate.model.CsiNodeInfo;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.JobInfo;
@@ -256,7 +258,31 @@ public final class StateAssembler {
         }
         return new NodeInfo(name, Plain.string(m, "uid"), Plain.string(m, "resourceVersion"),
                 time(Plain.string(m, "creationTimestamp"), where), labels(m), Plain.stringMap(m, "annotations"),
-                taints, unschedulable, podCidr, addresses, conditions, info, capacity);
+                taints, unschedulable, podCidr, addresses, conditions, info, capacity,
+                unschedulable ? cordonOwner(m, where) : null);
+    }
+
+    /**
+     * Who set spec.unschedulable: the managedFields entry whose fieldsV1 holds f:spec → f:unschedulable. An Update
+     * moves a changed field to its writer, so there is normally one; server-side appliers that applied the same value
+     * share it, and then the latest entry is the one that set it last. Null when no entry owns it (managedFields not
+     * read, as in a kubectl dump).
+     */
+    private CordonOwner cordonOwner(Map<String, Object> meta, String where) {
+        CordonOwner owner = null;
+        for (Map<String, Object> e : elements(meta, "managedFields")) {
+            Map<String, Object> spec = Plain.map(Plain.map(e, "fieldsV1"), KeptNodeMetadata.MANAGED_SPEC);
+            if (spec == null || !spec.containsKey(KeptNodeMetadata.MANAGED_UNSCHEDULABLE)) {
+                continue;
+            }
+            CordonOwner candidate = new CordonOwner(Plain.string(e, "manager"), Plain.string(e, "operation"),
+                    time(Plain.string(e, "time"), where + " managedFields"));
+            if (owner == null || (candidate.time() != null
+                    && (owner.time() == null || !candidate.time().isBefore(owner.time())))) {
+                owner = candidate;
+            }
+        }
+        return owner;
     }
 
     public LeaseInfo lease(Map<String, Object> l) {

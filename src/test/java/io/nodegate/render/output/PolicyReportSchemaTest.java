@@ -82,10 +82,12 @@ class PolicyReportSchemaTest {
                 assertThat(resources).isEqualTo(nodes);
             });
         }
-        // warning findings are warn/medium; the summary counts the results
+        // warning findings are warn/medium, info ones (NG171 here: a dump holds no NodeHandovers) warn/low; the
+        // summary counts the results
         assertThat(failing).allSatisfy(r -> {
             assertThat(r.get("result").asString()).isIn("warn", "fail");
-            assertThat(r.get("severity").asString()).isIn("medium", "high");
+            assertThat(r.get("severity").asString()).isIn(r.get("policy").asString().equals("NG171") ? List.of("low")
+                    : List.of("medium", "high"));
         });
         JsonNode summary = report.get("summary");
         int pass = 0;
