@@ -24,6 +24,8 @@ import java.util.stream.Collectors;
  * @param tombstones    hosts `nodegate remove` deleted here (ConfigMap nodegate-system/nodegate-tombstones);
  *                      absent when not read (offline input without them)
  * @param bmc           what the hosts' BMCs said over Redfish (--bmc); {@link BmcReadings#NOT_READ} when none was asked
+ * @param inventory     the declared hosts (ConfigMap nodegate-system/nodegate-inventory, read with the tombstones);
+ *                      null when none is declared or it was not read: then nothing is compared with it
  */
 public record ClusterState(
         Instant now,
@@ -43,7 +45,8 @@ public record ClusterState(
         List<EtcdEndpointReport> etcd,
         List<String> notes,
         Collected<Tombstone> tombstones,
-        BmcReadings bmc) {
+        BmcReadings bmc,
+        NodeInventory inventory) {
 
     public ClusterState {
         tombstones = tombstones == null ? Collected.absent() : tombstones;
@@ -113,7 +116,7 @@ public record ClusterState(
         return new Builder().now(now).source(source).context(context).server(server).serverVersion(serverVersion)
                 .nodes(nodes).nodeLeases(nodeLeases).nodePasswordSecrets(nodePasswordSecrets).csiNodes(csiNodes)
                 .apiEndpoints(apiEndpoints).daemonSets(daemonSets).cattleJobs(cattleJobs)
-                .controlPlaneLeases(controlPlaneLeases).pods(pods).etcd(etcd).notes(notes).tombstones(tombstones)
+                .controlPlaneLeases(controlPlaneLeases).pods(pods).etcd(etcd).notes(notes).tombstones(tombstones).inventory(inventory)
                 .bmc(bmc);
     }
 
@@ -136,6 +139,7 @@ public record ClusterState(
         private List<EtcdEndpointReport> etcd;
         private List<String> notes;
         private Collected<Tombstone> tombstones;
+        private NodeInventory inventory;
         private BmcReadings bmc;
 
         private Builder() {
@@ -231,10 +235,15 @@ public record ClusterState(
             return this;
         }
 
+        public Builder inventory(NodeInventory value) {
+            inventory = value;
+            return this;
+        }
+
         public ClusterState build() {
             return new ClusterState(now, source, context, server, serverVersion, nodes, nodeLeases,
                     nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                    etcd, notes, tombstones, bmc);
+                    etcd, notes, tombstones, bmc, inventory);
         }
     }
 }

@@ -101,6 +101,7 @@ class OutputEverywhereTest extends SeededClusterTest {
                 "examples/handover-case-2/nodehandover.json", "--html", tmp.resolve("page-" + o.id() + ".html").toString(),
                 o.flags()));
         runs.put("policy", o -> offline("policy", o.flags()));
+        runs.put("inventory init", o -> offline("inventory", "init", "-f", "examples/cluster-a-renamed-rejoin", o.flags()));
         runs.put("etcd", o -> offline("etcd", "-f", k3s, o.flags()));
         runs.put("views", o -> offline("views", "-f", "examples/split-brain/original-side", "-f",
                 "examples/split-brain/separated-side", o.flags()));
