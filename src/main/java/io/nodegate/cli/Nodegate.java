@@ -253,6 +253,7 @@ public final class Nodegate implements Callable<Integer> {
             RemoveCommand.class,
             VerifyGoneCommand.class,
             ReadmitCommand.class,
+            AcceptCommand.class,
             InventoryCommand.class,
             RejoinRiskCommand.class,
             HandoverCommand.class,
