@@ -75,6 +75,24 @@ public final class AcceptCommand implements Callable<Integer> {
     @Mixin
     LifecyclePrelude prelude = new LifecyclePrelude();
 
+    @Mixin
+    OutputOptions output = OutputOptions.of(Output.class);
+
+    /** What accept prints: the words, and the record as data (-o json|yaml). */
+    public record Output(String words, Record record, String node) implements io.nodegate.render.output.TextReport,
+            io.nodegate.render.output.TreeReport {
+        @Override
+        public String text(io.nodegate.render.output.Style style, boolean wide) {
+            return words;
+        }
+
+        @Override
+        public tools.jackson.databind.JsonNode tree() {
+            return record != null ? io.nodegate.render.output.Structured.tree(record)
+                    : io.nodegate.render.output.Structured.tree(Map.of("node", node, "held", false));
+        }
+    }
+
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
@@ -114,7 +132,8 @@ public final class AcceptCommand implements Callable<Integer> {
         NodeInfo n = state.node(node).orElseThrow(() -> new InputException("Node " + node + " not found (NotFound)"));
         PrintWriter out = spec.commandLine().getOut();
         if (!NewcomerHold.held(n)) {
-            out.println(node + " carries no " + NewcomerHold.TAINT_KEY + " taint: nothing to accept");
+            output.print(out, new Output(node + " carries no " + NewcomerHold.TAINT_KEY + " taint: nothing to accept\n",
+                    null, node));
             return ExitCode.OK;
         }
         List<String> heldFor = NewcomerHold.reasons(n, state);
@@ -166,21 +185,23 @@ public final class AcceptCommand implements Callable<Integer> {
         Record record = new Record(node, n.uid(), at, who, verdict, heldFor, targetName, checks, released, accepted);
         store.ensureWritable();
         store.writeJson(dir + "/accept.json", record);
-        out.println("accept " + node + ": " + verdict + (targetName == null ? "" : " (compared with baseline target "
+        List<String> w = new ArrayList<>();
+        w.add("accept " + node + ": " + verdict + (targetName == null ? "" : " (compared with baseline target "
                 + targetName + ")"));
-        heldFor.forEach(r -> out.println("  held: " + r));
+        heldFor.forEach(r -> w.add("  held: " + r));
         for (Check c : checks) {
-            out.println("  [" + c.outcome() + "] " + c.id() + ": " + c.title());
-            c.reasons().forEach(r -> out.println("      " + r));
+            w.add("  [" + c.outcome() + "] " + c.id() + ": " + c.title());
+            c.reasons().forEach(r -> w.add("      " + r));
         }
-        released.forEach(t -> out.println("released tombstone " + t.name() + " (saved in " + store.dir().resolve(dir)
+        released.forEach(t -> w.add("released tombstone " + t.name() + " (saved in " + store.dir().resolve(dir)
                 + ")"));
         if (accepted) {
-            out.println("accepted: taint " + NewcomerHold.TAINT_KEY + " removed, " + NewcomerHold.ACCEPTED_BY + "="
+            w.add("accepted: taint " + NewcomerHold.TAINT_KEY + " removed, " + NewcomerHold.ACCEPTED_BY + "="
                     + who);
         } else if (verdict == Verdict.PASS) {
-            out.println("nothing changed: add --yes to accept");
+            w.add("nothing changed: add --yes to accept");
         }
+        output.print(out, new Output(String.join("\n", w) + "\n", record, node));
         out.flush();
         if (verdict != Verdict.PASS) {
             throw new NodegateException(verdict.exitCode(), "accept " + node + ": " + verdict + "; the taint stays");

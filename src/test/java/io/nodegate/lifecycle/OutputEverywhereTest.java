@@ -84,6 +84,7 @@ class OutputEverywhereTest extends SeededClusterTest {
             return cli("remove", "gpu-a11", "--baseline", baseline.toString(), o.flags());
         });
         runs.put("verify-gone", o -> cli("verify-gone", "--baseline", baseline.toString(), o.flags()));
+        runs.put("accept", o -> cli("accept", "gpu-a10", "--baseline", baseline.toString(), o.flags()));
         runs.put("readmit", o -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), o.flags()));
         runs.put("rejoin-risk", o -> cli("rejoin-risk", "gpu-a10", o.flags()));
         runs.put("handover open", o -> {
