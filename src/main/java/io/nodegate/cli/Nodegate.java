@@ -253,6 +253,8 @@ public final class Nodegate implements Callable<Integer> {
             RemoveCommand.class,
             VerifyGoneCommand.class,
             ReadmitCommand.class,
+            AcceptCommand.class,
+            InventoryCommand.class,
             RejoinRiskCommand.class,
             HandoverCommand.class,
             PolicyCommand.class,

@@ -172,6 +172,18 @@ public final class WatchCommand implements Callable<Integer> {
                     + "most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit.")
     String clusterName;
 
+    @Option(names = "--no-hold",
+            description = "Do not hold newcomers: by default the leader taints " + io.nodegate.model.NewcomerHold.TAINT_KEY
+                    + " on a Node created while it watches whose systemUUID or machineID is tombstoned or belongs to an "
+                    + "older Node, or that the declared inventory does not place, until 'nodegate accept' "
+                    + "(docs/inventory.md).")
+    boolean noHold;
+
+    @Option(names = "--hold-effect", paramLabel = "EFFECT", defaultValue = "NoSchedule",
+            description = "The hold's taint effect: NoSchedule (default), or NoExecute for hosts that must not run "
+                    + "anything (evicts what bound before the taint).")
+    String holdEffect;
+
     @Option(names = "--no-handovers",
             description = "Do not keep the NodeHandovers current (by default the leader looks at each open one every "
                     + "minute: its status, the silence on each Alertmanager replica, Events; docs/handover.md).")
@@ -203,6 +215,11 @@ public final class WatchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
         }
         var parsed = spec.commandLine().getParseResult();
+        if (!io.nodegate.model.NewcomerHold.NO_SCHEDULE.equals(holdEffect)
+                && !io.nodegate.model.NewcomerHold.NO_EXECUTE.equals(holdEffect)) {
+            throw new ParameterException(spec.commandLine(), "--hold-effect must be NoSchedule or NoExecute, got '"
+                    + holdEffect + "'");
+        }
         if (!once && (parsed.hasMatchedOption("--output") || parsed.hasMatchedOption("--no-headers"))) {
             throw new ParameterException(spec.commandLine(), "-o and --no-headers go with --once: the running watch serves its "
                     + "findings on /findings and /metrics and logs to stderr");
@@ -273,6 +290,9 @@ public final class WatchCommand implements Callable<Integer> {
             }
             if (!noHandovers) {
                 service.keepHandovers(alertmanagerTimeout);
+            }
+            if (!noHold) {
+                service.holdNewcomers(holdEffect);
             }
             try {
                 service.start();

@@ -92,6 +92,9 @@ public final class WatchAccess {
                 new Request(HANDOVER_GROUP, HANDOVER_RESOURCE + "/status", null, List.of("update"), List.of(), false,
                         "writes what it saw to a NodeHandover's status (resourceVersion precondition)"),
                 // what the watch writes
+                new Request("", "nodes", null, List.of("patch"), List.of(), false,
+                        "holds a newcomer: adds the nodegate.io/unaccepted taint with one JSON patch that tests the "
+                                + "Node's uid and resourceVersion (docs/inventory.md; watch --no-hold turns it off)"),
                 new Request("", "events", EVENTS_NAMESPACE, List.of("create", "patch"), List.of(), false,
                         "core/v1 Events about Nodes and NodeHandovers, posted by the leader"),
                 new Request("coordination.k8s.io", "leases", ownNamespace, List.of("get", "patch"),

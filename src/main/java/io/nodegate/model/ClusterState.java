@@ -29,6 +29,8 @@ import java.util.stream.Collectors;
  *                      absent when not read (offline input without them)
  * @param bmc           what the hosts' BMCs said over Redfish (--bmc); {@link BmcReadings#NOT_READ} when none was asked
  * @param handovers     which Nodes are part of an open NodeHandover; {@link OpenHandovers#NOT_READ} when not read
+ * @param inventory     the declared hosts (ConfigMap nodegate-system/nodegate-inventory, read with the tombstones);
+ *                      null when none is declared or it was not read: then nothing is compared with it
  */
 public record ClusterState(
         Instant now,
@@ -50,7 +52,8 @@ public record ClusterState(
         List<String> notes,
         Collected<Tombstone> tombstones,
         BmcReadings bmc,
-        OpenHandovers handovers) {
+        OpenHandovers handovers,
+        NodeInventory inventory) {
 
     public ClusterState {
         readsStarted = readsStarted == null ? now : readsStarted;
@@ -130,7 +133,7 @@ public record ClusterState(
                 .nodes(nodes).nodeLeases(nodeLeases).nodePasswordSecrets(nodePasswordSecrets).csiNodes(csiNodes)
                 .apiEndpoints(apiEndpoints).daemonSets(daemonSets).cattleJobs(cattleJobs)
                 .controlPlaneLeases(controlPlaneLeases).pods(pods).etcd(etcd).notes(notes).tombstones(tombstones)
-                .bmc(bmc).handovers(handovers);
+                .bmc(bmc).handovers(handovers).inventory(inventory);
     }
 
     /** Named construction of a {@link ClusterState}; see {@link #builder}. Not shared between threads. */
@@ -153,6 +156,7 @@ public record ClusterState(
         private List<EtcdEndpointReport> etcd;
         private List<String> notes;
         private Collected<Tombstone> tombstones;
+        private NodeInventory inventory;
         private BmcReadings bmc;
         private OpenHandovers handovers;
 
@@ -260,10 +264,15 @@ public record ClusterState(
             return this;
         }
 
+        public Builder inventory(NodeInventory value) {
+            inventory = value;
+            return this;
+        }
+
         public ClusterState build() {
             return new ClusterState(now, readsStarted, source, context, server, serverVersion, nodes, nodeLeases,
                     nodePasswordSecrets, csiNodes, apiEndpoints, daemonSets, cattleJobs, controlPlaneLeases, pods,
-                    etcd, notes, tombstones, bmc, handovers);
+                    etcd, notes, tombstones, bmc, handovers, inventory);
         }
     }
 }

@@ -178,6 +178,19 @@ public final class WatchService implements AutoCloseable {
         metrics.handovers(handovers::metrics);
     }
 
+    private volatile NewcomerHolder newcomers;
+
+    /**
+     * From now on newcomers are held at birth ({@link NewcomerHolder}): after each good pass the leader taints a Node
+     * created since the first pass that {@link io.nodegate.model.NewcomerHold} holds.
+     *
+     * @param effect NoSchedule, or NoExecute for hosts that must not run anything
+     */
+    public void holdNewcomers(String effect) {
+        newcomers = new NewcomerHolder(new io.nodegate.lifecycle.inventory.NodeHolds(connection.client()),
+                this::holdsTheLease, effect, clock, log);
+    }
+
     /** This replica leads and the leader Lease, read now, says so ({@link LeaderGuard}). */
     private boolean holdsTheLease() {
         return leads() && guard.whyNot() == null;
@@ -327,6 +340,10 @@ public final class WatchService implements AutoCloseable {
                 PolicyReportWriter reports = policyReports;
                 if (reports != null && done.ok() && leads()) {
                     reports.write(done.report(), checks());
+                }
+                NewcomerHolder holder = newcomers;
+                if (holder != null && done.ok()) {
+                    holder.afterPass(done.state());
                 }
                 HandoverReconciler keeper = handovers;
                 if (keeper != null && done.ok()) {

@@ -84,6 +84,7 @@ class OutputEverywhereTest extends SeededClusterTest {
             return cli("remove", "gpu-a11", "--baseline", baseline.toString(), o.flags());
         });
         runs.put("verify-gone", o -> cli("verify-gone", "--baseline", baseline.toString(), o.flags()));
+        runs.put("accept", o -> cli("accept", "gpu-a10", "--baseline", baseline.toString(), o.flags()));
         runs.put("readmit", o -> cli("readmit", "gpu-a10", "--baseline", baseline.toString(), o.flags()));
         runs.put("rejoin-risk", o -> cli("rejoin-risk", "gpu-a10", o.flags()));
         runs.put("handover open", o -> {
@@ -101,6 +102,7 @@ class OutputEverywhereTest extends SeededClusterTest {
                 "examples/handover-case-2/nodehandover.json", "--html", tmp.resolve("page-" + o.id() + ".html").toString(),
                 o.flags()));
         runs.put("policy", o -> offline("policy", o.flags()));
+        runs.put("inventory init", o -> offline("inventory", "init", "-f", "examples/cluster-a-renamed-rejoin", o.flags()));
         runs.put("etcd", o -> offline("etcd", "-f", k3s, o.flags()));
         runs.put("views", o -> offline("views", "-f", "examples/split-brain/original-side", "-f",
                 "examples/split-brain/separated-side", o.flags()));

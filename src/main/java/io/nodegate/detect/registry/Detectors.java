@@ -21,6 +21,8 @@ import io.nodegate.detect.fleet.HostInTwoClustersDetector;
 import io.nodegate.detect.fleet.RemovedHostReturnedDetector;
 import io.nodegate.detect.node.AbandonedNodeDetector;
 import io.nodegate.detect.node.BareNewcomerDetector;
+import io.nodegate.detect.node.InventoryHostMissingDetector;
+import io.nodegate.detect.node.NotInInventoryDetector;
 import io.nodegate.detect.node.BatchSilenceDetector;
 import io.nodegate.detect.node.DuplicateInternalIpDetector;
 import io.nodegate.detect.node.FailedPlanJobDetector;
@@ -78,6 +80,8 @@ public final class Detectors {
             row(new BatchSilenceDetector(), AUDIT, WATCH),
             row(new SameHostTwoNamesDetector(), AUDIT, WATCH),
             row(new BareNewcomerDetector(), AUDIT, WATCH),
+            row(new NotInInventoryDetector(), AUDIT, WATCH),
+            row(new InventoryHostMissingDetector(), AUDIT, WATCH),
             row(new DuplicateInternalIpDetector(), AUDIT, WATCH),
             row(new KubeletSkewDetector(), AUDIT, WATCH),
             row(new OrphanNodePasswordDetector(), AUDIT, WATCH),

@@ -135,7 +135,16 @@ public final class Readmitter {
      */
     public Verification verify(Baseline baseline, String node, boolean deleteFailedJobs,
                                HostReportJson.Loaded hostReport, List<String> clusterAddresses) {
-        Baseline.Target target = requireTarget(baseline, node);
+        return verify(baseline, requireTarget(baseline, node), node, deleteFailedJobs, hostReport, clusterAddresses);
+    }
+
+    /**
+     * As {@link #verify(Baseline, String, boolean, HostReportJson.Loaded, List)}, comparing Node {@code node} with
+     * another name's target: a removed host that came back under a new name (`accept`) is compared with the baseline
+     * of the name it had.
+     */
+    public Verification verify(Baseline baseline, Baseline.Target target, String node, boolean deleteFailedJobs,
+                               HostReportJson.Loaded hostReport, List<String> clusterAddresses) {
         Instant at = clock.instant();
         NodeInfo n = api.node(node).orElseThrow(() -> new CollectionException("Node " + node
                 + " not found (NotFound): the Node object was not kept, or the host registered under another name"));

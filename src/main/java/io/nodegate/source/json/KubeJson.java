@@ -69,7 +69,8 @@ import java.util.function.Consumer;
  * <li>a Node's labels and annotations that no check reads: only those {@link KeptNodeMetadata} lists are kept (a GPU
  *     node's node-feature-discovery and GPU-operator labels are most of its JSON);</li>
  * <li>a ConfigMap's {@code data} and {@code binaryData}, except the tombstones ledger's shards
- *     ({@value TombstoneBook#CONFIGMAP} and its siblings, {@link TombstoneShards}, see {@code Kinds.TOMBSTONES}).</li>
+ *     ({@value TombstoneBook#CONFIGMAP} and its siblings, {@link TombstoneShards}, see {@code Kinds.TOMBSTONES}) and
+ *     the declared inventory (nodegate-inventory).</li>
  * </ul>
  * {@link #EVIDENCE} mode keeps everything else (managedFields, images, every ConfigMap's data): what `collect`
  * writes is what the server sent, minus Secret values.
@@ -802,12 +803,17 @@ public final class KubeJson {
         }
     }
 
+    /** The ConfigMaps whose data the model reads: the tombstones ledger's shards and the declared inventory. */
+    private static boolean keepsData(String configMapName) {
+        return TombstoneShards.isShard(configMapName) || io.nodegate.model.NodeInventory.isInventory(configMapName);
+    }
+
     /** Whether a data field can be skipped now, with what is known so far. */
     private boolean skipData(ObjectState state) {
         if (state.isSecret()) {
             return true;
         }
-        return modelOnly && state.isConfigMap() && state.name != null && !TombstoneShards.isShard(state.name);
+        return modelOnly && state.isConfigMap() && state.name != null && !keepsData(state.name);
     }
 
     /** At the end of an object, the rules that could not be applied while its fields arrived. */
@@ -819,7 +825,7 @@ public final class KubeJson {
             if (out.get("metadata") instanceof Map<?, ?> meta && meta.get("annotations") instanceof Map<?, ?> ann) {
                 ann.remove(LAST_APPLIED);
             }
-        } else if (modelOnly && state.isConfigMap() && !TombstoneShards.isShard(state.name)) {
+        } else if (modelOnly && state.isConfigMap() && !keepsData(state.name)) {
             out.remove("data");
             out.remove("binaryData");
         }

@@ -2,7 +2,6 @@ package io.nodegate.source.kube;
 
 import io.nodegate.source.SourceNotes;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -99,11 +98,12 @@ public final class Kinds {
 
     /**
      * Hosts `nodegate remove` deleted: the ledger's shard ConfigMaps (nodegate-tombstones, nodegate-tombstones-1 …,
-     * see TombstoneShards) in nodegate's namespace (NG302). Other ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
+     * see TombstoneShards) in nodegate's namespace (NG302), and the declared inventory there (nodegate-inventory,
+     * NodeInventory: NG112, NG113), read by the same LIST. Other ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
      * so live this is always read; offline, input without it is "not in the input" rather than "nobody removed".
      */
-    public static final ReadKind<ConfigMap, List<Tombstone>> TOMBSTONES = ReadKind.builder("tombstones",
-                    ConfigMap.class, StateAssembler::tombstones)
+    public static final ReadKind<ConfigMap, StateAssembler.LedgerConfigMap> TOMBSTONES = ReadKind.builder("tombstones",
+                    ConfigMap.class, StateAssembler::ledgerConfigMap)
             .namespace(TombstoneBook.DEFAULT_NAMESPACE).presence(Presence.OPTIONAL_API)
             .listWhat("LIST configmaps in " + TombstoneBook.DEFAULT_NAMESPACE).dumpFile("tombstones.json")
             .absentNote("ConfigMaps are not served: tombstones cannot be read, NG302 not checked")
@@ -117,7 +117,8 @@ public final class Kinds {
 
     /** A ConfigMap that is not a ledger shard keeps its metadata only: nodegate neither needs nor saves its data. */
     private static ConfigMap onlyTombstoneData(ConfigMap cm) {
-        if (cm.getMetadata() != null && io.nodegate.model.TombstoneShards.isShard(cm.getMetadata().getName())) {
+        if (cm.getMetadata() != null && (io.nodegate.model.TombstoneShards.isShard(cm.getMetadata().getName())
+                || io.nodegate.model.NodeInventory.isInventory(cm.getMetadata().getName()))) {
             return cm;
         }
         return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withMetadata(cm.getMetadata()).build();

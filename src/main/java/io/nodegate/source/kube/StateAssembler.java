@@ -2,6 +2,7 @@ package io.nodegate.source.kube;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.Tombstone;
+import io.nodegate.model.NodeInventory;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
 
@@ -159,7 +160,11 @@ public final class StateAssembler {
         List<CsiNodeInfo> csiNodes = mapped.get(Kinds.CSINODES);
         List<JobInfo> cattleJobs = mapped.get(Kinds.CATTLE_JOBS);
         List<PodInfo> pods = mapped.get(Kinds.PODS);
-        List<List<Tombstone>> tombstones = mapped.get(Kinds.TOMBSTONES);
+        List<LedgerConfigMap> ledger = mapped.get(Kinds.TOMBSTONES);
+        List<List<Tombstone>> tombstones = ledger == null ? null
+                : ledger.stream().map(LedgerConfigMap::tombstones).toList();
+        NodeInventory inventory = ledger == null ? null : ledger.stream().map(LedgerConfigMap::inventory)
+                .filter(Objects::nonNull).findFirst().orElse(null);
         return ClusterState.builder(origin.agesJudgedAt(), origin.source()).readsStarted(origin.readsStarted())
                 .context(origin.context()).server(origin.server())
                 .serverVersion(origin.serverVersion())
@@ -175,6 +180,7 @@ public final class StateAssembler {
                         : Collected.of(sorted(pods, p -> p.namespace() + "/" + p.name())))
                 .notes(List.copyOf(new LinkedHashSet<>(allNotes)))
                 .tombstones(tombstones == null ? Collected.absent() : Collected.of(TombstoneShards.merge(tombstones)))
+                .inventory(inventory)
                 .build();
     }
 
@@ -183,6 +189,42 @@ public final class StateAssembler {
             return List.of();
         }
         return items.stream().filter(Objects::nonNull).sorted(Comparator.comparing(key)).toList();
+    }
+
+    /**
+     * What one ConfigMap of nodegate's namespace holds for the model: the tombstones of a ledger shard, or the
+     * declared inventory ({@link NodeInventory}); neither for any other ConfigMap.
+     *
+     * @param inventory null unless this ConfigMap is the inventory
+     */
+    public record LedgerConfigMap(List<Tombstone> tombstones, NodeInventory inventory) {
+        public LedgerConfigMap {
+            tombstones = tombstones == null ? List.of() : List.copyOf(tombstones);
+        }
+    }
+
+    /** The tombstones or the inventory a ConfigMap of nodegate's namespace holds ({@link LedgerConfigMap}). */
+    public LedgerConfigMap ledgerConfigMap(Map<String, Object> cm) {
+        String name = Plain.string(meta(cm), "name");
+        if (NodeInventory.isInventory(name)) {
+            return new LedgerConfigMap(List.of(), inventory(cm));
+        }
+        return new LedgerConfigMap(tombstones(cm), null);
+    }
+
+    /** The inventory a ConfigMap holds; an unreadable entry is noted (its host counts as undeclared), not thrown. */
+    private NodeInventory inventory(Map<String, Object> cm) {
+        Map<String, Object> m = meta(cm);
+        NodeInventory inventory;
+        try {
+            inventory = NodeInventory.parse(Plain.stringMap(cm, "data"));
+        } catch (RuntimeException e) {
+            throw new CollectionException("ConfigMap " + Plain.string(m, "namespace") + "/" + Plain.string(m, "name")
+                    + ": data is not a map of strings: " + e.getMessage(), e);
+        }
+        inventory.problems().forEach(p -> notes.add("ConfigMap " + Plain.string(m, "namespace") + "/"
+                + NodeInventory.CONFIGMAP + ": " + p));
+        return inventory;
     }
 
     /**

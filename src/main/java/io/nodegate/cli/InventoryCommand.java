@@ -1,0 +1,95 @@
+package io.nodegate.cli;
+
+import io.nodegate.ExitCode;
+import io.nodegate.deploy.ManifestOutput;
+import io.nodegate.lifecycle.inventory.InventoryStore;
+import io.nodegate.model.ClusterState;
+import io.nodegate.model.NodeInventory;
+import io.nodegate.model.TombstoneBook;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.source.kube.KubeConnection;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** The declared inventory of hosts (docs/inventory.md): `inventory init` writes the first one from today's Nodes. */
+@Command(name = "inventory", description = "The declared inventory of expected hosts (see 'inventory init').",
+        subcommands = InventoryCommand.Init.class)
+public final class InventoryCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw Nodegate.missingSubcommand(spec);
+    }
+
+    @Command(name = "init", mixinStandardHelpOptions = true,
+            header = "Print (or write) an inventory of the hosts today's Nodes are.",
+            description = "Build the declared inventory from today's Nodes: one entry per Node with its name, "
+                    + "systemUUID, machineID (an ID that identifies nothing, e.g. all zeros, is left out), roles and "
+                    + "first InternalIP, as ConfigMap " + NodeInventory.CONFIGMAP + " in nodegate's namespace. "
+                    + "Read it before you trust it: every Node there today is declared, including one that should "
+                    + "not be. audit and the watch then report a Node the inventory does not place (NG112) and a "
+                    + "declared host without a Node (NG113). Prints YAML unless --apply is given.",
+            footer = {"", "Examples:",
+                    "  nodegate inventory init > inventory.yaml        # read it, edit it, kubectl apply -f",
+                    "  nodegate inventory init --apply                 # create it (never overwrites)",
+                    "  nodegate inventory init --apply --replace       # write it over the one there",
+                    "  nodegate inventory init -f nodes.json -o yaml   # from a saved 'kubectl get nodes -o json'"})
+    public static final class Init implements Callable<Integer> {
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Mixin
+        SourceOptions source;
+
+        /** yaml by default, for `kubectl apply -f -`, as `policy` prints its manifests. */
+        @Mixin
+        OutputOptions output = OutputOptions.of(ManifestOutput.class, "yaml");
+
+        @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
+                description = "nodegate's namespace, where the tombstones ledger is too (default: ${DEFAULT-VALUE}).")
+        String namespace;
+
+        @Option(names = "--apply", description = "Create the ConfigMap instead of printing it (refused when one "
+                + "exists, unless --replace).")
+        boolean apply;
+
+        @Option(names = "--replace", description = "With --apply: replace an existing inventory (with the "
+                + "resourceVersion it was read at: an edit made in between is refused, not lost).")
+        boolean replace;
+
+        @Override
+        public Integer call() {
+            if (replace && !apply) {
+                throw new io.nodegate.InputException("--replace goes with --apply");
+            }
+            if (apply && source.offline()) {
+                throw new io.nodegate.InputException("--apply writes to a live cluster; -f reads files only");
+            }
+            ClusterState state = source.load(false);
+            NodeInventory inventory = NodeInventory.of(state.nodes());
+            PrintWriter out = spec.commandLine().getOut();
+            var configMap = InventoryStore.configMap(inventory, namespace, null);
+            if (!apply) {
+                output.print(out, ManifestOutput.of(List.of(configMap)));
+                return ExitCode.OK;
+            }
+            String done;
+            try (KubeConnection connection = source.live.connect()) {
+                done = new InventoryStore(new ApiReader(connection), namespace).write(inventory, replace);
+            }
+            output.print(out, new ManifestOutput(List.of(configMap), List.of(done + " ConfigMap " + namespace + "/"
+                    + NodeInventory.CONFIGMAP + " (" + inventory.hosts().size() + " host(s))")));
+            return ExitCode.OK;
+        }
+    }
+}
