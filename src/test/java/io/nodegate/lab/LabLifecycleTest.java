@@ -51,6 +51,8 @@ class LabLifecycleTest {
             solo.down().requireOk("bin/lab down");
         }
         assertThat(processesOf(solo)).as("processes left after bin/lab down").isEmpty();
+        solo.deleteDirectory(); // its keys and etcd data: nothing of a test's lab is left in the temp directory
+        assertThat(solo.dir()).doesNotExist();
     }
 
     /**

@@ -104,7 +104,11 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
     @Override
     public void close() {
         down().requireOk("bin/lab down " + dir);
-        // Everything stopped: the directory (its keys among it) goes too. Kept when down failed, to look at.
+        deleteDirectory();
+    }
+
+    /** Once everything is stopped: the lab's directory (its keys among it) goes too. Kept when down failed. */
+    public void deleteDirectory() {
         try (var paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
