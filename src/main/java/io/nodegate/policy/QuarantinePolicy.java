@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidationBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.VariableBuilder;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.HostIdentity;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
@@ -44,7 +45,7 @@ import io.nodegate.model.TombstoneShards;
  */
 public final class QuarantinePolicy {
 
-    public static final String NAME = "nodegate-node-quarantine";
+    public static final String NAME = TombstoneLedger.QUARANTINE_POLICY;
 
     private QuarantinePolicy() {
     }

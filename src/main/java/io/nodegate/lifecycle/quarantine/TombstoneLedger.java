@@ -31,6 +31,13 @@ import java.util.function.UnaryOperator;
  */
 public final class TombstoneLedger {
 
+    /**
+     * The name of the admission policy and of its binding that refuse a tombstoned host at the API server (written
+     * by the policy package, read back by rejoin's check). It is named here, with the ledger the policy reads, so
+     * that the removal steps never import the policy package (which sits above them).
+     */
+    public static final String QUARANTINE_POLICY = "nodegate-node-quarantine";
+
     /** Enough for a handful of operators removing hosts at the same moment; beyond that something is wrong. */
     static final int ATTEMPTS = 8;
 

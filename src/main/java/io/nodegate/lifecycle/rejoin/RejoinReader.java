@@ -10,7 +10,7 @@ import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneShards;
 import io.nodegate.model.host.HostReport;
-import io.nodegate.policy.QuarantinePolicy;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.Plain;
 import io.nodegate.source.kube.BootstrapTokenReader;
@@ -281,7 +281,7 @@ public final class RejoinReader {
 
     /** The quarantine's policy and binding, by name; absent only on a 404. */
     private RejoinRisk.Quarantine quarantine() {
-        String name = QuarantinePolicy.NAME;
+        String name = TombstoneLedger.QUARANTINE_POLICY;
         boolean policy = api.api().getPlain("GET ValidatingAdmissionPolicy " + name, VAP + name,
                 "ValidatingAdmissionPolicy", name, KubeJson.MODEL).isPresent();
         Optional<Map<String, Object>> binding = api.api().getPlain("GET ValidatingAdmissionPolicyBinding " + name,
@@ -297,7 +297,7 @@ public final class RejoinReader {
             if (spec == null) {
                 return "has no spec";
             }
-            if (!QuarantinePolicy.NAME.equals(Plain.string(spec, "policyName"))) {
+            if (!TombstoneLedger.QUARANTINE_POLICY.equals(Plain.string(spec, "policyName"))) {
                 return "binds policy " + Plain.string(spec, "policyName");
             }
             List<Object> actions = Plain.list(spec, "validationActions");
@@ -311,7 +311,7 @@ public final class RejoinReader {
             }
             return null;
         } catch (RuntimeException e) {
-            throw new CollectionException("ValidatingAdmissionPolicyBinding " + QuarantinePolicy.NAME
+            throw new CollectionException("ValidatingAdmissionPolicyBinding " + TombstoneLedger.QUARANTINE_POLICY
                     + ": unusable answer: " + e.getMessage());
         }
     }
