@@ -140,7 +140,7 @@ public final class AuditCommand implements Callable<Integer> {
         if (!source.offline()) {
             // NG171 asks whether an open hand-over explains a cordon; a saved dump holds no NodeHandovers
             try (LiveSource live = source.liveSource()) {
-                state = state.withHandovers(new io.nodegate.lifecycle.handover.HandoverApi(new ApiReader(live.api()))
+                state = state.withHandovers(new io.nodegate.handover.run.HandoverApi(new ApiReader(live.api()))
                         .openHandovers());
             }
             if (!state.handovers().read()) {

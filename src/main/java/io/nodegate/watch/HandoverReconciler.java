@@ -7,10 +7,10 @@ import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.StatusBuilder;
 import io.nodegate.source.kube.ApiReader;
-import io.nodegate.lifecycle.handover.HandoverApi;
-import io.nodegate.lifecycle.handover.HandoverLooker;
-import io.nodegate.lifecycle.handover.HandoverService;
-import io.nodegate.lifecycle.handover.SilenceKeeper;
+import io.nodegate.handover.run.HandoverApi;
+import io.nodegate.handover.run.HandoverLooker;
+import io.nodegate.handover.run.HandoverService;
+import io.nodegate.handover.run.SilenceKeeper;
 import io.nodegate.model.ClusterState;
 
 import java.time.Clock;

@@ -172,7 +172,7 @@ public final class WatchService implements AutoCloseable {
      */
     public void keepHandovers(Duration alertmanagerTimeout) {
         handovers = new HandoverReconciler(new io.nodegate.source.kube.ApiReader(connection),
-                new io.nodegate.lifecycle.handover.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
+                new io.nodegate.handover.run.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
                 events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
                 settings.identity(), HandoverReconciler.EVERY, log);
         metrics.handovers(handovers::metrics);

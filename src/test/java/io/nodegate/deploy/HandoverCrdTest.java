@@ -5,7 +5,7 @@ import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.HandoverType;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.StepRecord;
-import io.nodegate.lifecycle.handover.HandoverApi;
+import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.testing.PrinterColumns;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

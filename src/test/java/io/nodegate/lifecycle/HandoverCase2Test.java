@@ -9,7 +9,7 @@ import io.nodegate.cli.Environment;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.handover.HandoverApi;
+import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;

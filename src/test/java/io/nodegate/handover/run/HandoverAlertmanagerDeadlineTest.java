@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle.handover;
+package io.nodegate.handover.run;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.cli.Environment;

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle.handover;
+package io.nodegate.handover.run;
 
 import io.nodegate.CollectionException;
 import io.nodegate.RefusedException;
