@@ -2,18 +2,13 @@ package io.nodegate.source.kube;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.BootstrapToken;
-import io.nodegate.source.kube.StateAssembler;
-import io.nodegate.source.json.KubeJson;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -36,6 +31,9 @@ public final class BootstrapTokenReader {
     /** The data keys read; every other key's value is skipped unread. */
     static final Set<String> READ_KEYS = Set.of("expiration", "usage-bootstrap-authentication", "auth-extra-groups");
 
+    private static final StreamedList.Shape SHAPE = new StreamedList.Shape("SecretList", "bootstrap token Secrets",
+            false);
+
     private BootstrapTokenReader() {
     }
 
@@ -44,59 +42,12 @@ public final class BootstrapTokenReader {
         String what = "LIST secrets in kube-system (type " + BootstrapToken.TYPE + ")";
         String path = "/api/v1/namespaces/kube-system/secrets?limit=500&fieldSelector="
                 + URLEncoder.encode("type=" + BootstrapToken.TYPE, StandardCharsets.UTF_8);
-        return connection.http().get(what, path, "application/json", answer -> {
-            if (answer.status() != 200) {
-                throw new CollectionException(what + " at " + connection.server() + " answered HTTP "
-                        + answer.status());
-            }
-            try (InputStream body = answer.body(); JsonParser p = KubeJson.parser(body)) {
-                return parseList(p, what + " at " + connection.server());
-            } catch (JacksonException e) {
-                throw new CollectionException(what + " at " + connection.server() + ": unparsable answer ("
-                        + e.getOriginalMessage() + ")");
-            }
-        });
+        return StreamedList.read(connection, what, path, "", SHAPE, BootstrapTokenReader::parseSecret);
     }
 
     /** A SecretList (parser before its first token). */
     static List<BootstrapToken> parseList(JsonParser p, String where) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new CollectionException(where + ": the answer is not a JSON object");
-        }
-        List<BootstrapToken> out = new ArrayList<>();
-        boolean items = false;
-        String kind = null;
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
-            if ("items".equals(field) && t == JsonToken.START_ARRAY) {
-                items = true;
-                while (p.nextToken() == JsonToken.START_OBJECT) {
-                    BootstrapToken token = parseSecret(p, where);
-                    if (token != null) {
-                        out.add(token);
-                    }
-                }
-            } else if ("kind".equals(field) && t == JsonToken.VALUE_STRING) {
-                kind = p.getString();
-            } else if ("metadata".equals(field) && t == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-                    String m = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if ("continue".equals(m) && v == JsonToken.VALUE_STRING && !p.getString().isEmpty()) {
-                        // more than 500 bootstrap tokens: not a cluster this reading was made for; never "some"
-                        throw new CollectionException(where + ": more than 500 bootstrap token Secrets");
-                    }
-                    p.skipChildren();
-                }
-            } else {
-                p.skipChildren();
-            }
-        }
-        if (!items || (kind != null && !"SecretList".equals(kind))) {
-            throw new CollectionException(where + ": the answer is not a SecretList with items");
-        }
-        return out;
+        return StreamedList.parse(p, where, SHAPE, BootstrapTokenReader::parseSecret);
     }
 
     /** One Secret (parser on its START_OBJECT), or null when it is not a bootstrap token. */

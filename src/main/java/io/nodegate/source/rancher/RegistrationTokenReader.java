@@ -2,17 +2,14 @@ package io.nodegate.source.rancher;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.RegistrationToken;
-import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.source.kube.StateAssembler;
-import tools.jackson.core.JacksonException;
+import io.nodegate.source.kube.StreamedList;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,6 +27,9 @@ import java.util.List;
  */
 public final class RegistrationTokenReader {
 
+    private static final StreamedList.Shape SHAPE = new StreamedList.Shape("ClusterRegistrationTokenList",
+            "ClusterRegistrationTokens", true);
+
     private RegistrationTokenReader() {
     }
 
@@ -44,61 +44,14 @@ public final class RegistrationTokenReader {
      */
     public static List<RegistrationToken> read(KubeConnection connection, String namespace) {
         String what = "LIST clusterregistrationtokens." + RegistrationToken.API_VERSION + " in " + namespace;
-        return connection.http().get(what, path(namespace), "application/json", answer -> {
-            if (answer.status() != 200) {
-                throw new CollectionException(what + " at " + connection.server() + " answered HTTP "
-                        + answer.status() + (answer.status() == 404 ? " (the API server does not serve Rancher's "
-                        + "ClusterRegistrationTokens: is this Rancher's management cluster?)" : ""));
-            }
-            try (InputStream body = answer.body(); JsonParser p = KubeJson.parser(body)) {
-                return parseList(p, what + " at " + connection.server());
-            } catch (JacksonException e) {
-                throw new CollectionException(what + " at " + connection.server() + ": unparsable answer ("
-                        + e.getOriginalMessage() + ")");
-            }
-        });
+        return StreamedList.read(connection, what, path(namespace), " (the API server does not serve Rancher's "
+                + "ClusterRegistrationTokens: is this Rancher's management cluster?)", SHAPE,
+                RegistrationTokenReader::parseItem);
     }
 
     /** A ClusterRegistrationTokenList (parser before its first token). */
     static List<RegistrationToken> parseList(JsonParser p, String where) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new CollectionException(where + ": the answer is not a JSON object");
-        }
-        List<RegistrationToken> out = new ArrayList<>();
-        boolean items = false;
-        String kind = null;
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
-            if ("items".equals(field) && t == JsonToken.START_ARRAY) {
-                items = true;
-                JsonToken item;
-                while ((item = p.nextToken()) != JsonToken.END_ARRAY) {
-                    if (item != JsonToken.START_OBJECT) {
-                        throw new CollectionException(where + ": an item is not an object");
-                    }
-                    out.add(parseItem(p, where));
-                }
-            } else if ("kind".equals(field) && t == JsonToken.VALUE_STRING) {
-                kind = p.getString();
-            } else if ("metadata".equals(field) && t == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-                    String m = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if ("continue".equals(m) && v == JsonToken.VALUE_STRING && !p.getString().isEmpty()) {
-                        // more than 500 in one cluster's namespace: not a namespace this reading was made for
-                        throw new CollectionException(where + ": more than 500 ClusterRegistrationTokens");
-                    }
-                    p.skipChildren();
-                }
-            } else {
-                p.skipChildren();
-            }
-        }
-        if (!items || (kind != null && !"ClusterRegistrationTokenList".equals(kind))) {
-            throw new CollectionException(where + ": the answer is not a ClusterRegistrationTokenList with items");
-        }
-        return out;
+        return StreamedList.parse(p, where, SHAPE, RegistrationTokenReader::parseItem);
     }
 
     /** One ClusterRegistrationToken (parser on its START_OBJECT). */
