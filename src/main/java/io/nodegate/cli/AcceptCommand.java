@@ -22,6 +22,10 @@ import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.source.kube.LiveSource;
+import io.nodegate.render.output.Structured;
+import io.nodegate.render.output.Style;
+import io.nodegate.render.output.TextReport;
+import io.nodegate.render.output.TreeReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,17 +83,17 @@ public final class AcceptCommand implements Callable<Integer> {
     OutputOptions output = OutputOptions.of(Output.class);
 
     /** What accept prints: the words, and the record as data (-o json|yaml). */
-    public record Output(String words, Record record, String node) implements io.nodegate.render.output.TextReport,
-            io.nodegate.render.output.TreeReport {
+    public record Output(String words, Record record, String node) implements TextReport,
+            TreeReport {
         @Override
-        public String text(io.nodegate.render.output.Style style, boolean wide) {
+        public String text(Style style, boolean wide) {
             return words;
         }
 
         @Override
         public tools.jackson.databind.JsonNode tree() {
-            return record != null ? io.nodegate.render.output.Structured.tree(record)
-                    : io.nodegate.render.output.Structured.tree(Map.of("node", node, "held", false));
+            return record != null ? Structured.tree(record)
+                    : Structured.tree(Map.of("node", node, "held", false));
         }
     }
 

@@ -16,6 +16,8 @@ import io.nodegate.model.ClusterState;
 import io.nodegate.detect.registry.Detectors;
 import io.nodegate.detect.registry.Scope;
 import io.nodegate.render.AuditRenderer;
+import io.nodegate.handover.run.HandoverApi;
+import io.nodegate.CollectionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -140,7 +142,7 @@ public final class AuditCommand implements Callable<Integer> {
         if (!source.offline()) {
             // NG171 asks whether an open hand-over explains a cordon; a saved dump holds no NodeHandovers
             try (LiveSource live = source.liveSource()) {
-                state = state.withHandovers(new io.nodegate.handover.run.HandoverApi(new ApiReader(live.api()))
+                state = state.withHandovers(new HandoverApi(new ApiReader(live.api()))
                         .openHandovers());
             }
             if (!state.handovers().read()) {
@@ -158,7 +160,7 @@ public final class AuditCommand implements Callable<Integer> {
         int code = audit(state, spec.commandLine().getOut(), extra, notes);
         if (!bmcProblems.isEmpty()) {
             // printed first, then failed: a BMC that could not be read is missing evidence, never "nothing found"
-            throw new io.nodegate.CollectionException(String.join("; ", bmcProblems));
+            throw new CollectionException(String.join("; ", bmcProblems));
         }
         return code;
     }

@@ -6,6 +6,9 @@ import io.nodegate.source.kube.ApiReader;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
+import io.nodegate.CollectionException;
+import io.nodegate.ExitCode;
+import io.nodegate.NodegateException;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -47,17 +50,17 @@ public final class BaselineFileOptions {
         }
         String unsealed = BaselineSeal.problem(stores, file);
         if (unsealed != null) {
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "INVALID: --baseline " + file + " " + unsealed);
+            throw new NodegateException(ExitCode.COLLECTION, "INVALID: --baseline " + file + " " + unsealed);
         }
         java.time.Instant serverNow;
         try {
             serverNow = api.serverTime();
-        } catch (io.nodegate.CollectionException e) {
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "INVALID: cannot read the API server's clock to check"
+        } catch (CollectionException e) {
+            throw new NodegateException(ExitCode.COLLECTION, "INVALID: cannot read the API server's clock to check"
                     + " the baseline's time: " + e.getMessage(), e);
         }
         if (baseline.baselineTs().isAfter(serverNow)) {
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "INVALID: --baseline " + file + " has baselineTs "
+            throw new NodegateException(ExitCode.COLLECTION, "INVALID: --baseline " + file + " has baselineTs "
                     + baseline.baselineTs() + ", after the API server's current time " + serverNow + ": a baseline"
                     + " from the future would hide every Node created since. Save a new baseline");
         }

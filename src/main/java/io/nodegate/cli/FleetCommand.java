@@ -13,6 +13,7 @@ import io.nodegate.model.Collected;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.render.FleetRenderer;
+import io.nodegate.source.kube.LastServerAsked;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -247,7 +248,7 @@ public final class FleetCommand implements Callable<Integer> {
         List<Loaded> load(FleetSource source);
 
         static FleetLoader real(String now, java.time.Duration requestTimeout, String namespace, java.time.Clock clock,
-                                io.nodegate.source.kube.LastServerAsked lastAsked) {
+                                LastServerAsked lastAsked) {
             return source -> FleetSources.load(source, now, requestTimeout, namespace, clock, lastAsked);
         }
     }

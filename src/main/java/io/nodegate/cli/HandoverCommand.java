@@ -21,6 +21,8 @@ import io.nodegate.model.alertmanager.AmMatcher;
 import io.nodegate.render.HandoverHtml;
 import io.nodegate.render.HandoverRenderer;
 import io.nodegate.time.Durations;
+import io.nodegate.CollectionException;
+import io.nodegate.NodegateException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -138,7 +140,7 @@ public final class HandoverCommand implements Callable<Integer> {
         int exit = exitOf(h);
         if (exit == ExitCode.COLLECTION) {
             List<String> errors = h.status().readErrors();
-            throw new io.nodegate.NodegateException(exit, "handover " + h.name() + ": " + errors.size()
+            throw new NodegateException(exit, "handover " + h.name() + ": " + errors.size()
                     + (errors.size() == 1 ? " read" : " reads") + " failed, nothing they would have shown is known: "
                     + errors.get(0));
         }
@@ -419,7 +421,7 @@ public final class HandoverCommand implements Callable<Integer> {
             if (!hostReports.isEmpty()) {
                 HandoverReading.Giving giving = looker.giving().read(h.spec().nodes());
                 if (giving.error() != null) {
-                    throw new io.nodegate.CollectionException("reading " + givingName + " to judge the host reports: "
+                    throw new CollectionException("reading " + givingName + " to judge the host reports: "
                             + giving.error());
                 }
                 var hosts = HostReportJudge.clusterHosts(api.server(), giving, sources.clusterAddresses);

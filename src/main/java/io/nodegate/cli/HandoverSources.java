@@ -18,6 +18,7 @@ import io.nodegate.probe.KubeletProbe;
 import io.nodegate.source.alertmanager.AlertmanagerClient;
 import io.nodegate.source.dump.DumpSource;
 import io.nodegate.source.kube.LiveSource;
+import io.nodegate.handover.HandoverStatus;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -100,9 +101,9 @@ public final class HandoverSources {
     void checkAlertmanagers() {
         alertmanagers.forEach(AlertmanagerClient::checkUrl);
         long replicas = alertmanagers.stream().map(u -> AlertmanagerClient.checkUrl(u).toString()).distinct().count();
-        if (replicas > io.nodegate.handover.HandoverStatus.SILENCE_LIMIT) {
-            throw new io.nodegate.InputException("--alertmanager: " + replicas + " replicas given; a hand-over keeps "
-                    + "its silence on at most " + io.nodegate.handover.HandoverStatus.SILENCE_LIMIT + " (the record "
+        if (replicas > HandoverStatus.SILENCE_LIMIT) {
+            throw new InputException("--alertmanager: " + replicas + " replicas given; a hand-over keeps "
+                    + "its silence on at most " + HandoverStatus.SILENCE_LIMIT + " (the record "
                     + "holds one row per replica)");
         }
         alertmanagers.forEach(u -> HandoverCommand.checkLength("--alertmanager " + u, u, 2048));

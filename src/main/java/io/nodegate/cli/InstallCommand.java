@@ -6,6 +6,7 @@ import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
 import io.nodegate.deploy.ManifestOutput;
 import io.nodegate.deploy.WatchAccess;
+import io.nodegate.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -142,7 +143,7 @@ public final class InstallCommand implements Callable<Integer> {
                     || bmcInventoryConfigMap != null || bmcCredentialsSecret != null || bmcCaConfigMap != null
                     || replicas != InstallSettings.DEFAULT_REPLICAS
                     || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
-                throw new io.nodegate.InputException("--crds-only prints the CRDs alone: drop the watch's options "
+                throw new InputException("--crds-only prints the CRDs alone: drop the watch's options "
                         + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
                         + "--monitoring-label, --dashboard-namespace, --bmc-*)");
             }

@@ -8,6 +8,7 @@ import io.nodegate.model.NodeInventory;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.InputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -70,10 +71,10 @@ public final class InventoryCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             if (replace && !apply) {
-                throw new io.nodegate.InputException("--replace goes with --apply");
+                throw new InputException("--replace goes with --apply");
             }
             if (apply && source.offline()) {
-                throw new io.nodegate.InputException("--apply writes to a live cluster; -f reads files only");
+                throw new InputException("--apply writes to a live cluster; -f reads files only");
             }
             ClusterState state = source.load(false);
             NodeInventory inventory = NodeInventory.of(state.nodes());

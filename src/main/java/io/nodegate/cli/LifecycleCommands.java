@@ -3,6 +3,7 @@ package io.nodegate.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.CollectionException;
+import io.nodegate.source.kube.KubeConnection;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -12,7 +13,7 @@ final class LifecycleCommands {
     private LifecycleCommands() {
     }
 
-    static io.nodegate.source.kube.KubeConnection connect(Environment env, LiveOptions source) {
+    static KubeConnection connect(Environment env, LiveOptions source) {
         return env.connect().apply(source);
     }
 

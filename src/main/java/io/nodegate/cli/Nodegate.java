@@ -2,6 +2,8 @@ package io.nodegate.cli;
 
 import io.nodegate.NodegateException;
 import io.nodegate.ExitCode;
+import io.nodegate.source.kube.LastServerAsked;
+import io.nodegate.time.Durations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -44,7 +46,7 @@ public final class Nodegate implements Callable<Integer> {
         try {
             String configured = System.getenv(DEADLINE_ENV);
             deadline = configured == null || configured.isBlank() ? DEFAULT_DEADLINE
-                    : io.nodegate.time.Durations.parsePositive(configured, DEADLINE_ENV);
+                    : Durations.parsePositive(configured, DEADLINE_ENV);
         } catch (NodegateException e) {
             System.err.println("nodegate: " + e.getMessage());
             System.exit(ExitCode.USAGE);
@@ -64,7 +66,7 @@ public final class Nodegate implements Callable<Integer> {
      * Every command gets an overall deadline on top of each request's own: whatever hangs (a server trickling an
      * answer, a call outside the API layer), the command ends with exit 3 and says which server it last asked.
      */
-    static void startDeadline(Duration deadline, String command, io.nodegate.source.kube.LastServerAsked lastAsked) {
+    static void startDeadline(Duration deadline, String command, LastServerAsked lastAsked) {
         Thread watchdog = new Thread(() -> {
             try {
                 Thread.sleep(deadline.toMillis());
@@ -83,7 +85,7 @@ public final class Nodegate implements Callable<Integer> {
     /** What the overall deadline prints when it stops a command; {@code server} null when none was asked. */
     static String deadlineMessage(String command, Duration deadline, String server) {
         return "nodegate: " + command + " did not finish within its overall deadline of "
-                + io.nodegate.time.Durations.format(deadline) + (server == null ? "" : " (last API server asked: " + server + ")")
+                + Durations.format(deadline) + (server == null ? "" : " (last API server asked: " + server + ")")
                 + "; the result is INVALID. " + DEADLINE_ENV + " sets the deadline";
     }
 
@@ -328,7 +330,7 @@ public final class Nodegate implements Callable<Integer> {
      * redundancy, the gate's --fleet-context) feed the overall deadline's message too.
      */
     private static void handLastAskedToOptions(CommandLine.Model.CommandSpec spec,
-                                               io.nodegate.source.kube.LastServerAsked lastAsked) {
+                                               LastServerAsked lastAsked) {
         if (spec.userObject() instanceof LiveOptions live) {
             live.lastAsked = lastAsked;
         }

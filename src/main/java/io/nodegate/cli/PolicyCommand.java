@@ -7,6 +7,10 @@ import io.nodegate.deploy.ManifestOutput;
 import io.nodegate.policy.PolicyApplier;
 import io.nodegate.policy.PolicyBundle;
 import io.nodegate.policy.PolicySettings;
+import io.nodegate.source.kube.ApiCalls;
+import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.source.rancher.RancherMachines;
+import io.nodegate.InputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -100,7 +104,7 @@ public final class PolicyCommand implements Callable<Integer> {
     List<String> exemptGroups = new ArrayList<>();
 
     @Option(names = "--machine-namespace", paramLabel = "NAMESPACE",
-            defaultValue = io.nodegate.source.rancher.RancherMachines.DEFAULT_NAMESPACE,
+            defaultValue = RancherMachines.DEFAULT_NAMESPACE,
             description = "With --machines: the Fleet workspace namespace of the Machines, where the operators' Role "
                     + "goes (default: ${DEFAULT-VALUE}).")
     String machineNamespace;
@@ -127,8 +131,8 @@ public final class PolicyCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         PolicyApplier.Result result;
-        try (io.nodegate.source.kube.KubeConnection connection = source.connect()) {
-            result = PolicyApplier.apply(new io.nodegate.source.kube.ApiCalls(connection), bundle,
+        try (KubeConnection connection = source.connect()) {
+            result = PolicyApplier.apply(new ApiCalls(connection), bundle,
                     PolicyApplier.ENFORCEMENT_DEADLINE);
         }
         List<String> actions = new ArrayList<>();
@@ -144,7 +148,7 @@ public final class PolicyCommand implements Callable<Integer> {
     private PolicyBundle downstreamBundle() {
         for (String machineOnly : List.of("--exempt-user", "--exempt-group", "--machine-namespace")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(machineOnly)) {
-                throw new io.nodegate.InputException(machineOnly + " belongs to the Machine policy: add --machines");
+                throw new InputException(machineOnly + " belongs to the Machine policy: add --machines");
             }
         }
         return PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher, nodePasswordSecrets,
@@ -154,7 +158,7 @@ public final class PolicyCommand implements Callable<Integer> {
     private PolicyBundle machineBundle() {
         for (String downstreamOnly : List.of("--no-rancher", "--node-password-secret", "--quarantine", "--namespace")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(downstreamOnly)) {
-                throw new io.nodegate.InputException(downstreamOnly + " belongs to the downstream cluster's Node policy,"
+                throw new InputException(downstreamOnly + " belongs to the downstream cluster's Node policy,"
                         + " not to --machines (Rancher's management cluster)");
             }
         }

@@ -9,6 +9,7 @@ import io.nodegate.detect.registry.Detectors;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.render.KubeletAnswersRenderer;
+import io.nodegate.time.Durations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -118,7 +119,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
                 throw new InputException("give the timeout once: --probe-timeout (--timeout is its deprecated old name)");
             }
             kubeletProbe.timeout = deprecatedTimeout;
-            deprecationNote("--timeout", "--probe-timeout " + io.nodegate.time.Durations.format(deprecatedTimeout));
+            deprecationNote("--timeout", "--probe-timeout " + Durations.format(deprecatedTimeout));
         }
     }
 
@@ -133,7 +134,7 @@ public final class ProbeKubeletCommand implements Callable<Integer> {
         }
         if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
             throw new InputException("--probe-timeout must be longer than 0s and at most 1m, got "
-                    + io.nodegate.time.Durations.format(timeout));
+                    + Durations.format(timeout));
         }
     }
 }

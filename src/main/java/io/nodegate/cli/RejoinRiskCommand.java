@@ -12,6 +12,7 @@ import io.nodegate.model.host.HostReport;
 import io.nodegate.render.RejoinRenderer;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.render.output.TerminalText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -92,7 +93,7 @@ public final class RejoinRiskCommand implements Callable<Integer> {
             parts.add("machineID " + id.machineId());
         }
         // the report's fields are data from the host: control characters escaped before they reach a terminal
-        return io.nodegate.render.output.TerminalText.escape(String.join(", ", parts));
+        return TerminalText.escape(String.join(", ", parts));
     }
 
     @Override
@@ -101,7 +102,7 @@ public final class RejoinRiskCommand implements Callable<Integer> {
         for (Path file : hostReports) {
             HostReportJson.Loaded loaded = HostReportJson.load(file);
             if (!loaded.intact()) {
-                throw new io.nodegate.InputException("host report " + file + ": its sha256 does not match its "
+                throw new InputException("host report " + file + ": its sha256 does not match its "
                         + "content (edited after `nodegate host inspect` wrote it)");
             }
             reports.add(loaded.report());

@@ -11,6 +11,7 @@ import io.nodegate.lifecycle.verify.GoneVerifier;
 import io.nodegate.InputException;
 import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.lifecycle.rejoin.RejoinReader;
+import io.nodegate.model.TombstoneBook;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,7 +89,7 @@ public final class VerifyGoneCommand implements Callable<Integer> {
     BmcOptions bmc = new BmcOptions();
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
-            defaultValue = io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE,
+            defaultValue = TombstoneBook.DEFAULT_NAMESPACE,
             description = "Where 'nodegate remove' recorded tombstones, for the rejoin check (default: ${DEFAULT-VALUE}).")
     String namespace;
 

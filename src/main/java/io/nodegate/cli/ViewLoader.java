@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.model.ClusterState;
+import io.nodegate.source.kube.LastServerAsked;
 
 /**
  * Turns a {@link ViewSpec} into a snapshot. Throws {@link io.nodegate.CollectionException} when the
@@ -13,7 +14,7 @@ public interface ViewLoader {
 
     /** The real sources, through {@link SourceOptions}: one live or offline load per view, without pods. */
     static ViewLoader sources(String now, java.time.Duration requestTimeout,
-                              io.nodegate.source.kube.LastServerAsked lastAsked) {
+                              LastServerAsked lastAsked) {
         return spec -> {
             SourceOptions options = new SourceOptions();
             options.live.lastAsked = lastAsked;

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
+import io.nodegate.handover.HandoverSpec;
+import io.nodegate.handover.SilencePlan;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +33,7 @@ public final class HandoverCrd {
     public static final String NAME = NodeHandover.PLURAL + "." + NodeHandover.GROUP;
 
     /** Bounds the rules' cost is estimated from (and the tests check against the per-call budget). */
-    static final int MAX_NODES = io.nodegate.handover.HandoverSpec.MAX_NODES;
+    static final int MAX_NODES = HandoverSpec.MAX_NODES;
     static final int MAX_STEPS = 7;
     static final int MAX_EVIDENCE = 512;
     static final int NAME_LENGTH = 253;
@@ -119,7 +121,7 @@ public final class HandoverCrd {
         requester.put("minLength", 1);
         Map<String, Object> silence = object("The Alertmanager silence kept while the hand-over is open.",
                 props("matchers", array("Extra matchers ANDed with node=~\"<targets>\" (e.g. cluster=\"a\").",
-                                string(null, 1024), io.nodegate.handover.HandoverSpec.MAX_MATCHERS, "atomic"),
+                                string(null, 1024), HandoverSpec.MAX_MATCHERS, "atomic"),
                         "duration", silenceDuration()),
                 List.of(), List.of());
         Map<String, Object> targets = array("Each target's identity at open. Cannot change.", target(), MAX_NODES,
@@ -150,10 +152,10 @@ public final class HandoverCrd {
     }
 
     /** The longest silence a hand-over may plan: it is extended while open, so a long one only outlives a close. */
-    static final String MAX_SILENCE = io.nodegate.handover.SilencePlan.specText(
-            io.nodegate.handover.SilencePlan.MAX_DURATION);
-    static final String MIN_SILENCE = io.nodegate.handover.SilencePlan.specText(
-            io.nodegate.handover.SilencePlan.MIN_DURATION);
+    static final String MAX_SILENCE = SilencePlan.specText(
+            SilencePlan.MAX_DURATION);
+    static final String MIN_SILENCE = SilencePlan.specText(
+            SilencePlan.MIN_DURATION);
 
     /**
      * A duration CEL's {@code duration()} reads (Go's syntax: h, m, s, ms; kube-apiserver's CEL has no day unit),

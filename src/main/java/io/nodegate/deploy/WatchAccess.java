@@ -1,5 +1,6 @@
 package io.nodegate.deploy;
 
+import io.nodegate.handover.NodeHandover;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,8 +19,8 @@ public final class WatchAccess {
     public static final String CATTLE_SYSTEM = "cattle-system";
     /** The wg-policy PolicyReport API (kubernetes-sigs/wg-policy-prototypes, v1alpha2), cluster-scoped reports. */
     public static final String POLICY_REPORT_GROUP = "wgpolicyk8s.io";
-    public static final String HANDOVER_GROUP = io.nodegate.handover.NodeHandover.GROUP;
-    public static final String HANDOVER_RESOURCE = io.nodegate.handover.NodeHandover.PLURAL;
+    public static final String HANDOVER_GROUP = NodeHandover.GROUP;
+    public static final String HANDOVER_RESOURCE = NodeHandover.PLURAL;
     public static final String POLICY_REPORT_RESOURCE = "clusterpolicyreports";
 
     /**

@@ -1,5 +1,6 @@
 package io.nodegate.handover;
 
+import io.nodegate.model.alertmanager.AmMatcher;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -80,7 +81,7 @@ public final class AlertRoutes {
         }
         for (JsonNode m : route.path("matchers")) {
             try {
-                if (!io.nodegate.model.alertmanager.AmMatcher.parse(m.asString("")).matches(labels)) {
+                if (!AmMatcher.parse(m.asString("")).matches(labels)) {
                     return false;
                 }
             } catch (IllegalArgumentException unreadable) {

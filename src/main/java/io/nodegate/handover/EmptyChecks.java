@@ -4,6 +4,7 @@ import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
+import io.nodegate.model.alertmanager.AmAlert;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,7 +124,7 @@ final class EmptyChecks implements StepChecks {
 
     /** Alert states as Alertmanager names them (kept apart so decisions read as words). */
     static final class AmAlertStates {
-        static final String ACTIVE = io.nodegate.model.alertmanager.AmAlert.ACTIVE;
+        static final String ACTIVE = AmAlert.ACTIVE;
 
         private AmAlertStates() {
         }

@@ -5,6 +5,7 @@ import io.nodegate.model.Condition;
 import io.nodegate.model.KubeletAnswer;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.PodInfo;
+import io.nodegate.model.alertmanager.AmSilence;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class Violations {
         if (r.silences() != null) {
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (SilenceDecision.Replica rep : r.silences().replicas()) {
-                for (io.nodegate.model.alertmanager.AmSilence w : rep.widened()) {
+                for (AmSilence w : rep.widened()) {
                     if (seen.add(w.id())) {
                         out.add(new Seen(SILENCE_WIDENED + "|" + w.id(), SILENCE_WIDENED, null, "silence " + w.id()
                                 + " carries this hand-over's marker but covers more than its targets ("

@@ -1,6 +1,7 @@
 package io.nodegate.policy;
 
 import io.nodegate.InputException;
+import io.nodegate.model.TombstoneBook;
 
 import java.util.List;
 
@@ -21,7 +22,7 @@ public record PolicySettings(String operatorsGroup, String breakGlassGroup, bool
     public PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
                           List<String> nodePasswordSecrets) {
         this(operatorsGroup, breakGlassGroup, includeRancher, nodePasswordSecrets, false,
-                io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE);
+                TombstoneBook.DEFAULT_NAMESPACE);
     }
 
     public static final String DEFAULT_OPERATORS_GROUP = "nodegate:operators";

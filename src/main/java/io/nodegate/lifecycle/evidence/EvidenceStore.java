@@ -1,6 +1,7 @@
 package io.nodegate.lifecycle.evidence;
 
 import io.nodegate.InputException;
+import io.nodegate.source.InputFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -167,7 +168,7 @@ public final class EvidenceStore {
     }
 
     public static String sha256(Path file) {
-        return sha256(io.nodegate.source.InputFiles.read(file, "evidence file", io.nodegate.source.InputFiles.RECORD));
+        return sha256(InputFiles.read(file, "evidence file", InputFiles.RECORD));
     }
 
     public static String sha256(byte[] bytes) {
@@ -179,7 +180,7 @@ public final class EvidenceStore {
     }
 
     public static <T> T readJson(Path file, Class<T> type) {
-        String text = io.nodegate.source.InputFiles.readString(file, "evidence file", io.nodegate.source.InputFiles.RECORD);
+        String text = InputFiles.readString(file, "evidence file", InputFiles.RECORD);
         try {
             return Json.read(text, type);
         } catch (RuntimeException e) {

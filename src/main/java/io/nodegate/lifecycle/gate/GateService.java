@@ -7,6 +7,8 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.CollectionException;
+import io.nodegate.detect.controlplane.NamedView;
+import io.nodegate.source.rancher.RancherMachines;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -102,7 +104,7 @@ public final class GateService {
         Path baselineFile = in.baselineFile();
         GateRequest request = in.request();
         boolean annotate = in.annotate();
-        List<io.nodegate.detect.controlplane.NamedView> fleet = in.fleet();
+        List<NamedView> fleet = in.fleet();
         String fleetError = in.fleetError();
         MachineSource machines = in.machines();
         store.ensureWritable();
@@ -215,7 +217,7 @@ public final class GateService {
                 annotations.put(ANN_NODE_NAME, record.node());
                 annotations.put(ANN_NODE_UID, record.nodeUid());
                 ConfirmedPatch patch = new ConfirmedPatch(machines.api(), "Machine", what,
-                        io.nodegate.source.rancher.RancherMachines.machinePath(m.namespace(), m.name()), m.name(),
+                        RancherMachines.machinePath(m.namespace(), m.name()), m.name(),
                         m.uid(), m.resourceVersion(), "kubectl get machines.cluster.x-k8s.io -n " + m.namespace()
                         + " " + m.name());
                 try {
@@ -289,7 +291,7 @@ public final class GateService {
         ConfirmedPatch.Landed landed;
         try {
             landed = new ConfirmedPatch(management, "Machine", what,
-                    io.nodegate.source.rancher.RancherMachines.machinePath(m.namespace(), m.name()), m.name(), m.uid(),
+                    RancherMachines.machinePath(m.namespace(), m.name()), m.name(), m.uid(),
                     m.resourceVersion(), "kubectl get machines.cluster.x-k8s.io -n " + m.namespace() + " " + m.name())
                     .apply(annotations, record.verdict().name(), sha);
         } catch (CollectionException e) {

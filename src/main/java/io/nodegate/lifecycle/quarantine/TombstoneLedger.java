@@ -10,6 +10,7 @@ import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
 import io.nodegate.source.kube.TombstoneReader;
+import io.nodegate.source.kube.ApiReader;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,15 +42,15 @@ public final class TombstoneLedger {
     /** Enough for a handful of operators removing hosts at the same moment; beyond that something is wrong. */
     static final int ATTEMPTS = 8;
 
-    private final io.nodegate.source.kube.ApiReader api;
+    private final ApiReader api;
     private final String namespace;
 
     public TombstoneLedger(KubernetesClient client, String namespace) {
-        this(new io.nodegate.source.kube.ApiReader(client), namespace);
+        this(new ApiReader(client), namespace);
     }
 
     /** Reads over the reader's lean layer; its fabric8 client (built on first use) writes the ConfigMaps. */
-    public TombstoneLedger(io.nodegate.source.kube.ApiReader api, String namespace) {
+    public TombstoneLedger(ApiReader api, String namespace) {
         this.api = api;
         this.namespace = namespace;
     }
@@ -334,7 +335,7 @@ public final class TombstoneLedger {
     }
 
     /** Who is removing: the local user and the kubeconfig user the API sees (never a credential). */
-    public static String who(io.nodegate.source.kube.ApiReader api) {
+    public static String who(ApiReader api) {
         String user = api.connection().target().userName();
         return System.getProperty("user.name", "?") + (user == null ? "" : " via kubeconfig user " + user);
     }

@@ -19,6 +19,7 @@ import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
+import io.nodegate.lifecycle.evidence.Json;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -312,7 +313,7 @@ public final class Readmitter {
 
     private static boolean confirmsDelete(String body, String uid) {
         try {
-            var answer = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
+            var answer = Json.MAPPER.readTree(body);
             if (answer == null || !answer.isObject()) {
                 return false;
             }

@@ -10,6 +10,7 @@ import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.model.MachineInfo;
 import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.source.rancher.RancherMachines;
+import io.nodegate.source.json.KubeJson;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -155,7 +156,7 @@ final class MachineDeletion {
     String leftover() {
         var now = source.api().api().getPlain("GET Machine " + machine.key(),
                 RancherMachines.machinePath(machine.namespace(), machine.name()), "Machine", machine.name(),
-                io.nodegate.source.json.KubeJson.MODEL);
+                KubeJson.MODEL);
         if (now.isEmpty()) {
             return null;
         }

@@ -23,6 +23,12 @@ import io.nodegate.model.verdict.Verdict;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.RefusedException;
+import io.nodegate.lifecycle.evidence.Json;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.model.SecretMeta;
+import io.nodegate.time.Durations;
+import io.nodegate.ExitCode;
+import io.nodegate.NodegateException;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -276,10 +282,10 @@ public final class NodeRemover {
                     machineRef);
             String recorded = tryWrite(removalRecord, after);
             if (Record.NOT_DELETED.equals(outcome.state())) {
-                throw new io.nodegate.NodegateException(outcome.exitCode(),
+                throw new NodegateException(outcome.exitCode(),
                         outcome.detail() + (recorded == null ? "" : " (" + recorded + ")"));
             }
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, "whether " + deletedWhat
+            throw new NodegateException(ExitCode.COLLECTION, "whether " + deletedWhat
                     + " was deleted is UNKNOWN: " + outcome.detail() + ". Check '"
                     + (machine == null ? "kubectl get node " + node + " -o jsonpath={.metadata.uid}" : machine.checkByHand())
                     + "' (deleted if NotFound or the uid is not " + deletedUid + "); the removal record "
@@ -302,7 +308,7 @@ public final class NodeRemover {
             // the Node is deleted: a failure here (a full disk) must not read as "nothing happened"
             tombstoneError = e.getMessage();
         }
-        progress.println("following the cascade (timeout " + io.nodegate.time.Durations.format(opt.timeout()) + ")");
+        progress.println("following the cascade (timeout " + Durations.format(opt.timeout()) + ")");
         progress.flush();
 
         List<String> left;
@@ -320,7 +326,7 @@ public final class NodeRemover {
                 clock.instant(), error, tombstone, tombstoneError, machineRef);
         String notRecorded = tryWrite(removalRecord, done);
         if (notRecorded != null) {
-            throw new io.nodegate.NodegateException(io.nodegate.ExitCode.COLLECTION, deletedWhat + " WAS DELETED at " + deletedAt + " (uid " + deletedUid + "), but the removal "
+            throw new NodegateException(ExitCode.COLLECTION, deletedWhat + " WAS DELETED at " + deletedAt + " (uid " + deletedUid + "), but the removal "
                     + "record " + store.dir().resolve(removalRecord) + " could not be completed and still says pending: "
                     + notRecorded + ". Backups were saved before the delete in " + store.dir().resolve(dirName)
                     + (left.isEmpty() ? "; the cascade was complete." : "; still left: " + String.join("; ", left)));
@@ -372,7 +378,7 @@ public final class NodeRemover {
         List<String> byUuid = new ArrayList<>();
         List<String> byMid = new ArrayList<>();
         boolean image = false;
-        for (io.nodegate.model.NodeInfo n : api.nodes()) {
+        for (NodeInfo n : api.nodes()) {
             if (n.name().equals(t.name()) || (t.uid() != null && t.uid().equals(n.uid()))) {
                 continue;
             }
@@ -529,7 +535,7 @@ public final class NodeRemover {
         return name;
     }
 
-    private static Secret metadataOnly(io.nodegate.model.SecretMeta m) {
+    private static Secret metadataOnly(SecretMeta m) {
         Secret s = new Secret();
         ObjectMeta meta = new ObjectMeta();
         meta.setNamespace(m.namespace());
@@ -629,7 +635,7 @@ public final class NodeRemover {
     /** A 200/202 to a DELETE is the deleted object (our uid) or a Status with status Success. */
     private static boolean confirmsDelete(String body, Deletable target) {
         try {
-            var answer = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
+            var answer = Json.MAPPER.readTree(body);
             if (answer == null || !answer.isObject()) {
                 return false;
             }
@@ -649,7 +655,7 @@ public final class NodeRemover {
             return "";
         }
         try {
-            var status = io.nodegate.lifecycle.evidence.Json.MAPPER.readTree(body);
+            var status = Json.MAPPER.readTree(body);
             String msg = status.path("message").asString();
             return msg == null || msg.isEmpty() ? "" : " (" + msg.lines().findFirst().orElse("") + ")";
         } catch (RuntimeException e) {

@@ -9,6 +9,8 @@ import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.NodeSystemInfo;
 import io.nodegate.model.SecretMeta;
+import io.nodegate.lifecycle.baseline.BaselineCollector;
+import io.nodegate.lifecycle.gate.EtcdMembership;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -224,7 +226,7 @@ public final class GoneDecision {
         TreeSet<String> before = new TreeSet<>();
         baseline.etcdMembers().forEach(m -> before.add(m.id()));
         TreeSet<String> after = new TreeSet<>();
-        io.nodegate.lifecycle.baseline.BaselineCollector.etcdMembers(reports).forEach(m -> after.add(m.id()));
+        BaselineCollector.etcdMembers(reports).forEach(m -> after.add(m.id()));
         Map<String, String> evid = new LinkedHashMap<>();
         evid.put("members", after.toString());
         for (Baseline.EtcdMemberRef m : baseline.etcdMembers()) {
@@ -233,8 +235,8 @@ public final class GoneDecision {
             }
             for (Baseline.Target t : baseline.targets()) {
                 String how = nodes.stream().anyMatch(n -> n.name().equals(t.name())) ? null
-                        : io.nodegate.lifecycle.gate.EtcdMembership.howExactly(
-                        io.nodegate.lifecycle.gate.EtcdMembership.Identity.of(t), m.name(), m.peerUrls());
+                        : EtcdMembership.howExactly(
+                        EtcdMembership.Identity.of(t), m.name(), m.peerUrls());
                 if (how != null) {
                     before.remove(m.id());
                     evid.put("member " + m.id() + " gone", "removed target " + t.name() + "'s own (by " + how + ")");

@@ -15,6 +15,10 @@ import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.CollectionException;
+import io.nodegate.detect.controlplane.NamedView;
+import io.nodegate.lifecycle.rejoin.RejoinReader;
+import io.nodegate.model.TombstoneBook;
+import io.nodegate.model.bmc.BmcReadings;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,18 +35,18 @@ public final class GoneVerifier {
     private final EvidenceStore store;
     private final Clock clock;
     /** What the removed hosts' BMCs said (--bmc), read before the run; null when none was given. */
-    private final io.nodegate.model.bmc.BmcReadings bmc;
+    private final BmcReadings bmc;
     /** Where `nodegate remove` records tombstones: the rejoin check reads the removed targets' there. */
     private final String ledgerNamespace;
     /** Rancher's management cluster for the rejoin check (a custom node's Machine and registration token), or null. */
-    private final io.nodegate.lifecycle.rejoin.RejoinReader.Management management;
+    private final RejoinReader.Management management;
 
     public GoneVerifier(ApiReader api, EvidenceStore store, Clock clock) {
-        this(api, store, clock, null, io.nodegate.model.TombstoneBook.DEFAULT_NAMESPACE, null);
+        this(api, store, clock, null, TombstoneBook.DEFAULT_NAMESPACE, null);
     }
 
-    private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, io.nodegate.model.bmc.BmcReadings bmc,
-                         String ledgerNamespace, io.nodegate.lifecycle.rejoin.RejoinReader.Management management) {
+    private GoneVerifier(ApiReader api, EvidenceStore store, Clock clock, BmcReadings bmc,
+                         String ledgerNamespace, RejoinReader.Management management) {
         this.api = api;
         this.store = store;
         this.clock = clock;
@@ -52,7 +56,7 @@ public final class GoneVerifier {
     }
 
     /** This verifier also showing each removed host's power state from its BMC; null: none given, "not checked". */
-    public GoneVerifier withBmc(io.nodegate.model.bmc.BmcReadings readings) {
+    public GoneVerifier withBmc(BmcReadings readings) {
         return new GoneVerifier(api, store, clock, readings, ledgerNamespace, management);
     }
 
@@ -62,7 +66,7 @@ public final class GoneVerifier {
     }
 
     /** This verifier's rejoin check also reading Rancher's management cluster ({@code null}: not given). */
-    public GoneVerifier withManagement(io.nodegate.lifecycle.rejoin.RejoinReader.Management rancher) {
+    public GoneVerifier withManagement(RejoinReader.Management rancher) {
         return new GoneVerifier(api, store, clock, bmc, ledgerNamespace, rancher);
     }
 
@@ -91,7 +95,7 @@ public final class GoneVerifier {
      */
     public Run verify(Baseline baseline, Path baselineFile, Pattern namePattern, List<String> ips,
                       List<EtcdEndpointReport> etcd, HostInputs.Probe probe,
-                      List<io.nodegate.detect.controlplane.NamedView> fleet, String fleetError) {
+                      List<NamedView> fleet, String fleetError) {
         store.ensureWritable();
         GoneDecision.Evidence ev = collect(baseline, etcd);
         if (fleetError != null && ev.collectionError() == null) {
@@ -134,19 +138,19 @@ public final class GoneVerifier {
     }
 
     /** rejoin-risk's answer for the targets whose Node is gone, followed by the baseline's identities. */
-    private io.nodegate.lifecycle.rejoin.RejoinReader.Report rejoin(Baseline baseline, GoneDecision.Evidence ev) {
+    private RejoinReader.Report rejoin(Baseline baseline, GoneDecision.Evidence ev) {
         List<String> gone = new ArrayList<>();
-        Map<String, io.nodegate.lifecycle.rejoin.RejoinReader.Known> known = new LinkedHashMap<>();
+        Map<String, RejoinReader.Known> known = new LinkedHashMap<>();
         for (Baseline.Target t : baseline.targets()) {
             if (ev.nodes().stream().noneMatch(n -> n.name().equals(t.name()))) {
                 gone.add(t.name());
-                known.put(t.name(), new io.nodegate.lifecycle.rejoin.RejoinReader.Known(t.systemUuid(), t.machineId()));
+                known.put(t.name(), new RejoinReader.Known(t.systemUuid(), t.machineId()));
             }
         }
         if (gone.isEmpty()) {
-            return new io.nodegate.lifecycle.rejoin.RejoinReader.Report(ev.observedAt(), ledgerNamespace, List.of());
+            return new RejoinReader.Report(ev.observedAt(), ledgerNamespace, List.of());
         }
-        return new io.nodegate.lifecycle.rejoin.RejoinReader(api, clock, ledgerNamespace, management)
+        return new RejoinReader(api, clock, ledgerNamespace, management)
                 .answer(gone, List.of(), known);
     }
 

@@ -4,6 +4,7 @@ import io.nodegate.model.EtcdEndpointReport;
 import io.nodegate.model.EtcdStatus;
 import io.nodegate.InputException;
 import io.nodegate.source.http.WholeAnswer;
+import io.nodegate.time.Durations;
 
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
@@ -197,7 +198,7 @@ public final class EtcdSource {
     }
 
     static String human(Duration d) {
-        return io.nodegate.time.Durations.format(d);
+        return Durations.format(d);
     }
 
     private static String display(URI uri) {

@@ -3,6 +3,7 @@ package io.nodegate.source.json;
 import io.nodegate.model.KeptNodeMetadata;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
+import io.nodegate.model.NodeInventory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -805,7 +806,7 @@ public final class KubeJson {
 
     /** The ConfigMaps whose data the model reads: the tombstones ledger's shards and the declared inventory. */
     private static boolean keepsData(String configMapName) {
-        return TombstoneShards.isShard(configMapName) || io.nodegate.model.NodeInventory.isInventory(configMapName);
+        return TombstoneShards.isShard(configMapName) || NodeInventory.isInventory(configMapName);
     }
 
     /** Whether a data field can be skipped now, with what is known so far. */

@@ -25,6 +25,10 @@ import io.nodegate.model.SecretMeta;
 import io.nodegate.CollectionException;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.Plain;
+import io.nodegate.model.ApiEndpoints;
+import io.nodegate.model.ClusterState;
+import io.nodegate.source.json.JsonReadException;
+import io.nodegate.source.json.MetadataOnly;
 
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -240,7 +244,7 @@ public final class ApiReader {
      * The kube-apiserver addresses the default/kubernetes EndpointSlice advertises: the apiservers the cluster has,
      * and what the k3s/RKE2 agents' load balancers follow (the gate's redundancy view of a server node).
      */
-    public io.nodegate.model.ApiEndpoints apiEndpoints() {
+    public ApiEndpoints apiEndpoints() {
         return assemble(Map.of(Kinds.API_ENDPOINT_SLICES, list(Kinds.API_ENDPOINT_SLICES))).apiEndpoints();
     }
 
@@ -332,7 +336,7 @@ public final class ApiReader {
 
     /** A Secret's answer is asked for as metadata only: its values never cross the wire, even when it is deleted. */
     private static String acceptFor(String path) {
-        return path.contains("/secrets/") ? io.nodegate.source.json.MetadataOnly.ACCEPT_OBJECT_METADATA
+        return path.contains("/secrets/") ? MetadataOnly.ACCEPT_OBJECT_METADATA
                 : "application/json";
     }
 
@@ -430,7 +434,7 @@ public final class ApiReader {
     }
 
     /** The model of a few objects read here: the one mapping every source uses. */
-    private io.nodegate.model.ClusterState assemble(Map<ReadKind<?, ?>, ? extends List<?>> objects) {
+    private ClusterState assemble(Map<ReadKind<?, ?>, ? extends List<?>> objects) {
         Map<ReadKind<?, ?>, List<?>> all = new java.util.LinkedHashMap<>();
         for (ReadKind<?, ?> kind : Kinds.ALL) {
             if (kind.presence() == ReadKind.Presence.REQUIRED) {
@@ -440,7 +444,7 @@ public final class ApiReader {
         all.putAll(objects);
         try {
             return StateAssembler.assemble(new RawSnapshot(Instant.EPOCH, "api", null, null, null, all, List.of()));
-        } catch (io.nodegate.source.json.JsonReadException e) {
+        } catch (JsonReadException e) {
             // a field of the wrong shape in what the server sent: a broken answer, never a crash
             throw new CollectionException("unusable answer from API server " + connection.server() + ": "
                     + e.getMessage(), e);

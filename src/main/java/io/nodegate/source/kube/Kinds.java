@@ -21,6 +21,8 @@ import io.nodegate.model.PodInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.source.kube.ReadKind.Presence;
 import io.nodegate.source.json.MetadataOnly;
+import io.nodegate.model.NodeInventory;
+import io.nodegate.model.TombstoneShards;
 
 import java.util.List;
 
@@ -117,8 +119,8 @@ public final class Kinds {
 
     /** A ConfigMap that is not a ledger shard keeps its metadata only: nodegate neither needs nor saves its data. */
     private static ConfigMap onlyTombstoneData(ConfigMap cm) {
-        if (cm.getMetadata() != null && (io.nodegate.model.TombstoneShards.isShard(cm.getMetadata().getName())
-                || io.nodegate.model.NodeInventory.isInventory(cm.getMetadata().getName()))) {
+        if (cm.getMetadata() != null && (TombstoneShards.isShard(cm.getMetadata().getName())
+                || NodeInventory.isInventory(cm.getMetadata().getName()))) {
             return cm;
         }
         return new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withMetadata(cm.getMetadata()).build();

@@ -22,6 +22,7 @@ import io.nodegate.model.SecretMeta;
 import io.nodegate.model.Taint;
 import io.nodegate.source.json.JsonReadException;
 import io.nodegate.source.json.Plain;
+import io.nodegate.model.NodeSystemInfo;
 
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -272,7 +273,7 @@ public final class StateAssembler {
         }
         List<NodeInfo.NodeAddress> addresses = new ArrayList<>();
         List<Condition> conditions = new ArrayList<>();
-        io.nodegate.model.NodeSystemInfo info = null;
+        NodeSystemInfo info = null;
         Map<String, String> capacity = new LinkedHashMap<>();
         if (st != null) {
             for (Map<String, Object> a : elements(st, "addresses")) {
@@ -286,7 +287,7 @@ public final class StateAssembler {
             }
             Map<String, Object> ni = Plain.map(st, "nodeInfo");
             if (ni != null) {
-                info = new io.nodegate.model.NodeSystemInfo(Plain.string(ni, "bootID"), Plain.string(ni, "systemUUID"),
+                info = new NodeSystemInfo(Plain.string(ni, "bootID"), Plain.string(ni, "systemUUID"),
                         Plain.string(ni, "machineID"), Plain.string(ni, "kernelVersion"), Plain.string(ni, "osImage"),
                         Plain.string(ni, "kubeletVersion"), Plain.string(ni, "containerRuntimeVersion"));
             } else {

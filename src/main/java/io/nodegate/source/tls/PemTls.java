@@ -1,6 +1,7 @@
 package io.nodegate.source.tls;
 
 import io.nodegate.InputException;
+import io.nodegate.source.InputFiles;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -227,7 +228,7 @@ public final class PemTls {
         if (!Files.exists(file)) {
             throw new InputException(file + ": file not found");
         }
-        return new String(io.nodegate.source.InputFiles.read(file, "PEM file", io.nodegate.source.InputFiles.SMALL),
+        return new String(InputFiles.read(file, "PEM file", InputFiles.SMALL),
                 StandardCharsets.ISO_8859_1);
     }
 
