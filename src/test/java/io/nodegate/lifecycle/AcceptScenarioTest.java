@@ -136,8 +136,11 @@ class AcceptScenarioTest extends SeededClusterTest {
         api.beforeServing("PATCH", "/api/v1/nodes/" + NEWCOMER, "{\"metadata\":{\"labels\":{\"example.com/rack\":\"r7\"}}}");
         CliRun raced = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
         assertThat(raced.exitCode()).as(raced.all()).isNotZero();
-        assertThat(raced.all()).containsIgnoringWhitespaces("the Node changed since it was read");
+        // (the stand-in drops the connection on a failed JSON Patch test where kube-apiserver answers an error
+        // status, so the words differ; what matters is the same: the patch did not apply)
+        assertThat(raced.all()).contains("removing the taint nodegate.io/unaccepted from Node new-01");
         assertNothingChanged(null);
+        assertThat(newcomer().getMetadata().getLabels()).containsEntry("example.com/rack", "r7");
 
         // --yes on a PASS: taint lifted, who and when written, the record saved, the tombstone released after its copy
         CliRun yes = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
