@@ -185,4 +185,43 @@ class AcceptScenarioTest extends SeededClusterTest {
         assertThat(again.exitCode()).isZero();
         assertThat(again.out()).contains("carries no nodegate.io/unaccepted taint: nothing to accept");
     }
+
+    /**
+     * readmit of a held Node: the host registered anew under its own name and was held at CREATE (the admission
+     * policy, or the watch). readmit --verify answers whether the host is back; it does not lift the hold and says
+     * that accept must be run, because accept also checks the identity (the cloned-VM rule) and records who.
+     */
+    @Test
+    void readmitOfAHeldNodeLeavesTheHoldAndNamesAccept() throws Exception {
+        Node old = api.client().nodes().withName("gpu-a10").get();
+        clock.set(Instant.now()); // readmission happens days later; the server stamps new objects with the real clock
+        assertThat(cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--yes").exitCode()).isZero();
+        api.delete(old);
+        Instant deleted = Instant.now();
+        while (Instant.now().isBefore(deleted.plusSeconds(1))) {
+            Thread.sleep(50); // creation timestamps have whole seconds
+        }
+        Node fresh = SeedCluster.node("gpu-a10", "198.51.100.110", "True", false,
+                Map.of("node-role.kubernetes.io/burnin", "true"), "boot-a10-new", "uuid-a10", 8, Instant.now(), null);
+        fresh.getStatus().getNodeInfo().setMachineID("machine-gpu-a10");
+        fresh.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey("nvidia.com/gpu")
+                .withEffect("NoSchedule").build(), new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
+                .withEffect("NoSchedule").build())));
+        api.create(fresh, SeedCluster.secret("gpu-a10"));
+
+        CliRun v = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes", "-o", "json");
+        assertThat(v.exitCode()).as(v.all()).isZero();
+        assertThat(JSON.readTree(v.out()).get("verdict").asString()).isEqualTo("PASS");
+        assertThat(v.err()).containsIgnoringWhitespaces("gpu-a10 is held (taint nodegate.io/unaccepted): readmit does"
+                + " not lift the hold. Run 'nodegate accept gpu-a10 --baseline FILE --yes'");
+        Node after = api.client().nodes().withName("gpu-a10").get();
+        assertThat(after.getSpec().getTaints()).extracting(x -> x.getKey()).contains(NewcomerHold.TAINT_KEY);
+        assertThat(after.getMetadata().getAnnotations()).doesNotContainKey(NewcomerHold.ACCEPTED_BY);
+
+        // accept, with the same evidence, lifts it
+        CliRun yes = cli("accept", "gpu-a10", "--baseline", baseline.toString(), "--yes");
+        assertThat(yes.exitCode()).as(yes.all()).isZero();
+        assertThat(api.client().nodes().withName("gpu-a10").get().getSpec().getTaints()).extracting(x -> x.getKey())
+                .containsExactly("nvidia.com/gpu");
+    }
 }
