@@ -73,6 +73,10 @@ class NewcomerHoldPolicyOnRealApiServerTest {
         lab.kubectl(null, "delete", "--ignore-not-found", "mutatingadmissionpolicy", NewcomerHoldPolicy.NAME);
         lab.kubectl(null, "delete", "--ignore-not-found", "-n", NS, "configmap", NodeInventory.CONFIGMAP);
         lab.lab("kubelet", "stop", HOST);
+        // the tombstone too: other classes of the run read the same ledger
+        try (KubernetesClient admin = lab.client("admin")) {
+            new TombstoneLedger(admin, NS).release(HOST);
+        }
         for (String node : List.of(HOST, RENAMED, DECLARED, UNDECLARED)) {
             lab.kubectl(null, "delete", "--ignore-not-found", "node", node, "--as=lab-admin",
                     "--as-group=system:masters", "--as-group=nodegate:break-glass");
