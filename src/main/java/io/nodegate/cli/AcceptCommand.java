@@ -178,13 +178,28 @@ public final class AcceptCommand implements Callable<Integer> {
         String dir = "accept-" + node + "-" + EvidenceStore.stamp(at);
         if (yes && verdict == Verdict.PASS) {
             store.ensureWritable();
-            TombstoneLedger ledger = new TombstoneLedger(session.api(), namespace);
+            // every tombstone is saved before anything changes in the cluster
             for (Tombstone t : matching) {
-                store.writeJson(dir + "/released-tombstone-" + t.name() + ".json", t);
-                ledger.release(t.name()).ifPresent(released::add);
+                store.writeJson(dir + "/tombstone-" + t.name() + ".json", t);
             }
+            // The Node first: its one patch tests the uid and resourceVersion the checks were made on, so a Node that
+            // changed since (a kubelet's status update, another person) is refused and nothing at all has changed.
             new NodeHolds(session.api().client()).accept(n, who, at);
             accepted = true;
+            TombstoneLedger ledger = new TombstoneLedger(session.api(), namespace);
+            for (Tombstone t : matching) {
+                try {
+                    ledger.release(t.name()).ifPresent(released::add);
+                } catch (RuntimeException e) {
+                    store.writeJson(dir + "/accept.json", new Record(node, n.uid(), at, who, verdict, heldFor,
+                            targetName, checks, released, true));
+                    throw new io.nodegate.CollectionException("accept " + node + ": the Node is accepted (taint "
+                            + "removed, " + NewcomerHold.ACCEPTED_BY + " written), but releasing tombstone " + t.name()
+                            + " failed: " + e.getMessage() + ". Its copy is in " + store.dir().resolve(dir) + "; release"
+                            + " it with 'nodegate readmit " + t.name() + " --yes' (a kubelet restart of " + node
+                            + " is refused by the quarantine while it stands)", e);
+                }
+            }
         }
         Record record = new Record(node, n.uid(), at, who, verdict, heldFor, targetName, checks, released, accepted);
         store.ensureWritable();

@@ -36,7 +36,11 @@ import java.util.concurrent.Callable;
                 "  * adding, changing or removing nodegate.io/* annotations on a Node (also",
                 "    through nodes/status) is denied unless the requester is an operator;",
                 "  * with --quarantine: registering a Node whose name, systemUUID or",
-                "    machineID is tombstoned by 'nodegate remove' is denied.",
+                "    machineID is tombstoned by 'nodegate remove' is denied;",
+                "  * with --hold: a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1beta1,",
+                "    Kubernetes 1.34 with its feature gate and API on) adds the taint",
+                "    nodegate.io/unaccepted:NoSchedule at CREATE to a Node that is tombstoned or",
+                "    that the declared inventory does not place, until 'nodegate accept'.",
                 "With --machines, the policy for Rancher's management cluster instead: DELETE of",
                 "a Rancher custom node's Machine is denied unless it carries a PASS bound to",
                 "that Machine and the Node it points at (gate --machine-context --annotate).",
@@ -50,6 +54,8 @@ import java.util.concurrent.Callable;
                 "  nodegate policy --node-password-secret worker-7.node-password.rke2",
                 "  # also refuse removed hosts at registration (tombstones in nodegate-system):",
                 "  nodegate policy --quarantine | kubectl apply -f -",
+                "  # hold newcomers at CREATE (kube-apiserver serving MutatingAdmissionPolicy v1beta1):",
+                "  nodegate policy --hold | kubectl apply -f -",
                 "  nodegate policy --apply --kubeconfig ~/.kube/prod.yaml",
                 "  # on Rancher's management cluster: gate the Machine delete of Rancher custom nodes",
                 "  nodegate policy --machines --apply --context rancher"})
@@ -81,6 +87,14 @@ public final class PolicyCommand implements Callable<Integer> {
             description = "Also emit the quarantine policy: the API server refuses to register a Node whose name, "
                     + "systemUUID or machineID is tombstoned by 'nodegate remove' (until 'nodegate readmit').")
     boolean quarantine;
+
+    @Option(names = "--hold",
+            description = "Also emit the newcomer hold: a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1beta1) "
+                    + "that taints a Node nodegate.io/unaccepted:NoSchedule at CREATE when its name, systemUUID or "
+                    + "machineID is tombstoned or the declared inventory does not place it (until 'nodegate accept'). "
+                    + "Needs kube-apiserver 1.34 with --feature-gates MutatingAdmissionPolicy=true and --runtime-config "
+                    + "admissionregistration.k8s.io/v1beta1=true; see docs/inventory.md.")
+    boolean hold;
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = "nodegate-system",
             description = "Namespace of the nodegate-tombstones ConfigMap: created here with the Role that lets "
@@ -152,11 +166,12 @@ public final class PolicyCommand implements Callable<Integer> {
             }
         }
         return PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher, nodePasswordSecrets,
-                quarantine, namespace));
+                quarantine, namespace, hold));
     }
 
     private PolicyBundle machineBundle() {
-        for (String downstreamOnly : List.of("--no-rancher", "--node-password-secret", "--quarantine", "--namespace")) {
+        for (String downstreamOnly : List.of("--no-rancher", "--node-password-secret", "--quarantine", "--hold",
+                "--namespace")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(downstreamOnly)) {
                 throw new InputException(downstreamOnly + " belongs to the downstream cluster's Node policy,"
                         + " not to --machines (Rancher's management cluster)");

@@ -101,6 +101,8 @@ public final class ReadmitCommand implements Callable<Integer> {
         if (verify) {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
             output.print(w, new LifecycleRenderer.ReadmitVerification(v));
+            w.flush();
+            sayWhetherHeld(session);
             if (v.verdict() != Verdict.PASS) {
                 throw new NodegateException(v.verdict().exitCode(), "readmit --verify " + node + ": " + v.verdict());
             }
@@ -116,5 +118,24 @@ public final class ReadmitCommand implements Callable<Integer> {
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
         output.print(w, new LifecycleRenderer.ReadmitPlan(p, release));
         return ExitCode.OK;
+    }
+
+    /**
+     * A Node held at birth (taint nodegate.io/unaccepted) is lifted by `accept` only: it makes readmit's checks plus
+     * the identity check (a shared systemUUID or machineID is never enough) and records who accepted it. One door with
+     * one set of rules; readmit says so, on stderr so that -o json stays one document.
+     */
+    private void sayWhetherHeld(BaselineFileOptions.Session session) {
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            session.api().node(node).filter(io.nodegate.model.NewcomerHold::held).ifPresent(n -> err.println(
+                    "nodegate: " + node + " is held (taint " + io.nodegate.model.NewcomerHold.TAINT_KEY + "): readmit "
+                            + "does not lift the hold. Run 'nodegate accept " + node + " --baseline FILE --yes': the "
+                            + "same checks plus the host's identity, and it records who accepted it."));
+        } catch (RuntimeException e) {
+            err.println("nodegate: whether " + node + " is held (taint " + io.nodegate.model.NewcomerHold.TAINT_KEY
+                    + ") could not be read: " + e.getMessage());
+        }
+        err.flush();
     }
 }

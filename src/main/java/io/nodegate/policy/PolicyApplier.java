@@ -132,7 +132,11 @@ public final class PolicyApplier {
         if (e.getCode() == 404) {
             return "the API server does not serve " + resource + " (HTTP 404"
                     + (object.getKind().startsWith("ValidatingAdmissionPolicy")
-                    ? "; ValidatingAdmissionPolicy v1 needs Kubernetes 1.30 or later)" : ")");
+                    ? "; ValidatingAdmissionPolicy v1 needs Kubernetes 1.30 or later)"
+                    : object.getKind().startsWith("MutatingAdmissionPolicy")
+                    ? "; MutatingAdmissionPolicy v1beta1 needs Kubernetes 1.34 with the feature gate"
+                    + " MutatingAdmissionPolicy=true and --runtime-config admissionregistration.k8s.io/v1beta1=true)"
+                    : ")");
         }
         if (e.getCode() > 0) {
             return "HTTP " + e.getCode() + ": " + e.getMessage();

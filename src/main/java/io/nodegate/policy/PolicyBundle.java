@@ -28,6 +28,10 @@ public final class PolicyBundle {
             objects.add(QuarantinePolicy.policy());
             objects.add(QuarantinePolicy.binding(settings.tombstonesNamespace()));
         }
+        if (settings.hold()) {
+            objects.add(NewcomerHoldPolicy.policy());
+            objects.addAll(NewcomerHoldPolicy.bindings(settings.tombstonesNamespace()));
+        }
         objects.addAll(OperatorRbac.objects(settings));
         return new PolicyBundle(objects);
     }

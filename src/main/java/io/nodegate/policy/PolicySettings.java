@@ -15,9 +15,18 @@ import java.util.List;
  * @param nodePasswordSecrets   when not empty, deleting kube-system Secrets is granted only for these exact names
  * @param quarantine            also emit the quarantine policy that refuses tombstoned hosts (--quarantine)
  * @param tombstonesNamespace   where `remove` keeps the nodegate-tombstones ConfigMap (--namespace)
+ * @param hold                  also emit the MutatingAdmissionPolicy that holds newcomers at CREATE (--hold); only
+ *                              for API servers that serve admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy
  */
 public record PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
-                             List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace) {
+                             List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace,
+                             boolean hold) {
+
+    public PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
+                          List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace) {
+        this(operatorsGroup, breakGlassGroup, includeRancher, nodePasswordSecrets, quarantine, tombstonesNamespace,
+                false);
+    }
 
     public PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
                           List<String> nodePasswordSecrets) {

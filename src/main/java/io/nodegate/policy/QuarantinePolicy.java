@@ -108,7 +108,7 @@ public final class QuarantinePolicy {
      * status.nodeInfo.FIELD by {@link HostIdentity}'s rule (trimmed of ASCII whitespace, lower case), or '' when the
      * Node has none or it identifies nothing. Built from the very patterns the Java matchers use.
      */
-    private static String id(String field) {
+    static String id(String field) {
         String path = "object.status.nodeInfo." + field;
         return "has(object.status) && has(object.status.nodeInfo) && has(" + path + ")"
                 + " && " + path + ".matches(" + CelLiteral.quote(HostIdentity.SHAPE) + ")"
@@ -117,7 +117,7 @@ public final class QuarantinePolicy {
     }
 
     /** Whether the Node's name is one that existed, sharing this identity, when every tombstone with it was written. */
-    private static String exemption(String variable, String indexKey, String exemptPrefix) {
+    static String exemption(String variable, String indexKey, String exemptPrefix) {
         String key = exemptPrefix + " + " + indexKey + " + variables." + variable;
         return "variables." + variable + " != '' && has(params.data) && " + key + " in params.data"
                 + " && object.metadata.name in params.data[" + key + "].split(' ')";

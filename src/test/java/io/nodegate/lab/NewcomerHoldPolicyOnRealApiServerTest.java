@@ -1,0 +1,157 @@
+package io.nodegate.lab;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.nodegate.lifecycle.inventory.InventoryStore;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
+import io.nodegate.model.NewcomerHold;
+import io.nodegate.model.NodeInventory;
+import io.nodegate.model.NodeInventory.Host;
+import io.nodegate.model.Tombstone;
+import io.nodegate.policy.NewcomerHoldPolicy;
+import io.nodegate.testing.Await;
+import io.nodegate.testing.CliRun;
+import io.nodegate.testing.RealControlPlane;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The newcomer hold that {@code nodegate policy --hold} prints, on a real kube-apiserver 1.34 serving
+ * MutatingAdmissionPolicy v1beta1 (the lab turns the feature gate and the API on, docs/lab.md): the apiserver
+ * accepts the policy and its two bindings as printed, type-checks the CEL against the Node and ConfigMap schemas, and
+ * its own JSON Patch puts the taint on the Node a real (simulated) kubelet registers. The seed's case: a host removed
+ * and tombstoned comes back under a new name and its Node is born held; with an inventory declared, a declared host
+ * is born untainted and an undeclared one held.
+ */
+@ExtendWith(RealControlPlane.Resolver.class)
+class NewcomerHoldPolicyOnRealApiServerTest {
+
+    private static final String NS = "nodegate-system";
+    private static final String HOST = "t-hold-a02";
+    private static final String RENAMED = "t-hold-new-01";
+    private static final String DECLARED = "t-hold-declared";
+    private static final String UNDECLARED = "t-hold-undeclared";
+    private static final String DECLARED_UUID = "4c4c4544-0044-3010-8031-b4c04f443031";
+    private static final String DECLARED_MID = "d01d01d01d01d01d01d01d01d01d01d0";
+
+    private static RealControlPlane lab;
+    private static String ours;
+
+    @BeforeAll
+    static void apply(RealControlPlane controlPlane) {
+        lab = controlPlane;
+        CliRun policy = CliRun.run("policy", "--hold", "--no-rancher");
+        assertThat(policy.exitCode()).as(policy.all()).isZero();
+        // only the hold and its bindings: the gate's are other classes' to apply and remove
+        ours = Arrays.stream(policy.out().split("(?m)^---\\n"))
+                .filter(doc -> doc.contains("kind: \"MutatingAdmissionPolicy"))
+                .map(doc -> "---\n" + doc).collect(Collectors.joining());
+        assertThat(ours).contains("kind: \"MutatingAdmissionPolicy\"", "kind: \"MutatingAdmissionPolicyBinding\"");
+        lab.kubectl(null, "create", "namespace", NS);
+        lab.kubectl(ours, "apply", "-f", "-").requireOk("kubectl apply of nodegate policy --hold");
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        if (lab == null) {
+            return;
+        }
+        for (String binding : List.of(NewcomerHoldPolicy.TOMBSTONES_BINDING, NewcomerHoldPolicy.INVENTORY_BINDING)) {
+            lab.kubectl(null, "delete", "--ignore-not-found", "mutatingadmissionpolicybinding", binding);
+        }
+        lab.kubectl(null, "delete", "--ignore-not-found", "mutatingadmissionpolicy", NewcomerHoldPolicy.NAME);
+        lab.kubectl(null, "delete", "--ignore-not-found", "-n", NS, "configmap", NodeInventory.CONFIGMAP);
+        lab.lab("kubelet", "stop", HOST);
+        // the tombstone too: other classes of the run read the same ledger
+        try (KubernetesClient admin = lab.client("admin")) {
+            new TombstoneLedger(admin, NS).release(HOST);
+        }
+        for (String node : List.of(HOST, RENAMED, DECLARED, UNDECLARED)) {
+            lab.kubectl(null, "delete", "--ignore-not-found", "node", node, "--as=lab-admin",
+                    "--as-group=system:masters", "--as-group=nodegate:break-glass");
+        }
+    }
+
+    /** A Node as a kubelet registers it, with the identity in its status (kept on create by the node strategy). */
+    private static String node(String name, String uuid, String mid) {
+        return """
+                apiVersion: v1
+                kind: Node
+                metadata:
+                  name: %s
+                  labels: {kubernetes.io/hostname: %s}
+                status:
+                  nodeInfo: {systemUUID: "%s", machineID: "%s", bootID: b, kernelVersion: k, osImage: o,
+                    containerRuntimeVersion: c, kubeletVersion: v1.34.4, kubeProxyVersion: "", operatingSystem: linux,
+                    architecture: amd64}
+                """.formatted(name, name, uuid, mid);
+    }
+
+    private static List<Taint> taints(KubernetesClient admin, String name) {
+        Node n = admin.nodes().withName(name).get();
+        assertThat(n).as("Node " + name).isNotNull();
+        return n.getSpec() == null || n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints();
+    }
+
+    private static boolean held(KubernetesClient admin, String name) {
+        return taints(admin, name).stream().anyMatch(t -> NewcomerHold.TAINT_KEY.equals(t.getKey()));
+    }
+
+    @Test
+    void aRemovedHostBackUnderANewNameIsBornHeldAndTheInventoryDecidesTheRest() {
+        lab.lab("kubelet", "add", HOST).requireOk("add host " + HOST);
+        Await.until("the Node " + HOST + " registered", Duration.ofSeconds(60),
+                () -> lab.kubeletLog(HOST).contains("registered Node " + HOST));
+        try (KubernetesClient admin = lab.client("admin")) {
+            // before any ledger or inventory: both bindings find no param, a new host is born as it came
+            assertThat(held(admin, HOST)).isFalse();
+
+            Node removed = admin.nodes().withName(HOST).get();
+            String uuid = removed.getStatus().getNodeInfo().getSystemUUID();
+            String mid = removed.getStatus().getNodeInfo().getMachineID();
+            lab.lab("kubelet", "stop", HOST).requireOk("stop " + HOST);
+            lab.kubectl(null, "delete", "node", HOST, "--as=lab-admin", "--as-group=system:masters",
+                    "--as-group=nodegate:break-glass").requireOk("delete " + HOST);
+            new TombstoneLedger(admin, NS).record(new Tombstone(HOST, removed.getMetadata().getUid(), uuid, mid,
+                    Instant.now(), null, "lab-test"));
+
+            // the binding reads its ConfigMaps through an informer: wait until a dry run comes out tainted
+            Await.until("the tombstone in force", Duration.ofSeconds(30), () -> lab.kubectl(node("t-hold-probe", uuid,
+                    ""), "create", "--dry-run=server", "-o", "jsonpath={.spec.taints}", "-f", "-").output()
+                    .contains(NewcomerHold.TAINT_KEY));
+
+            // the seed's case: the same host rebooted with its config in place, under another name
+            lab.lab("kubelet", "rejoin", HOST, "--as", RENAMED).requireOk("rejoin " + HOST + " as " + RENAMED);
+            Await.until("the renamed host registered", Duration.ofSeconds(60),
+                    () -> admin.nodes().withName(RENAMED).get() != null);
+            assertThat(taints(admin, RENAMED)).filteredOn(t -> NewcomerHold.TAINT_KEY.equals(t.getKey()))
+                    .singleElement().satisfies(t -> assertThat(t.getEffect()).isEqualTo("NoSchedule"));
+            // the kubelet cannot lift it itself: NodeRestriction refuses a node's change of its own taints
+            assertThat(held(admin, RENAMED)).isTrue();
+
+            // a declared inventory: the host under its name with both IDs is born free, anything else held
+            admin.resource(InventoryStore.configMap(new NodeInventory(List.of(new Host(DECLARED, DECLARED_UUID,
+                    DECLARED_MID, List.of(), null)), List.of()), NS, null)).create();
+            Await.until("the inventory in force", Duration.ofSeconds(30), () -> lab.kubectl(node("t-hold-probe",
+                    "4c4c4544-0044-3010-8031-b4c04f449999", "ffff"), "create", "--dry-run=server", "-o",
+                    "jsonpath={.spec.taints}", "-f", "-").output().contains(NewcomerHold.TAINT_KEY));
+            lab.kubectl(node(DECLARED, DECLARED_UUID.toUpperCase(), DECLARED_MID), "create", "-f", "-")
+                    .requireOk("create the declared Node");
+            lab.kubectl(node(UNDECLARED, "4c4c4544-0044-3010-8031-b4c04f443032", "d02d02d02d02d02d02d02d02d02d02d0"),
+                    "create", "-f", "-").requireOk("create an undeclared Node");
+            assertThat(held(admin, DECLARED)).as(taints(admin, DECLARED).toString()).isFalse();
+            assertThat(held(admin, UNDECLARED)).isTrue();
+        }
+    }
+}
