@@ -12,7 +12,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import io.nodegate.handover.NodeHandover;
+import io.nodegate.source.json.KubeJson;
+import io.nodegate.source.kube.ApiCalls;
+
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** Saves what the live cluster says as kubectl-style JSON, so audits can run offline and be compared later. */
@@ -24,10 +31,12 @@ import java.util.concurrent.Callable;
                 "Reads Nodes, kube-node-lease Leases, node-password Secret metadata (never data), CSINodes, the "
                         + "default/kubernetes EndpointSlices, DaemonSets, cattle-system Jobs and kube-system Leases "
                         + "with paginated LIST calls, and writes one kubectl-style List JSON file per kind plus "
+                        + "nodehandovers.json (the NodeHandovers, when they can be read) and "
                         + "collected.json (time, context, server, version, which optional APIs are absent; no "
                         + "credentials).",
                 "",
-                "The directory appears complete or not at all: any failed call writes nothing (exit 3)."},
+                "The directory appears complete or not at all: any failed call writes nothing (exit 3). "
+                        + "NodeHandovers that cannot be read are named in a note and left out."},
         footer = {"",
                 "Examples:",
                 "  nodegate collect --dir /tmp/prod-2026-10-19",
@@ -82,12 +91,37 @@ public final class CollectCommand implements Callable<Integer> {
             throw new InputException("collect needs --dir DIR: the directory to write the snapshot to");
         }
         RawSnapshot raw;
+        List<Map<String, Object>> handovers;
+        List<String> notes = new ArrayList<>();
         try (LiveSource live = source.liveSource()) {
             raw = live.read(withPods);
+            handovers = handovers(live, notes);
         }
-        CollectionWriter.Written written = CollectionWriter.write(raw, outputDir);
+        notes.addAll(0, raw.notes());
+        CollectionWriter.Written written = CollectionWriter.write(raw, outputDir, handovers);
         output.print(spec.commandLine().getOut(), new CollectOutput(raw.source().replaceFirst("^live: ", ""),
-                raw.readsStarted(), written.counts(), raw.notes(), written.directory().toString()));
+                raw.readsStarted(), written.counts(), notes, written.directory().toString()));
         return ExitCode.OK;
+    }
+
+    /**
+     * The NodeHandovers as the server sent them, so `audit -f` judges NG171 (a cordon an open hand-over explains) as
+     * the live audit does. Only the API's NotFound for the collection (the CRD is not installed) is "none"; any
+     * other failure saves nothing and says so (the offline audit then cannot rule a hand-over out). A failure here
+     * does not fail the collection: the hand-overs are not one of the kinds it exists for.
+     */
+    private static List<Map<String, Object>> handovers(LiveSource live, List<String> notes) {
+        try {
+            return live.api().listPlain("LIST NodeHandovers", NodeHandover.PATH, NodeHandover.KIND, null, null,
+                    KubeJson.EVIDENCE, m -> m);
+        } catch (ApiCalls.NotFound e) {
+            notes.add("NodeHandovers are not served (the CRD is not installed): none is open, saved as an empty "
+                    + CollectionWriter.HANDOVERS);
+            return List.of();
+        } catch (RuntimeException e) {
+            notes.add("NodeHandovers could not be read (" + e.getMessage() + "): not saved, so an audit of this "
+                    + "directory cannot rule an open hand-over out (NG171 at info)");
+            return null;
+        }
     }
 }

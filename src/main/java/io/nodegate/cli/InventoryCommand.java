@@ -38,7 +38,8 @@ public final class InventoryCommand implements Callable<Integer> {
                     + "first InternalIP, as ConfigMap " + NodeInventory.CONFIGMAP + " in nodegate's namespace. "
                     + "Read it before you trust it: every Node there today is declared, including one that should "
                     + "not be. audit and the watch then report a Node the inventory does not place (NG112) and a "
-                    + "declared host without a Node (NG113). Prints YAML unless --apply is given.",
+                    + "declared host without a Node (NG113) or whose Node differs from its entry (NG114). Prints "
+                    + "YAML unless --apply is given.",
             footer = {"", "Examples:",
                     "  nodegate inventory init > inventory.yaml        # read it, edit it, kubectl apply -f",
                     "  nodegate inventory init --apply                 # create it (never overwrites)",

@@ -359,6 +359,7 @@ public final class WatchCommand implements Callable<Integer> {
             throw new CollectionException("informers not synced within " + syncTimeout.toSeconds()
                     + " s (--sync-timeout): " + String.join("; ", service.cache().unhealthy()));
         }
+        service.openHandovers().read();
         WatchEngine.Pass pass = service.engine().evaluate();
         if (!pass.ok()) {
             throw new CollectionException(pass.error());

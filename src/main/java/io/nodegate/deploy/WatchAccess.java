@@ -87,9 +87,11 @@ public final class WatchAccess {
                 // the tombstones of removed hosts (nodegate remove writes them; the watch only reads)
                 new Request("", "configmaps", ownNamespace, List.of("get", "list", "watch"), List.of(), false,
                         "the " + TOMBSTONES_CONFIGMAP + " ConfigMap (read only)"),
-                // the hand-overs the leader keeps current (watch --no-handovers leaves them alone)
+                // the hand-overs: every replica reads the open ones for NG171 (a cordon an open hand-over names
+                // is explained); the leader keeps them current (watch --no-handovers leaves them alone)
                 new Request(HANDOVER_GROUP, HANDOVER_RESOURCE, null, List.of("get", "list"), List.of(), false,
-                        "NodeHandovers: the leader looks at each open one every minute"),
+                        "NodeHandovers: listed once per interval for NG171 (which Nodes an open hand-over names); "
+                                + "the leader looks at each open one every minute"),
                 new Request(HANDOVER_GROUP, HANDOVER_RESOURCE + "/status", null, List.of("update"), List.of(), false,
                         "writes what it saw to a NodeHandover's status (resourceVersion precondition)"),
                 // what the watch writes

@@ -35,6 +35,8 @@ public enum FindingCode {
             "a Node the declared inventory does not place by its systemUUID/machineID and name"),
     NG113("inventory-host-missing", Severity.WARNING, Severity.WARNING, "audit, watch",
             "a host the declared inventory lists has no Node"),
+    NG114("inventory-drift", Severity.WARNING, Severity.WARNING, "audit, watch",
+            "a declared host's Node has another name, other roles or another InternalIP than declared"),
     NG120("duplicate-internal-ip", Severity.WARNING, Severity.WARNING, "audit, watch",
             "two Nodes report the same InternalIP"),
     NG130("kubelet-skew", Severity.WARNING, Severity.WARNING, "audit, watch",

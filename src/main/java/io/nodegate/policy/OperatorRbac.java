@@ -97,6 +97,10 @@ public final class OperatorRbac {
                         // Only to tell "Rancher absent" (NotFound) from "cannot see": get by exact name works.
                         new PolicyRuleBuilder().withApiGroups("").withResources("namespaces")
                                 .withResourceNames(CATTLE_SYSTEM).withVerbs("get").build(),
+                        // audit and collect list the NodeHandovers (NG171: a cordon an open hand-over names is
+                        // explained); without it the list is a 403 and NG171 stays at info on every run
+                        rule(io.nodegate.handover.NodeHandover.GROUP, io.nodegate.handover.NodeHandover.PLURAL,
+                                "list"),
                         // rejoin-risk and verify-gone read whether the quarantine is in force, by its names
                         new PolicyRuleBuilder().withApiGroups("admissionregistration.k8s.io")
                                 .withResources("validatingadmissionpolicies", "validatingadmissionpolicybindings")

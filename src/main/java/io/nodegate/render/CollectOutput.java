@@ -27,7 +27,8 @@ public record CollectOutput(String source, Instant collectedAt, Map<String, Inte
         out.append("collected from ").append(source).append(" at ").append(collectedAt).append('\n');
         files.forEach((file, count) -> out.append(String.format("  %-32s %6d%s%n", file, count,
                 wide ? "   " + directory + "/" + file : "")));
-        notes.forEach(n -> out.append("  note: ").append(n).append('\n'));
+        // a note may carry a server's whole error message: wrapped, so the table fits a terminal
+        notes.forEach(n -> FindingsSection.wrap(n, "  note: ", "        ").forEach(l -> out.append(l).append('\n')));
         out.append("wrote ").append(directory).append('\n');
         return out.toString();
     }

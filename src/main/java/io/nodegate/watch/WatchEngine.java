@@ -154,6 +154,18 @@ public final class WatchEngine {
         return ok;
     }
 
+    /**
+     * What the informers' state gets before {@link #feed}: the open NodeHandovers ({@link OpenHandoverReads#feed}),
+     * which the watch reads apart from the informers.
+     */
+    private volatile java.util.function.UnaryOperator<ClusterState> handovers =
+            java.util.function.UnaryOperator.identity();
+
+    /** Every later pass judges the informers' state with the open hand-overs {@code reads} last read. */
+    public void handovers(OpenHandoverReads reads) {
+        this.handovers = reads::feed;
+    }
+
     /** Every later pass judges {@code feed} applied to the informers' state (e.g. with the BMC readings in it). */
     public void feed(java.util.function.UnaryOperator<ClusterState> newFeed) {
         this.feed = newFeed;
@@ -164,7 +176,7 @@ public final class WatchEngine {
     }
 
     private Evaluated evaluateAt(Instant at) {
-        ClusterState state = feed.apply(cache.state(at, source, context, server));
+        ClusterState state = feed.apply(handovers.apply(cache.state(at, source, context, server)));
         AuditReport report = Audit.run(state, settings, detectors);
         return new Evaluated(state, report, perNode(report.findings()));
     }

@@ -147,6 +147,18 @@ public final class WatchService implements AutoCloseable {
         };
         this.engine = new WatchEngine(cache, clock, settings.audit(), settings.detectors(), sink, this::leads,
                 metrics, settings.source(), settings.context(), settings.server(), log);
+        // NG171 asks whether an open hand-over explains a cordon, as audit does; read apart from the informers
+        io.nodegate.source.kube.ApiReader reader = new io.nodegate.source.kube.ApiReader(api);
+        this.openHandovers = new OpenHandoverReads(
+                () -> new io.nodegate.lifecycle.handover.HandoverApi(reader).openHandovers(), log);
+        engine.handovers(openHandovers);
+    }
+
+    private final OpenHandoverReads openHandovers;
+
+    /** The open NodeHandovers the passes judge; {@link OpenHandoverReads#read} reads them again now (--once). */
+    public OpenHandoverReads openHandovers() {
+        return openHandovers;
     }
 
     /** `--policy-reports`: from now on the leader writes each good pass's findings as ClusterPolicyReports. */
@@ -221,6 +233,14 @@ public final class WatchService implements AutoCloseable {
         long every = settings.interval().toMillis();
         scheduler.scheduleWithFixedDelay(this::intervalPass, every, every, TimeUnit.MILLISECONDS);
         every("progress check", settings.freshness().progressEvery(), cache::checkProgress);
+        // the open hand-overs: read at once (usually before the informers have synced), then once per interval,
+        // so a periodic pass judges an answer at most one interval old
+        background.execute(() -> {
+            if (!closed) {
+                openHandovers.read();
+            }
+        });
+        every("NodeHandover read", settings.interval(), openHandovers::read);
     }
 
     /**

@@ -139,6 +139,24 @@ class RancherRejoinScenarioTest extends SeededClusterTest {
     }
 
     @Test
+    void everyManagementClusterReadOfRejoinRiskIsGrantedByPolicyMachines() {
+        registrationTokens("crt-list-rancher-2.12.json", "", "");
+        rancher.resetCounts();
+        CliRun run = rejoinRisk("gpu-a11", "--machine-cluster", "prod-gpu");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(5);
+        List<String> requests = rancher.requestLog();
+        assertThat(requests).anyMatch(r -> r.startsWith("GET " + CRT_PATH));
+        io.nodegate.testing.RbacAuthorizer rbac = new io.nodegate.testing.RbacAuthorizer(
+                io.nodegate.policy.PolicyBundle.ofMachines(new io.nodegate.policy.MachinePolicySettings(
+                        io.nodegate.policy.PolicySettings.DEFAULT_OPERATORS_GROUP,
+                        io.nodegate.policy.PolicySettings.DEFAULT_BREAK_GLASS_GROUP, List.of(), List.of(),
+                        "fleet-default")).objects());
+        assertThat(requests.stream().filter(r -> !rbac.allows(r))
+                .map(r -> r + "  ->  " + io.nodegate.testing.RbacAuthorizer.attributes(r)).toList())
+                .as("management-cluster requests policy --machines does not grant").isEmpty();
+    }
+
+    @Test
     void theClusterNameComesFromTheNodesLabelAndRancher215SaysWhenTheTokenRotates() throws IOException {
         registrationTokens("crt-list-rancher-2.15.json", seed.gateTime.plusSeconds(30L * 86400).toString(),
                 seed.gateTime.plusSeconds(3600).toString());

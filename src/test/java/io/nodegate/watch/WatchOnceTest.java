@@ -42,6 +42,8 @@ class WatchOnceTest {
         api = ApiTestServer.start();
         api.setGitVersion("v1.34.3+rke2r3");
         api.create(new NamespaceBuilder().withNewMetadata().withName("cattle-system").endMetadata().build());
+        // a cluster without the NodeHandover CRD, as a real apiserver answers it: 404, so none is open
+        api.unserve(io.nodegate.handover.NodeHandover.PATH);
         try (var files = Files.list(EXAMPLE)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".json")
                     && !f.getFileName().toString().equals("collected.json")).sorted().toList()) {

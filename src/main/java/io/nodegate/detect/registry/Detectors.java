@@ -21,6 +21,7 @@ import io.nodegate.detect.fleet.HostInTwoClustersDetector;
 import io.nodegate.detect.fleet.RemovedHostReturnedDetector;
 import io.nodegate.detect.node.AbandonedNodeDetector;
 import io.nodegate.detect.node.BareNewcomerDetector;
+import io.nodegate.detect.node.InventoryDriftDetector;
 import io.nodegate.detect.node.InventoryHostMissingDetector;
 import io.nodegate.detect.node.NotInInventoryDetector;
 import io.nodegate.detect.node.BatchSilenceDetector;
@@ -82,6 +83,7 @@ public final class Detectors {
             row(new BareNewcomerDetector(), AUDIT, WATCH),
             row(new NotInInventoryDetector(), AUDIT, WATCH),
             row(new InventoryHostMissingDetector(), AUDIT, WATCH),
+            row(new InventoryDriftDetector(), AUDIT, WATCH),
             row(new DuplicateInternalIpDetector(), AUDIT, WATCH),
             row(new KubeletSkewDetector(), AUDIT, WATCH),
             row(new OrphanNodePasswordDetector(), AUDIT, WATCH),

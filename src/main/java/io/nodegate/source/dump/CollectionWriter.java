@@ -64,6 +64,22 @@ public final class CollectionWriter {
      * @throws InputException when dir exists and is not an empty directory, or cannot be written
      */
     public static Written write(RawSnapshot raw, Path dir) {
+        return write(raw, dir, null);
+    }
+
+    /** The file the open hand-overs are saved in, when they could be read ({@link #write(RawSnapshot, Path, List)}). */
+    public static final String HANDOVERS = "nodehandovers.json";
+    /** The kind of the saved hand-overs' List: it says they were read, even when it is empty. */
+    public static final String HANDOVER_LIST_KIND = "NodeHandoverList";
+    public static final String HANDOVER_API_VERSION = "nodegate.io/v1alpha1";
+
+    /**
+     * As {@link #write(RawSnapshot, Path)}, with the NodeHandovers as the server sent them (null: not read, and no
+     * file is written, so an offline audit says it cannot rule a hand-over out). They are saved as a
+     * {@value #HANDOVER_LIST_KIND}, whose kind says "these were read" even when there are none; kubectl's "List" of
+     * no items could not say that.
+     */
+    public static Written write(RawSnapshot raw, Path dir, List<Map<String, Object>> handovers) {
         Path target = dir.toAbsolutePath().normalize();
         if (Files.exists(target) && !isEmptyDirectory(target)) {
             throw new InputException("--dir " + dir + " exists and is not an empty directory; "
@@ -94,6 +110,23 @@ public final class CollectionWriter {
             for (var e : files.entrySet()) {
                 writeList(temp.resolve(e.getKey()), kindOfFile.get(e.getKey()), e.getValue());
                 counts.put(e.getKey(), e.getValue().size());
+            }
+            if (handovers != null) {
+                Map<String, Object> list = new LinkedHashMap<>();
+                list.put("apiVersion", HANDOVER_API_VERSION);
+                list.put("kind", HANDOVER_LIST_KIND);
+                list.put("metadata", Map.of("resourceVersion", ""));
+                List<Map<String, Object>> items = new ArrayList<>();
+                for (Map<String, Object> h : handovers) {
+                    Map<String, Object> item = new LinkedHashMap<>();
+                    item.put("apiVersion", h.get("apiVersion") != null ? h.get("apiVersion") : HANDOVER_API_VERSION);
+                    item.put("kind", "NodeHandover");
+                    item.putAll(h);
+                    items.add(item);
+                }
+                list.put("items", items);
+                Files.writeString(temp.resolve(HANDOVERS), JSON.writeValueAsString(list) + "\n");
+                counts.put(HANDOVERS, items.size());
             }
             Files.writeString(temp.resolve(COLLECTED), collectedJson(raw));
             if (Files.exists(target)) {

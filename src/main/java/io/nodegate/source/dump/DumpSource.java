@@ -206,6 +206,9 @@ public final class DumpSource {
                             + "<Kind>List, as kubectl and the API write them)");
                 }
                 String itemKind = "List".equals(kind) ? null : kind.substring(0, kind.length() - "List".length());
+                if (HANDOVER_KIND.equals(itemKind)) {
+                    handoversListed = true; // collect's list of them: read, even when empty
+                }
                 for (Map<String, Object> object : waiting) {
                     acceptObject(object, itemKind, envelope.apiVersion(), where);
                 }
@@ -273,6 +276,10 @@ public final class DumpSource {
             ignoredKinds.merge("(no kind)", 1, Integer::sum);
             return;
         }
+        if (HANDOVER_KIND.equals(kind)) {
+            acceptHandover(object, where);
+            return;
+        }
         List<ReadKind<?, ?>> rows = ROWS.get(kind);
         if (rows == null && !NAMESPACE.equals(kind)) {
             ignoredKinds.merge(kind, 1, Integer::sum);
@@ -322,6 +329,44 @@ public final class DumpSource {
             }
         }
         outsideRows.merge(kind, 1, Integer::sum);
+    }
+
+    private static final String HANDOVER_KIND = "NodeHandover";
+    /** Open NodeHandovers by the Nodes they name, from the input's NodeHandover objects. */
+    private final Map<String, List<String>> openHandovers = new TreeMap<>();
+    /** Whether the input holds NodeHandovers as read: a NodeHandover, or collect's NodeHandoverList (maybe empty). */
+    private boolean handoversListed;
+
+    /**
+     * A NodeHandover (nodegate's own resource; `collect` saves them, kubectl can too): only whether it is open
+     * (no {@code spec.closed}) and which Nodes it names ({@code spec.nodes}) are read, for NG171.
+     */
+    private void acceptHandover(Map<String, Object> object, String where) {
+        handoversListed = true;
+        try {
+            Map<String, Object> meta = Plain.map(object, "metadata");
+            String name = meta == null ? null : Plain.string(meta, "name");
+            Map<String, Object> spec = Plain.map(object, "spec");
+            if (name == null || spec == null) {
+                notes.add(where + ": a NodeHandover without metadata.name or spec; ignored");
+                return;
+            }
+            if (spec.get("closed") != null) {
+                return;
+            }
+            if (spec.get("nodes") instanceof List<?> nodes) {
+                for (Object node : nodes) {
+                    if (node instanceof String n) {
+                        List<String> names = openHandovers.computeIfAbsent(n, k -> new ArrayList<>());
+                        if (!names.contains(name)) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        } catch (JsonReadException e) {
+            throw new InputException(where + ": NodeHandover cannot be read: " + e.getMessage(), e);
+        }
     }
 
     private static boolean selects(ReadKind<?, ?> row, String kind, Map<String, Object> object, String where, String name) {
@@ -480,6 +525,9 @@ public final class DumpSource {
                 collection == null ? null : collection.context(),
                 collection == null ? null : collection.server(),
                 collection == null ? null : collection.serverVersion()), mapped, List.copyOf(notes));
+        if (handoversListed) {
+            state = state.withHandovers(io.nodegate.model.OpenHandovers.of(openHandovers));
+        }
         return new Dump(state, etcdReports);
     }
 

@@ -101,7 +101,7 @@ public final class Kinds {
     /**
      * Hosts `nodegate remove` deleted: the ledger's shard ConfigMaps (nodegate-tombstones, nodegate-tombstones-1 …,
      * see TombstoneShards) in nodegate's namespace (NG302), and the declared inventory there (nodegate-inventory,
-     * NodeInventory: NG112, NG113), read by the same LIST. Other ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
+     * NodeInventory: NG112, NG113, NG114), read by the same LIST. Other ConfigMaps there keep only their metadata. A LIST in a namespace that does not exist answers an empty list,
      * so live this is always read; offline, input without it is "not in the input" rather than "nobody removed".
      */
     public static final ReadKind<ConfigMap, StateAssembler.LedgerConfigMap> TOMBSTONES = ReadKind.builder("tombstones",
