@@ -9,6 +9,7 @@ import io.nodegate.watch.publishing.EventSink;
 import io.nodegate.watch.publishing.PolicyReportWriter;
 import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.handover.run.HandoverApi;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
@@ -150,7 +151,7 @@ public final class WatchService implements AutoCloseable {
         // NG171 asks whether an open hand-over explains a cordon, as audit does; read apart from the informers
         io.nodegate.source.kube.ApiReader reader = new io.nodegate.source.kube.ApiReader(api);
         this.openHandovers = new OpenHandoverReads(
-                () -> new io.nodegate.lifecycle.handover.HandoverApi(reader).openHandovers(), log);
+                () -> new HandoverApi(reader).openHandovers(), log);
         engine.handovers(openHandovers);
     }
 

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.lifecycle.SeedCluster;
-import io.nodegate.lifecycle.handover.HandoverApi;
+import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
