@@ -156,6 +156,19 @@ import java.util.function.Predicate;
  */
 public final class ApiTestServer implements AutoCloseable {
 
+    /**
+     * fabric8's mock server logs every request it answers at INFO (a formatted line through java.util.logging to the
+     * test's output): 15,000 lines in one run of FaultMatrixTest, read by nobody (requestLog() is what tests check).
+     * Its warnings still show. Held here: java.util.logging keeps loggers only weakly, and a level set on a logger
+     * nobody holds is lost before the mock server's class asks for it.
+     */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG =
+            java.util.logging.Logger.getLogger(MockWebServer.class.getName());
+
+    static {
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
+
     /** Name of the context, cluster and user written by {@link #writeKubeconfig(Path)}. */
     public static final String CONTEXT = "nodegate-test";
 
