@@ -253,10 +253,29 @@ class WatchOnRealControlPlaneTest {
             System.out.println("line cut at Lease version " + cutAt + "; etcd compacted at revision " + compacted);
             // The watch cache of kube-apiserver serves watches from its own history, not from etcd: a compaction
             // alone does not make a version gone (a watch from before it is still served). The version is gone
-            // once the cache's window (kept for at least 75 s) has moved past it: the apiserver itself says so.
+            // once the cache's window has moved past it: the apiserver itself says so. The window is a ring of
+            // Lease events (k8s.io/apiserver pkg/storage/cacher/watch_cache.go: updateCache, resizeCacheLocked):
+            // a new event pushes the oldest out only when the ring is full and that oldest event is older than
+            // 75 s (eventFreshDuration, which the apiserver refuses to set lower); while the oldest is younger, the
+            // ring doubles instead. Left to the lab's own Lease renewals (about one a second) the window took over
+            // four minutes to pass the cut. So the test waits until the events at the cut are 75 s old, with no
+            // writes of its own (a burst before that would only grow the ring), and then writes a Lease of its own
+            // in `default` (no namespace the watch follows) until the apiserver answers 410: each write is one
+            // more event, and each pushes out one old event. The apiserver runs with its default cache settings.
+            Instant cutTime = Instant.now();
             Duration gone = Await.until("the apiserver answers 410 to a watch from the cut version",
-                    Duration.ofSeconds(360), () -> watchFromIsGone(cutAt));
-            System.out.println("a watch from version " + cutAt + " is 410 Gone " + gone.toSeconds() + " s after the cut");
+                    Duration.ofSeconds(360), () -> {
+                        if (watchFromIsGone(cutAt)) {
+                            return true;
+                        }
+                        if (Instant.now().isAfter(cutTime.plusSeconds(78))) {
+                            moveTheWatchCacheOn(200);
+                        }
+                        return false;
+                    });
+            System.out.println("a watch from version " + cutAt + " is 410 Gone " + gone.toSeconds() + " s after the cut ("
+                    + cacheWrites + " Lease writes of the test)");
+            admin.leases().inNamespace("default").withName("lab-watch-cache-window").delete();
             double goneBefore = metric(watch, "nodegate_informer_restarts_total", "kind=\"node-leases\",reason=\"gone\"");
             Instant healedAt = Instant.now();
             proxy.heal();
@@ -332,6 +351,26 @@ class WatchOnRealControlPlaneTest {
         String out = exec(etcdctl, "--command-timeout=20s", "--endpoints", endpoint, "compact", Long.toString(revision));
         assertThat(out).contains("compacted revision " + revision);
         return revision;
+    }
+
+    private static int cacheWrites;
+
+    /**
+     * Writes {@code count} updates of the test's own Lease {@code default/lab-watch-cache-window} (created on first
+     * use), each a new Lease event in the apiserver's watch cache.
+     */
+    private static void moveTheWatchCacheOn(int count) {
+        var leases = admin.leases().inNamespace("default");
+        if (leases.withName("lab-watch-cache-window").get() == null) {
+            leases.resource(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder().withNewMetadata()
+                    .withName("lab-watch-cache-window").endMetadata().withNewSpec().withHolderIdentity("w-0")
+                    .endSpec().build()).create();
+        }
+        for (int i = 0; i < count; i++) {
+            leases.withName("lab-watch-cache-window").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                    "{\"spec\":{\"holderIdentity\":\"w-" + (++cacheWrites) + "\"}}");
+        }
     }
 
     /** True when the apiserver answers a Lease watch from {@code version} with 410 Gone (an ERROR event, Expired). */

@@ -47,9 +47,35 @@ class FaultMatrixTest {
                 .withPollInterval(Duration.ofSeconds(5)), args);
     }
 
+    /**
+     * The next world's server, already populated. A populated world waits for the wall clock's next second (the
+     * baseline's time is the server's Date header, in whole seconds: see {@link SeedCluster#populate}), half a second
+     * on average, and the matrix builds over a hundred worlds: the next one is built while a cell runs on this one.
+     */
+    java.util.concurrent.CompletableFuture<Populated> next;
+    /** A thread of its own (not the common pool, which the commands under test may use). */
+    final java.util.concurrent.ExecutorService builder = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fault-matrix-next-world");
+        t.setDaemon(true);
+        return t;
+    });
+
+    record Populated(ApiTestServer api, SeedCluster seed) {
+    }
+
+    static Populated populate() {
+        ApiTestServer server = ApiTestServer.start();
+        return new Populated(server, SeedCluster.populate(server));
+    }
+
     @AfterEach
     void tearDown() {
         closeWorld();
+        if (next != null) {
+            next.join().api().close();
+            next = null;
+        }
+        builder.shutdown();
     }
 
     void closeWorld() {
@@ -65,8 +91,10 @@ class FaultMatrixTest {
     void newWorld(boolean gatePassed) throws IOException {
         closeWorld();
         worlds++;
-        api = ApiTestServer.start();
-        seed = SeedCluster.populate(api);
+        Populated world = next == null ? populate() : next.join();
+        next = java.util.concurrent.CompletableFuture.supplyAsync(FaultMatrixTest::populate, builder);
+        api = world.api();
+        seed = world.seed();
         proxy = new FaultProxy(api.url());
         // the client's deadline covers the whole answer; on two cores shared with other builds 700 ms was too tight
         proxy.hangFor(Duration.ofMillis(2000));
