@@ -27,7 +27,8 @@
 #        SCRAPE_EVERY (default 250ms; 0: no sampler), LIGHT (set: the earlier, lighter Nodes, not the field-sized ones),
 #        BENCH_JAR (default: bench/ built here; the bench jar built beside NODEGATE_JAR's commit, when the two
 #        commits' class names differ), LIVE_HEAP (set: after the measured window, a full GC with `jcmd PID GC.run`
-#        and the heap it leaves, `GC.heap_info`; after the RSS samples, so it does not move them),
+#        and the heap it leaves, `GC.heap_info`, and the 40 biggest classes then, `GC.class_histogram`, kept as
+#        class-histogram.txt beside the logs; after the RSS samples, so it does not move them),
 #        LAB_KUBECONFIG (set: no synthetic server; the watch reads the cluster of this kubeconfig's current context,
 #        e.g. the lab's real kube-apiserver (bench/lab.sh): N is then only a label, and there is no latency sampler
 #        and no server-side event count)
@@ -147,6 +148,8 @@ if [ -n "${LIVE_HEAP:-}" ]; then
   # serial GC: "def new generation total ..K, used ..K" and "tenured generation total ..K, used ..K"
   LIVE=$(awk '/generation/ {for (i = 1; i < NF; i++) if ($i == "used") {gsub(/[^0-9]/, "", $(i+1)); s += $(i+1)}} END {printf "%d", s / 1024}' "$WORK/heap-after-full-gc.txt")
   LIVE_RSS=$(rss_kb)
+  # what the heap holds after that collection, the 40 biggest classes (kept with the logs)
+  jcmd "$WATCH_PID" GC.class_histogram 2>/dev/null | head -45 > "$WORK/class-histogram.txt" || true
 fi
 if [ -n "$SERVER_PID" ]; then
   curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"
