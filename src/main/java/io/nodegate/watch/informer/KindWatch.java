@@ -508,17 +508,31 @@ final class KindWatch {
         lastError = null;
     }
 
+    /** One item of a LIST: its key, and what to hold for it, or null when the same version is held already. */
+    private record Listed(String key, Held held) {
+    }
+
     /** LIST, then make the store hold exactly what it answered (telling the listener what changed). */
     private void relist() {
         relistRequested = false;
-        ApiCalls.Listed<Map<String, Object>> listed = api.listVersioned(kind, KubeJson.MODEL, o -> o);
+        // each item is mapped as its page is read, so that the plain JSON of a 20,000-node LIST is never all held at
+        // once beside the cache (at 20,000 field-sized nodes that peak, not the cache, set the heap the watch needs:
+        // bench/RESULTS.md); the store is changed only once the whole LIST was read
+        ApiCalls.Listed<Listed> listed = api.listVersioned(kind, KubeJson.MODEL, object -> {
+            String key = key(object);
+            String version = version(object);
+            Held before = store.get(key);
+            // a LIST after 410 Gone brings equal copies of most objects: keep what is held when the version is the same
+            return new Listed(key, before != null && Objects.equals(before.version(), version) ? null
+                    : kept(mapper.map(kind, object), object));
+        });
         if (listed.resourceVersion() == null || listed.resourceVersion().isEmpty()) {
             throw new CollectionException(kind.listWhat() + " at " + api.server()
                     + ": unusable answer: the list carries no metadata.resourceVersion, so no watch can follow it");
         }
-        Map<String, Map<String, Object>> now = new HashMap<>(Math.max(16, listed.items().size() * 4 / 3 + 1));
-        for (Map<String, Object> object : listed.items()) {
-            now.put(key(object), object);
+        Map<String, Held> now = new HashMap<>(Math.max(16, listed.items().size() * 4 / 3 + 1));
+        for (Listed item : listed.items()) {
+            now.put(item.key(), item.held());
         }
         boolean changed = false;
         for (var it = store.keySet().iterator(); it.hasNext(); ) {
@@ -528,10 +542,8 @@ final class KindWatch {
             }
         }
         for (var e : now.entrySet()) {
-            Held before = store.get(e.getKey());
-            // a LIST after 410 Gone brings equal copies of most objects: keep what is held when the version is the same
-            if (before == null || !Objects.equals(before.version(), version(e.getValue()))) {
-                store.put(e.getKey(), kept(mapper.map(kind, e.getValue()), e.getValue()));
+            if (e.getValue() != null) {
+                store.put(e.getKey(), e.getValue());
                 changed = true;
             }
         }
