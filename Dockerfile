@@ -19,9 +19,9 @@ USER 65532:65532
 EXPOSE 9470
 # The watch's JVM flags (deploy/InstallBundle.WATCH_JVM_FLAGS, which the Deployment's command repeats; DockerfileTest
 # keeps the two equal): the serial collector (one GC thread, no concurrent marking: the least CPU and native memory on
-# a 1-core pod), a heap of 60 % of the container's memory limit and a young generation of a sixth of it, chosen for
+# a 1-core pod), a heap of 50 % of the container's memory limit and a young generation of a sixth of it, chosen for
 # the Deployment's 512 MiB and measured at 20,000 nodes (bench/watch.sh runs these same flags; bench/RESULTS.md).
 # Die on OOM so the kubelet restarts the pod instead of a half-alive JVM; no hsperfdata files on the read-only
 # filesystem. Sizing for a cluster's node count: docs/in-cluster.md.
-ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=60", "-XX:NewRatio=5", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-jar", "/opt/nodegate/nodegate.jar"]
+ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-XX:NewRatio=5", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-jar", "/opt/nodegate/nodegate.jar"]
 CMD ["watch"]

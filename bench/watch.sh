@@ -44,7 +44,7 @@ JAR=${NODEGATE_JAR:-$ROOT/target/nodegate.jar}
 # what the Deployment runs (its command, the image's ENTRYPOINT; DockerfileTest keeps the three equal), under its
 # limits: this machine has no container limit, so -XX:MaxRAM is the Deployment's memory limit (the JVM then sizes
 # the heap from it as from the container's) and -XX:ActiveProcessorCount its CPU limit
-WATCH_JVM=${WATCH_JVM:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=60 -XX:NewRatio=5 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -XX:MaxRAM=512m -XX:ActiveProcessorCount=1"}
+WATCH_JVM=${WATCH_JVM:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:NewRatio=5 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -XX:MaxRAM=512m -XX:ActiveProcessorCount=1"}
 
 for tool in java curl mvn; do
   command -v "$tool" >/dev/null || { echo "watch.sh: $tool is required" >&2; exit 2; }

@@ -55,7 +55,7 @@ public final class InstallBundle {
      * Requests and limits. The memory limit is what the JVM sizes its heap from ({@link #WATCH_JVM_FLAGS}), so it is
      * the one number to change for a bigger or smaller cluster (docs/in-cluster.md, "Memory"). 512 MiB holds the
      * watch at 20,000 field-sized GPU nodes whose Leases renew every 10 s (bench/watch.sh with these flags,
-     * bench/RESULTS.md); the request is the steady RSS measured there, rounded up. CPU is limited loosely so
+     * bench/RESULTS.md: steady RSS 277-285 MiB, which the request covers). CPU is limited loosely so
      * start-up (JIT, the first LISTs, the first full mapping) is not throttled into failing its probes.
      */
     public static final String CPU_REQUEST = "150m";
@@ -73,8 +73,8 @@ public final class InstallBundle {
      * <ul>
      *   <li>the serial collector: one GC thread and no concurrent marking, the least CPU and native memory on a pod
      *       limited to one core (the JVM would pick it there by itself; naming it keeps it on a bigger node too);</li>
-     *   <li>a heap of 60 % of the container's memory limit: the rest is what the JVM needs beside the heap
-     *       (metaspace, code cache, threads, GC structures: ~80 MiB measured) plus headroom, so the pod's RSS stays
+     *   <li>a heap of 50 % of the container's memory limit: the rest is what the JVM needs beside the heap
+     *       (metaspace, code cache, threads, GC structures: ~95 MiB measured) plus headroom, so the pod's RSS stays
      *       well under its limit; and the heap grows with the limit, nothing else to edit;</li>
      *   <li>a young generation of a sixth of the heap ({@code NewRatio=5}, the default is a third): the ~2,000 Lease
      *       renewals a second of 20,000 kubelets are short-lived garbage that a small young generation collects as
@@ -83,7 +83,7 @@ public final class InstallBundle {
      *       files on the read-only root filesystem.</li>
      * </ul>
      */
-    public static final List<String> WATCH_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=60",
+    public static final List<String> WATCH_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50",
             "-XX:NewRatio=5", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData");
 
     private InstallBundle() {
