@@ -17,10 +17,11 @@ COPY --from=build /src/target/nodegate.jar /opt/nodegate/nodegate.jar
 # number, and the root filesystem is read-only (only /tmp is an emptyDir).
 USER 65532:65532
 EXPOSE 9470
-# Measured with the watch at 5,000 nodes (bench/watch.sh, bench/RESULTS.md): the serial collector (one GC thread,
-# no concurrent marking: the least CPU and native memory on a 1-core pod) and a heap of half the container's memory
-# limit (256 MiB under the Deployment's 512 MiB: twice the ~120 MiB live set, room for a re-list; the other half is
-# metaspace, code cache, threads). Die on OOM so the kubelet restarts the pod instead of a half-alive JVM; no
-# hsperfdata files on the read-only filesystem. bench/watch.sh runs the watch with these same flags.
-ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-jar", "/opt/nodegate/nodegate.jar"]
+# The watch's JVM flags (deploy/InstallBundle.WATCH_JVM_FLAGS, which the Deployment's command repeats; DockerfileTest
+# keeps the two equal): the serial collector (one GC thread, no concurrent marking: the least CPU and native memory on
+# a 1-core pod), a heap of 50 % of the container's memory limit and a young generation of a sixth of it, chosen for
+# the Deployment's 512 MiB and measured at 20,000 nodes (bench/watch.sh runs these same flags; bench/RESULTS.md).
+# Die on OOM so the kubelet restarts the pod instead of a half-alive JVM; no hsperfdata files on the read-only
+# filesystem. Sizing for a cluster's node count: docs/in-cluster.md.
+ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50", "-XX:NewRatio=5", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-jar", "/opt/nodegate/nodegate.jar"]
 CMD ["watch"]

@@ -27,7 +27,8 @@
 #        SCRAPE_EVERY (default 250ms; 0: no sampler), LIGHT (set: the earlier, lighter Nodes, not the field-sized ones),
 #        BENCH_JAR (default: bench/ built here; the bench jar built beside NODEGATE_JAR's commit, when the two
 #        commits' class names differ), LIVE_HEAP (set: after the measured window, a full GC with `jcmd PID GC.run`
-#        and the heap it leaves, `GC.heap_info`; after the RSS samples, so it does not move them),
+#        and the heap it leaves, `GC.heap_info`, and the 40 biggest classes then, `GC.class_histogram`, kept as
+#        class-histogram.txt beside the logs; after the RSS samples, so it does not move them),
 #        LAB_KUBECONFIG (set: no synthetic server; the watch reads the cluster of this kubeconfig's current context,
 #        e.g. the lab's real kube-apiserver (bench/lab.sh): N is then only a label, and there is no latency sampler
 #        and no server-side event count)
@@ -40,9 +41,10 @@ DURATION=${2:-300}
 INTERVAL=${INTERVAL:-15s}
 OUT=${OUT:-$ROOT/bench/target/watch-last-run.md}
 JAR=${NODEGATE_JAR:-$ROOT/target/nodegate.jar}
-# what the image runs (Dockerfile ENTRYPOINT; DockerfileTest keeps the two equal), with the heap that
-# MaxRAMPercentage=50 gives under the Deployment's 512 MiB memory limit (this machine has no such limit: -Xmx256m)
-WATCH_JVM=${WATCH_JVM:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Xmx256m"}
+# what the Deployment runs (its command, the image's ENTRYPOINT; DockerfileTest keeps the three equal), under its
+# limits: this machine has no container limit, so -XX:MaxRAM is the Deployment's memory limit (the JVM then sizes
+# the heap from it as from the container's) and -XX:ActiveProcessorCount its CPU limit
+WATCH_JVM=${WATCH_JVM:-"-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:NewRatio=5 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -XX:MaxRAM=512m -XX:ActiveProcessorCount=1"}
 
 for tool in java curl mvn; do
   command -v "$tool" >/dev/null || { echo "watch.sh: $tool is required" >&2; exit 2; }
@@ -147,6 +149,8 @@ if [ -n "${LIVE_HEAP:-}" ]; then
   # serial GC: "def new generation total ..K, used ..K" and "tenured generation total ..K, used ..K"
   LIVE=$(awk '/generation/ {for (i = 1; i < NF; i++) if ($i == "used") {gsub(/[^0-9]/, "", $(i+1)); s += $(i+1)}} END {printf "%d", s / 1024}' "$WORK/heap-after-full-gc.txt")
   LIVE_RSS=$(rss_kb)
+  # what the heap holds after that collection, the 40 biggest classes (kept with the logs)
+  jcmd "$WATCH_PID" GC.class_histogram 2>/dev/null | head -45 > "$WORK/class-histogram.txt" || true
 fi
 if [ -n "$SERVER_PID" ]; then
   curl -fs "http://127.0.0.1:$PORT/_bench/stats" > "$WORK/server-stats.json"

@@ -52,17 +52,39 @@ public final class InstallBundle {
     public static final long UID = 65532;
 
     /**
-     * Requests and limits, from the watch's benchmark at 5,000 Nodes whose Leases renew every 10 s (bench/watch.sh,
-     * bench/RESULTS.md): after sync it averaged 12.7 % of one core and 372 MB RSS (peak 384 MB) with the image's JVM
-     * flags (serial GC, heap = 50 % of the memory limit = 256 MiB, twice the ~120 MiB live set, so a re-list after a
-     * 410 Gone fits). The requests are those averages, rounded up; the memory limit is what the heap is sized from.
-     * CPU is limited loosely so start-up (JIT, the first LISTs, the first full mapping) is not throttled into
-     * failing its probes. Smaller clusters need less; the heap follows the limit.
+     * Requests and limits. The memory limit is what the JVM sizes its heap from ({@link #WATCH_JVM_FLAGS}), so it is
+     * the one number to change for a bigger or smaller cluster (docs/in-cluster.md, "Memory"). 512 MiB holds the
+     * watch at 20,000 field-sized GPU nodes whose Leases renew every 10 s (bench/watch.sh with these flags,
+     * bench/RESULTS.md: steady RSS 277-285 MiB, which the request covers). CPU is limited loosely so
+     * start-up (JIT, the first LISTs, the first full mapping) is not throttled into failing its probes.
      */
     public static final String CPU_REQUEST = "150m";
     public static final String CPU_LIMIT = "1";
     public static final String MEMORY_REQUEST = "400Mi";
     public static final String MEMORY_LIMIT = "512Mi";
+
+    /** Where the image keeps the jar (Dockerfile; DockerfileTest keeps the two equal). */
+    public static final String IMAGE_JAR = "/opt/nodegate/nodegate.jar";
+
+    /**
+     * The watch's JVM flags, written into the Deployment's command (and the image's ENTRYPOINT, for a plain
+     * {@code docker run}), chosen for the memory limit above and measured with bench/watch.sh, which runs the same
+     * flags under the same limit:
+     * <ul>
+     *   <li>the serial collector: one GC thread and no concurrent marking, the least CPU and native memory on a pod
+     *       limited to one core (the JVM would pick it there by itself; naming it keeps it on a bigger node too);</li>
+     *   <li>a heap of 50 % of the container's memory limit: the rest is what the JVM needs beside the heap
+     *       (metaspace, code cache, threads, GC structures: ~95 MiB measured) plus headroom, so the pod's RSS stays
+     *       well under its limit; and the heap grows with the limit, nothing else to edit;</li>
+     *   <li>a young generation of a sixth of the heap ({@code NewRatio=5}, the default is a third): the ~2,000 Lease
+     *       renewals a second of 20,000 kubelets are short-lived garbage that a small young generation collects as
+     *       cheaply as a big one, and every page of it stays resident once touched;</li>
+     *   <li>exit on OutOfMemoryError, so the kubelet restarts the pod instead of a half-alive JVM; no hsperfdata
+     *       files on the read-only root filesystem.</li>
+     * </ul>
+     */
+    public static final List<String> WATCH_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50",
+            "-XX:NewRatio=5", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData");
 
     private InstallBundle() {
     }
@@ -212,6 +234,16 @@ public final class InstallBundle {
                 .endSpec().build();
     }
 
+    /** java, the watch's JVM flags, -jar and the image's jar: the Deployment's command, before the args. */
+    public static List<String> watchCommand() {
+        List<String> command = new ArrayList<>();
+        command.add("java");
+        command.addAll(WATCH_JVM_FLAGS);
+        command.add("-jar");
+        command.add(IMAGE_JAR);
+        return List.copyOf(command);
+    }
+
     static HasMetadata deployment(InstallSettings settings) {
         // the watch listens on 127.0.0.1 unless told: in the Pod it must answer the kubelet's probes and the Service
         // on the Pod's address; the Service is the only way in
@@ -228,6 +260,7 @@ public final class InstallBundle {
                 .withName("watch")
                 .withImage(settings.image())
                 .withImagePullPolicy("IfNotPresent")
+                .withCommand(watchCommand())
                 .withArgs(args)
                 .addNewEnv().withName("POD_NAME").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name")
                 .endFieldRef().endValueFrom().endEnv()

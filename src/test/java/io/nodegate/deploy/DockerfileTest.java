@@ -40,24 +40,30 @@ class DockerfileTest {
     }
 
     /**
-     * The watch's benchmark measures the JVM the image runs: the same flags, and the heap those flags give under the
-     * Deployment's memory limit (the benchmark machine has no limit, so it names the heap with -Xmx).
+     * The watch runs with the JVM flags chosen for its memory limit wherever it runs: the Deployment's command, the
+     * image's ENTRYPOINT (a plain docker run), and the watch's benchmark, which names the Deployment's limits with
+     * -XX:MaxRAM and -XX:ActiveProcessorCount (the benchmark machine has no container limit), so the RSS it measures
+     * is what the pod gets.
      */
     @Test
-    void theWatchBenchmarkRunsTheImagesJvmFlagsWithTheHeapTheMemoryLimitGives() throws IOException {
+    void theDeploymentTheImageAndTheWatchBenchmarkRunTheSameJvmFlagsUnderTheSameLimits() throws IOException {
         String dockerfile = Files.readString(Path.of("Dockerfile"));
         Matcher entrypoint = Pattern.compile("ENTRYPOINT \\[\"java\", (.*), \"-jar\"").matcher(dockerfile);
         assertThat(entrypoint.find()).as("ENTRYPOINT [\"java\", flags..., \"-jar\", ...]").isTrue();
         List<String> flags = Arrays.stream(entrypoint.group(1).split(",\\s*")).map(f -> f.replace("\"", "")).toList();
+        assertThat(flags).isEqualTo(InstallBundle.WATCH_JVM_FLAGS);
+        assertThat(dockerfile).contains("\"-jar\", \"" + InstallBundle.IMAGE_JAR + "\"]");
+        assertThat(InstallBundle.watchCommand()).startsWith("java").containsSubsequence(InstallBundle.WATCH_JVM_FLAGS)
+                .endsWith("-jar", InstallBundle.IMAGE_JAR);
+
         Matcher benchJvm = Pattern.compile("WATCH_JVM=\\$\\{WATCH_JVM:-\"([^\"]*)\"}")
                 .matcher(Files.readString(Path.of("bench/watch.sh")));
         assertThat(benchJvm.find()).isTrue();
         List<String> benchFlags = List.of(benchJvm.group(1).split(" "));
-
         assertThat(benchFlags).containsAll(flags);
-        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(String.join(" ", flags));
-        assertThat(percent.find()).isTrue();
         long limitMiB = new Quantity(InstallBundle.MEMORY_LIMIT).getNumericalAmount().longValue() / (1024 * 1024);
-        assertThat(benchFlags).contains("-Xmx" + limitMiB * Integer.parseInt(percent.group(1)) / 100 + "m");
+        assertThat(benchFlags).contains("-XX:MaxRAM=" + limitMiB + "m")
+                .contains("-XX:ActiveProcessorCount=" + InstallBundle.CPU_LIMIT)
+                .noneMatch(f -> f.startsWith("-Xmx") || f.startsWith("-Xmn"));
     }
 }

@@ -2,6 +2,8 @@ package io.nodegate.watch.informer;
 
 import io.nodegate.CollectionException;
 import io.nodegate.model.LeaseInfo;
+import io.nodegate.model.NodeInfo;
+import io.nodegate.source.kube.StateAssembler;
 import io.nodegate.source.kube.ReadKind;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.kube.ApiCalls;
@@ -46,8 +48,8 @@ import java.util.function.Consumer;
  * anything.
  *
  * <p>Each object is mapped into the model as it arrives ({@link Held}), so a pass only collects models. A Lease
- * update that only renews ({@link LeaseRenewal}) moves the renewTime and resourceVersion of the object already held
- * instead of storing the new one: at 5,000 nodes that is 500 updates a second, and storing each new object moved
+ * update that only renews ({@link LeaseRenewal}) replaces only the renewTime and resourceVersion of the Lease already
+ * held instead of storing the new one: at 5,000 nodes that is 500 updates a second, and storing each new object moved
  * them all into the old generation, whose full collections (~200 ms every ~20 s, measured) landed in the passes.
  *
  * <p>Why not fabric8's SharedIndexInformer, which does the same: it parses every event into fabric8's typed model.
@@ -60,14 +62,15 @@ final class KindWatch {
     /**
      * One object as held: its model and the notes its mapping made, or the mapping's failure (a field of the wrong
      * shape: the pass that meets it fails, naming it, as a LIST would); its resourceVersion; and what tells its next
-     * version's kind of update. Only a Lease keeps its plain JSON values ({@code object}), which a renewal moves in
-     * place ({@link LeaseRenewal}); a Node keeps a digest of the fields a heartbeat post leaves alone
-     * ({@link NodeHeartbeat#digest}); other kinds keep nothing more. Holding each Node's plain JSON beside its model
-     * kept every Node twice: at 20,000 field-sized nodes that was most of the watch's heap (bench/RESULTS.md).
+     * version's kind of update: a Node keeps a digest of the fields a heartbeat post leaves alone
+     * ({@link NodeHeartbeat#digest}), a Lease one of the fields a renewal leaves alone ({@link LeaseRenewal#digest});
+     * other kinds keep nothing more. No plain JSON is held once mapped: holding each Node's beside its model kept
+     * every Node twice (at 20,000 field-sized nodes most of the watch's heap), and each Lease's maps were the next
+     * biggest part (bench/RESULTS.md).
      *
-     * @param object          the plain JSON values as mapped; null once held, except for a Lease
+     * @param object          the plain JSON values as mapped; null once held
      * @param version         metadata.resourceVersion, or null when the object had none
-     * @param heartbeatDigest a Node's {@link NodeHeartbeat#digest}, or null
+     * @param heartbeatDigest a Node's {@link NodeHeartbeat#digest} or a Lease's {@link LeaseRenewal#digest}, or null
      */
     record Held(Map<String, Object> object, Object model, List<String> notes, RuntimeException mappingFailure,
                 String version, byte[] heartbeatDigest) {
@@ -115,6 +118,8 @@ final class KindWatch {
     private final boolean nodes;
     private final Backoff backoff;
     private final Map<String, Held> store = new ConcurrentHashMap<>();
+    /** The texts that many held Nodes or Leases repeat, one copy each; written on this kind's watch thread only. */
+    private final SharedStrings shared = new SharedStrings();
     private final Map<String, AtomicLong> restarts = new ConcurrentHashMap<>();
     private final AtomicLong bookmarks = new AtomicLong();
     private final Thread thread;
@@ -223,8 +228,7 @@ final class KindWatch {
     /**
      * Calls {@code each} with every object held now, by key. Safe from any thread beside the watch thread's writes:
      * the store is a ConcurrentHashMap (each mapping is seen complete, with everything written before its put), and
-     * a {@link Held}'s model is immutable; only a Lease's plain object is changed in place by a renewal, so readers off
-     * the watch thread read models only. Weakly consistent: a put during the walk may or may not be seen.
+     * a {@link Held} and its model are immutable. Weakly consistent: a put during the walk may or may not be seen.
      */
     void forEachHeld(java.util.function.BiConsumer<String, Held> each) {
         store.forEach(each);
@@ -504,17 +508,31 @@ final class KindWatch {
         lastError = null;
     }
 
+    /** One item of a LIST: its key, and what to hold for it, or null when the same version is held already. */
+    private record Listed(String key, Held held) {
+    }
+
     /** LIST, then make the store hold exactly what it answered (telling the listener what changed). */
     private void relist() {
         relistRequested = false;
-        ApiCalls.Listed<Map<String, Object>> listed = api.listVersioned(kind, KubeJson.MODEL, o -> o);
+        // each item is mapped as its page is read, so that the plain JSON of a 20,000-node LIST is never all held at
+        // once beside the cache (at 20,000 field-sized nodes that peak, not the cache, set the heap the watch needs:
+        // bench/RESULTS.md); the store is changed only once the whole LIST was read
+        ApiCalls.Listed<Listed> listed = api.listVersioned(kind, KubeJson.MODEL, object -> {
+            String key = key(object);
+            String version = version(object);
+            Held before = store.get(key);
+            // a LIST after 410 Gone brings equal copies of most objects: keep what is held when the version is the same
+            return new Listed(key, before != null && Objects.equals(before.version(), version) ? null
+                    : kept(mapper.map(kind, object), object));
+        });
         if (listed.resourceVersion() == null || listed.resourceVersion().isEmpty()) {
             throw new CollectionException(kind.listWhat() + " at " + api.server()
                     + ": unusable answer: the list carries no metadata.resourceVersion, so no watch can follow it");
         }
-        Map<String, Map<String, Object>> now = new HashMap<>(Math.max(16, listed.items().size() * 4 / 3 + 1));
-        for (Map<String, Object> object : listed.items()) {
-            now.put(key(object), object);
+        Map<String, Held> now = new HashMap<>(Math.max(16, listed.items().size() * 4 / 3 + 1));
+        for (Listed item : listed.items()) {
+            now.put(item.key(), item.held());
         }
         boolean changed = false;
         for (var it = store.keySet().iterator(); it.hasNext(); ) {
@@ -524,10 +542,8 @@ final class KindWatch {
             }
         }
         for (var e : now.entrySet()) {
-            Held before = store.get(e.getKey());
-            // a LIST after 410 Gone brings equal copies of most objects: keep what is held when the version is the same
-            if (before == null || !Objects.equals(before.version(), version(e.getValue()))) {
-                store.put(e.getKey(), kept(mapper.map(kind, e.getValue()), e.getValue()));
+            if (e.getValue() != null) {
+                store.put(e.getKey(), e.getValue());
                 changed = true;
             }
         }
@@ -615,8 +631,10 @@ final class KindWatch {
                 String key = key(object);
                 Held before = store.get(key);
                 Held now;
-                if (leases && before != null && LeaseRenewal.onlyRenewed(before.object(), object)) {
-                    now = renewedInPlace(before, object);
+                byte[] leaseDigest = leases ? LeaseRenewal.digest(object) : null;
+                if (leaseDigest != null && before != null
+                        && java.util.Arrays.equals(before.heartbeatDigest(), leaseDigest)) {
+                    now = renewed(before, object, leaseDigest);
                     store.put(key, now);
                     listener.renewed(kind);
                     // a holder seen renewing while its Lease is valid should renew again within the short limit
@@ -647,15 +665,25 @@ final class KindWatch {
     }
 
     /**
-     * What is held of a mapped object: a Lease as mapped (its plain values, moved in place by renewals); anything
-     * else without its plain values, a Node with the digest its next version is compared by.
+     * What is held of a mapped object: its model without its plain values; a Node with the digest its next version
+     * is compared by ({@link NodeHeartbeat}), its repeated texts shared ({@link SharedStrings}); a Lease with the
+     * digest a renewal leaves alone ({@link LeaseRenewal}).
      */
     private Held kept(Held mapped, Map<String, Object> object) {
-        if (leases) {
-            return mapped;
+        Object model = mapped.model();
+        if (nodes && model instanceof NodeInfo node) {
+            model = shared.node(node);
+        } else if (leases && model instanceof LeaseInfo lease) {
+            model = sharedLease(lease);
         }
-        return new Held(null, mapped.model(), mapped.notes(), mapped.mappingFailure(), version(object),
-                nodes ? NodeHeartbeat.digest(object) : null);
+        return new Held(null, model, mapped.notes(), mapped.mappingFailure(), version(object),
+                nodes ? NodeHeartbeat.digest(object) : leases ? LeaseRenewal.digest(object) : null);
+    }
+
+    /** The Lease with its namespace and holder shared (its name and uid are its own). */
+    private LeaseInfo sharedLease(LeaseInfo l) {
+        return new LeaseInfo(shared.shared(l.namespace()), l.name(), l.uid(), l.created(),
+                shared.shared(l.holderIdentity()), l.renewTime(), l.leaseDurationSeconds(), l.apiserverHost());
     }
 
     /** When a held Lease stops being valid: renewTime + leaseDurationSeconds; null for anything else. */
@@ -672,17 +700,20 @@ final class KindWatch {
     }
 
     /**
-     * The held Lease with the renewal's renewTime and resourceVersion, mapped again. The held object is updated in
-     * place (two values replaced, nothing added or removed) and the new one is dropped young; only this thread
-     * writes held objects, and passes read only the models.
+     * The held Lease after a renewal: its model with the renewal's renewTime, everything else as held (the digests
+     * are equal, so nothing else moved), and the renewal's resourceVersion. Nothing of the new event is kept but
+     * those two values, so the 2,000 renewals a second at 20,000 nodes leave no new strings or maps in the old
+     * generation. A held Lease whose mapping failed, or a renewTime that does not parse, is mapped again as any
+     * change would be (the pass that meets a failure names it).
      */
-    @SuppressWarnings("unchecked")
-    private Held renewedInPlace(Held before, Map<String, Object> renewal) {
-        Map<String, Object> held = before.object();
-        ((Map<String, Object>) held.get("spec")).put("renewTime", ((Map<String, Object>) renewal.get("spec"))
-                .get("renewTime"));
-        ((Map<String, Object>) held.get("metadata")).put("resourceVersion", version(renewal));
-        return mapper.map(kind, held);
+    private Held renewed(Held before, Map<String, Object> renewal, byte[] digest) {
+        Instant renewTime = renewal.get("spec") instanceof Map<?, ?> spec && spec.get("renewTime") instanceof String t
+                ? StateAssembler.parseOrNull(t) : null;
+        if (before.mappingFailure() != null || !(before.model() instanceof LeaseInfo l) || renewTime == null) {
+            return kept(mapper.map(kind, renewal), renewal);
+        }
+        return new Held(null, new LeaseInfo(l.namespace(), l.name(), l.uid(), l.created(), l.holderIdentity(),
+                renewTime, l.leaseDurationSeconds(), l.apiserverHost()), before.notes(), null, version(renewal), digest);
     }
 
     /** "namespace/name" or "name"; an object without a name is a broken answer. */

@@ -1,7 +1,10 @@
 package io.nodegate.watch.informer;
 
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -30,30 +33,40 @@ final class LeaseRenewal {
 
     /**
      * True when two versions of one Lease (plain JSON values) differ only in spec.renewTime, resourceVersion,
-     * generation or managedFields, and both have a renewTime.
+     * generation or managedFields, and both have a renewTime: when both have a {@link #digest} and the two are equal.
      */
     static boolean onlyRenewed(Map<String, Object> before, Map<String, Object> after) {
-        if (!(before.get("spec") instanceof Map<?, ?> specBefore) || !(after.get("spec") instanceof Map<?, ?> specAfter)
-                || !(specBefore.get("renewTime") instanceof String) || !(specAfter.get("renewTime") instanceof String)
-                || !(before.get("metadata") instanceof Map<?, ?> metaBefore)
-                || !(after.get("metadata") instanceof Map<?, ?> metaAfter)) {
-            return false;
+        byte[] a = digest(before);
+        return a != null && Arrays.equals(a, digest(after));
+    }
+
+    /**
+     * A SHA-256 digest of everything in a Lease's plain JSON that a renewal leaves alone (all of it but the fields
+     * named above), so that the watch holds 32 bytes per Lease to tell a renewal from a change instead of the
+     * Lease's plain JSON beside its model: at 20,000 nodes those maps were ~30 MB of a live set the renewals kept
+     * touching (bench/RESULTS.md). Written as {@link NodeHeartbeat#digest} writes a Node (keys in order, each value
+     * with its type and length). Null for a Lease without metadata, without spec or without a renewTime: its next
+     * version always counts as a change.
+     */
+    static byte[] digest(Map<String, Object> lease) {
+        if (!(lease.get("spec") instanceof Map<?, ?> spec) || !(spec.get("renewTime") instanceof String)
+                || !(lease.get("metadata") instanceof Map<?, ?> meta)) {
+            return null;
         }
-        // the same fields on both sides (checked without copying key sets: this runs for every Lease event)
-        if (before.size() != after.size()) {
-            return false;
-        }
-        for (String field : before.keySet()) {
-            boolean same = switch (field) {
-                case "metadata" ->
-                        HeartbeatFields.equalApartFrom(metaBefore, metaAfter, MOVES_WITH_A_RENEWAL_IN_METADATA);
-                case "spec" -> HeartbeatFields.equalApartFrom(specBefore, specAfter, MOVES_WITH_A_RENEWAL_IN_SPEC);
-                default -> after.containsKey(field) && Objects.equals(before.get(field), after.get(field));
-            };
-            if (!same) {
-                return false;
+        MessageDigest sha = NodeHeartbeat.sha256();
+        List<String> keys = new ArrayList<>(lease.keySet());
+        keys.sort(null);
+        sha.update((byte) '{');
+        for (String key : keys) {
+            sha.update((byte) 'k');
+            NodeHeartbeat.writeString(sha, key);
+            switch (key) {
+                case "metadata" -> NodeHeartbeat.writeOther(sha, meta, MOVES_WITH_A_RENEWAL_IN_METADATA);
+                case "spec" -> NodeHeartbeat.writeOther(sha, spec, MOVES_WITH_A_RENEWAL_IN_SPEC);
+                default -> NodeHeartbeat.write(sha, lease.get(key));
             }
         }
-        return true;
+        sha.update((byte) '}');
+        return sha.digest();
     }
 }

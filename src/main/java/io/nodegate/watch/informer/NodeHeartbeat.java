@@ -53,14 +53,22 @@ final class NodeHeartbeat {
                 || !(node.get("metadata") instanceof Map<?, ?>)) {
             return null;
         }
-        MessageDigest sha;
+        MessageDigest sha = sha256();
+        writeMap(sha, node, Set.of(), Level.NODE);
+        return sha.digest();
+    }
+
+    static MessageDigest sha256() {
         try {
-            sha = MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
-        writeMap(sha, node, Set.of(), Level.NODE);
-        return sha.digest();
+    }
+
+    /** Writes a map of any kind but a Node's top level (used for a Lease's metadata and spec), {@code ignored} left out. */
+    static void writeOther(MessageDigest sha, Map<?, ?> map, Set<String> ignored) {
+        writeMap(sha, map, ignored, Level.OTHER);
     }
 
     /** Where a map sits in the Node: which of its fields a heartbeat moves, and how its children are written. */
@@ -100,7 +108,7 @@ final class NodeHeartbeat {
         sha.update((byte) '}');
     }
 
-    private static void write(MessageDigest sha, Object value) {
+    static void write(MessageDigest sha, Object value) {
         if (value instanceof Map<?, ?> map) {
             writeMap(sha, map, Set.of(), Level.OTHER);
         } else if (value instanceof List<?> list) {
@@ -120,7 +128,7 @@ final class NodeHeartbeat {
         }
     }
 
-    private static void writeString(MessageDigest sha, String text) {
+    static void writeString(MessageDigest sha, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         writeLength(sha, bytes.length);
         sha.update(bytes);

@@ -204,6 +204,8 @@ class KindWatchTest {
         await("renewed", () -> renewals.get() == 1);
         assertThat(changes.get()).as("a heartbeat is not a change").isEqualTo(changesBefore);
         KindWatch.Held held = watch.held().iterator().next();
+        assertThat(held.object()).as("held as its model and a digest, no plain JSON").isNull();
+        assertThat(held.heartbeatDigest()).hasSize(32);
         assertThat(((LeaseInfo) held.model()).renewTime()).isEqualTo(t0.plusSeconds(10));
         assertThat(held.model()).as("what a fresh mapping of the renewed Lease gives")
                 .isEqualTo(Kinds.NODE_LEASES.fromJson(StateAssembler.incremental(),
@@ -276,6 +278,9 @@ class KindWatchTest {
         await("the update of a kept label is a change", () -> changes.get() == changesBefore + 1);
         assertThat(renewals.get()).isEqualTo(1);
         assertThat(model("gpu-1").roles()).contains("gpu");
+        assertThat(model("gpu-1")).as("what a fresh mapping of the Node gives, its repeated texts shared or not")
+                .isEqualTo(Kinds.NODES.fromJson(StateAssembler.incremental(),
+                        FabricJson.toPlain(api.client().nodes().withName("gpu-1").get(), KubeJson.MODEL)));
     }
 
     @Test
