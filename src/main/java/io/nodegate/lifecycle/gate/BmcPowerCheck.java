@@ -30,6 +30,13 @@ import java.util.Map;
 final class BmcPowerCheck implements GateCheck {
 
     /**
+     * The input this check reads: what the hosts' BMCs said (--bmc/--bmc-inventory); absent when none was given (this
+     * check then says "not checked"). A BMC that failed is in it with its error, not a collection error: it makes this
+     * check INVALID, and so the run.
+     */
+    static final LaterInputs.Key<BmcReadings> INPUT = new LaterInputs.Key<>("bmc");
+
+    /**
      * A Lease older than this is silent: the node lifecycle controller's grace period since v1.32 (the longer of the
      * two defaults, so a late renewal is never called silence).
      */
@@ -47,14 +54,14 @@ final class BmcPowerCheck implements GateCheck {
 
     @Override
     public String notGiven(GateInput in) {
-        BmcReadings readings = in.evidence().bmc();
+        BmcReadings readings = in.evidence().input(INPUT);
         return readings == null || !readings.read() ? "no --bmc or --bmc-inventory given: what the host's BMC says "
                 + "about its power was not checked" : null;
     }
 
     @Override
     public Check evaluate(GateInput in) {
-        BmcReadings readings = in.evidence().bmc();
+        BmcReadings readings = in.evidence().input(INPUT);
         Map<String, String> evid = new LinkedHashMap<>();
         NodeInfo target = in.evidence().target();
         NodePower power = BmcBinding.bind(List.of(target), readings).of(target.name());
@@ -135,7 +142,7 @@ final class BmcPowerCheck implements GateCheck {
      * or without a logged power-off time.
      */
     static String timeMatchLine(GateInput in) {
-        BmcReadings readings = in.evidence().bmc();
+        BmcReadings readings = in.evidence().input(INPUT);
         LeaseInfo lease = in.evidence().targetLease();
         if (readings == null || !readings.read() || lease == null || lease.renewTime() == null) {
             return null;

@@ -23,6 +23,12 @@ import java.util.Map;
  */
 final class FleetCheck implements GateCheck {
 
+    /**
+     * The input this check reads: the Nodes of the other clusters given with --fleet-context/--fleet-kubeconfig; absent
+     * when none was given (this check then says "not checked").
+     */
+    static final LaterInputs.Key<List<NamedView>> INPUT = new LaterInputs.Key<>("fleet");
+
     @Override
     public String id() {
         return "fleet";
@@ -35,13 +41,13 @@ final class FleetCheck implements GateCheck {
 
     @Override
     public String notGiven(GateInput in) {
-        return in.evidence().fleet() == null ? "no --fleet-context or --fleet-kubeconfig given: whether this host now "
+        return in.evidence().input(INPUT) == null ? "no --fleet-context or --fleet-kubeconfig given: whether this host now "
                 + "serves another cluster was not checked" : null;
     }
 
     @Override
     public Check evaluate(GateInput in) {
-        List<NamedView> fleet = in.evidence().fleet();
+        List<NamedView> fleet = in.evidence().input(INPUT);
         NodeInfo target = in.evidence().target();
         Map<String, String> evid = new LinkedHashMap<>();
         evid.put("clustersChecked", fleet.stream().map(NamedView::name).toList().toString());

@@ -1,7 +1,6 @@
 package io.nodegate.lifecycle.gate;
 
 import io.nodegate.detect.controlplane.NamedView;
-
 import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.DaemonSetInfo;
 import io.nodegate.model.EtcdEndpointReport;
@@ -21,11 +20,9 @@ import java.util.List;
  * @param metallbAnnouncers null when the MetalLB API is not served
  * @param etcd              per-endpoint answers; empty when no etcd source was given
  * @param nodeLeases        every Lease in kube-node-lease; null when not collected
- * @param fleet             the Nodes of the other clusters given with --fleet-context/--fleet-kubeconfig; null
- *                          when none was given (the fleet check then says "not checked")
- * @param bmc               what the hosts' BMCs said (--bmc/--bmc-inventory); null when none was given (the bmc check
- *                          then says "not checked"). A BMC that failed is in it with its error, not here as a
- *                          collection error: it makes the bmc check INVALID, and so the run
+ * @param later             the inputs read only when their source was given (other clusters' Nodes, the Rancher
+ *                          Machine, BMC readings), each under the key of the check that reads it: see
+ *                          {@code FleetCheck.INPUT}, {@code MachineCheck.INPUT}, {@code BmcPowerCheck.INPUT}
  */
 public record GateEvidence(
         Instant observedAt,
@@ -40,25 +37,31 @@ public record GateEvidence(
         SecretMeta controlNodePassword,
         String collectionError,
         List<LeaseInfo> nodeLeases,
-        List<NamedView> fleet,
         ApiEndpoints apiEndpoints,
-        MachineEvidence machine,
-        BmcReadings bmc) {
+        LaterInputs later) {
 
-    /** This evidence with the other clusters' Nodes (or, when reading one failed, that failure). */
-    public GateEvidence withFleet(List<NamedView> views, String error) {
+    /** A later input's value; null when it was not given. */
+    public <T> T input(LaterInputs.Key<T> key) {
+        return later.get(key);
+    }
+
+    /**
+     * This evidence with a later input (null: not given) and, when reading its source failed, that failure (the
+     * first failure stays the collection error).
+     */
+    public <T> GateEvidence with(LaterInputs.Key<T> key, T value, String error) {
         return toBuilder().collectionError(collectionError != null ? collectionError : error)
-                .fleet(views == null ? null : List.copyOf(views)).build();
+                .later(later.with(key, value)).build();
     }
 
-    /** This evidence with what the management cluster said about the target's Machine (or why reading it failed). */
-    public GateEvidence withMachine(MachineEvidence found, String error) {
-        return toBuilder().collectionError(collectionError != null ? collectionError : error).machine(found).build();
+    /** {@link #with} for the other clusters' Nodes, as the gate's tests outside this package give them. */
+    public GateEvidence withFleet(List<NamedView> views, String error) {
+        return with(FleetCheck.INPUT, views == null ? null : List.copyOf(views), error);
     }
 
-    /** This evidence with what the hosts' BMCs said (null: no BMC was given). */
+    /** {@link #with} for the hosts' BMC readings (null: no BMC was given), as the gate's tests give them. */
     public GateEvidence withBmc(BmcReadings readings) {
-        return toBuilder().bmc(readings).build();
+        return with(BmcPowerCheck.INPUT, readings, null);
     }
 
     public GateEvidence {
@@ -67,6 +70,7 @@ public record GateEvidence(
         metallbAnnouncers = metallbAnnouncers == null ? null : List.copyOf(metallbAnnouncers);
         etcd = etcd == null ? List.of() : List.copyOf(etcd);
         nodeLeases = nodeLeases == null ? null : List.copyOf(nodeLeases);
+        later = later == null ? LaterInputs.NONE : later;
     }
 
     public static GateEvidence failed(Instant at, String error) {
@@ -75,7 +79,7 @@ public record GateEvidence(
 
     /**
      * Evidence observed at {@code observedAt}, by name. What is not set was not read: nulls, as the fields above
-     * say (no MetalLB API, no Lease list, no fleet, no Machine, no BMC), empty node, DaemonSet and etcd lists.
+     * say (no MetalLB API, no Lease list, no later input), empty node, DaemonSet and etcd lists.
      */
     public static Builder builder(Instant observedAt) {
         return new Builder().observedAt(observedAt);
@@ -86,7 +90,7 @@ public record GateEvidence(
         return new Builder().observedAt(observedAt).target(target).targetLease(targetLease).nodes(nodes)
                 .daemonSets(daemonSets).metallbAnnouncers(metallbAnnouncers).etcd(etcd).control(control)
                 .controlPods(controlPods).controlNodePassword(controlNodePassword).collectionError(collectionError)
-                .nodeLeases(nodeLeases).fleet(fleet).apiEndpoints(apiEndpoints).machine(machine).bmc(bmc);
+                .nodeLeases(nodeLeases).apiEndpoints(apiEndpoints).later(later);
     }
 
     /** Named construction of {@link GateEvidence}; see {@link #builder}. */
@@ -103,10 +107,8 @@ public record GateEvidence(
         private SecretMeta controlNodePassword;
         private String collectionError;
         private List<LeaseInfo> nodeLeases;
-        private List<NamedView> fleet;
         private ApiEndpoints apiEndpoints;
-        private MachineEvidence machine;
-        private BmcReadings bmc;
+        private LaterInputs later;
 
         private Builder() {
         }
@@ -171,30 +173,20 @@ public record GateEvidence(
             return this;
         }
 
-        public Builder fleet(List<NamedView> value) {
-            fleet = value;
-            return this;
-        }
-
         public Builder apiEndpoints(ApiEndpoints value) {
             apiEndpoints = value;
             return this;
         }
 
-        public Builder machine(MachineEvidence value) {
-            machine = value;
-            return this;
-        }
-
-        public Builder bmc(BmcReadings value) {
-            bmc = value;
+        public Builder later(LaterInputs value) {
+            later = value;
             return this;
         }
 
         public GateEvidence build() {
             return new GateEvidence(observedAt, target, targetLease, nodes, daemonSets, metallbAnnouncers, etcd,
-                    control, controlPods, controlNodePassword, collectionError, nodeLeases, fleet, apiEndpoints,
-                    machine, bmc);
+                    control, controlPods, controlNodePassword, collectionError, nodeLeases, apiEndpoints,
+                    later);
         }
     }
 }

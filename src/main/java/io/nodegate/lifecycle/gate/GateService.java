@@ -114,7 +114,7 @@ public final class GateService {
         }
         if (machines != null && evidence.target() != null && evidence.collectionError() == null) {
             MachineEvidence.Outcome found = MachineEvidence.collect(machines, evidence.target());
-            evidence = evidence.withMachine(found.evidence(), found.error());
+            evidence = evidence.with(MachineCheck.INPUT, found.evidence(), found.error());
         }
         HostEvidenceStep.Outcome hostStep = HostEvidenceStep.collect(api, in.host(), evidence);
         evidence = hostStep.evidence().withBmc(in.bmc());
@@ -202,7 +202,7 @@ public final class GateService {
         }
         if (machines != null) {
             GateRecord.MachineRef m = record.machine();
-            boolean machineHasVerdict = m != null && evidence.machine().ofCluster().get(0).annotations()
+            boolean machineHasVerdict = m != null && evidence.input(MachineCheck.INPUT).ofCluster().get(0).annotations()
                     .containsKey(ANN_VERDICT);
             boolean boundElsewhere = m != null && m.nodeRefUid() != null && !m.nodeRefUid().equals(record.nodeUid());
             if (m != null && (boundElsewhere || record.verdict() == Verdict.INVALID && !machineHasVerdict)) {
@@ -235,10 +235,10 @@ public final class GateService {
                 } catch (RuntimeException e) {
                     failed.add(stillInForce(what, record, e, patch));
                 }
-            } else if (evidence.machine() == null || evidence.machine().ofCluster().size() > 1) {
+            } else if (evidence.input(MachineCheck.INPUT) == null || evidence.input(MachineCheck.INPUT).ofCluster().size() > 1) {
                 // the Machine could not be read, or it is not known which one judges this Node: none was written
-                String why = evidence.machine() == null ? "the management cluster's Machines were not read"
-                        : evidence.machine().ofCluster().size() + " Machines of cluster " + evidence.machine().cluster()
+                String why = evidence.input(MachineCheck.INPUT) == null ? "the management cluster's Machines were not read"
+                        : evidence.input(MachineCheck.INPUT).ofCluster().size() + " Machines of cluster " + evidence.input(MachineCheck.INPUT).cluster()
                         + " name this Node";
                 said.add("Machine not annotated: " + why);
                 failed.add("Machine not annotated (" + why + "), so this run's verdict " + record.verdict()
@@ -267,12 +267,12 @@ public final class GateService {
 
     /** The one Machine of the gated cluster that names the Node, as the record keeps it; else null. */
     private static GateRecord.MachineRef machineRef(MachineSource machines, GateEvidence evidence) {
-        if (evidence.machine() == null || evidence.machine().ofCluster().size() != 1) {
+        if (evidence.input(MachineCheck.INPUT) == null || evidence.input(MachineCheck.INPUT).ofCluster().size() != 1) {
             return null;
         }
-        var m = evidence.machine().ofCluster().get(0);
+        var m = evidence.input(MachineCheck.INPUT).ofCluster().get(0);
         return new GateRecord.MachineRef(machines.api().server(), m.namespace(), m.name(), m.uid(),
-                m.resourceVersion(), evidence.machine().cluster(), m.nodeRefName(), m.nodeRefUid(), m.bootId(),
+                m.resourceVersion(), evidence.input(MachineCheck.INPUT).cluster(), m.nodeRefName(), m.nodeRefUid(), m.bootId(),
                 m.phase());
     }
 

@@ -28,6 +28,12 @@ import java.util.Objects;
  */
 final class MachineCheck implements GateCheck {
 
+    /**
+     * The input this check reads: what the management cluster said about the target's Machine (--machine-kubeconfig);
+     * absent when no management cluster was given or the Machines were not read.
+     */
+    static final LaterInputs.Key<MachineEvidence> INPUT = new LaterInputs.Key<>("machine");
+
     @Override
     public String id() {
         return "machine";
@@ -45,7 +51,7 @@ final class MachineCheck implements GateCheck {
     @Override
     public boolean appliesTo(GateInput in) {
         NodeInfo node = in.evidence().target();
-        return node != null && (in.evidence().machine() != null || provisionedByRancher(node));
+        return node != null && (in.evidence().input(INPUT) != null || provisionedByRancher(node));
     }
 
     /** The Node says Rancher provisioning v2 registered it as a Machine (the uid label, or machine-kind Machine). */
@@ -57,7 +63,7 @@ final class MachineCheck implements GateCheck {
     @Override
     public Check evaluate(GateInput in) {
         NodeInfo node = in.evidence().target();
-        MachineEvidence found = in.evidence().machine();
+        MachineEvidence found = in.evidence().input(INPUT);
         Map<String, String> evid = new LinkedHashMap<>();
         if (found == null) {
             return new Check(id(), title(), Verdict.NOT_CHECKED, List.of("no --machine-context or --machine-kubeconfig"

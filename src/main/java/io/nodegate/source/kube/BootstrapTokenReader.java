@@ -31,8 +31,7 @@ public final class BootstrapTokenReader {
     /** The data keys read; every other key's value is skipped unread. */
     static final Set<String> READ_KEYS = Set.of("expiration", "usage-bootstrap-authentication", "auth-extra-groups");
 
-    private static final StreamedList.Shape SHAPE = new StreamedList.Shape("SecretList", "bootstrap token Secrets",
-            false);
+    private static final StreamedList.Shape SHAPE = new StreamedList.Shape("SecretList", "bootstrap token Secrets");
 
     private BootstrapTokenReader() {
     }

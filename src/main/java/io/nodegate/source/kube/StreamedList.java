@@ -16,8 +16,9 @@ import java.util.List;
  * and every item is handed to a parser of the caller's, which reads only the fields it needs and skips the rest
  * token by token. The readers of objects that hold a secret (bootstrap token Secrets, Rancher's
  * ClusterRegistrationTokens) use it, so a value they skip is never turned into a string. A failed call, an HTTP
- * status other than 200, an unparsable answer or one that is not the expected list throws
- * {@link CollectionException}: never "none"; more than one page is refused too, never read as "some".
+ * status other than 200, an unparsable answer, one that is not the expected list or an item that is not an object
+ * throws {@link CollectionException}: never "none" or "fewer"; more than one page is refused too, never read as
+ * "some".
  */
 public final class StreamedList {
 
@@ -30,11 +31,10 @@ public final class StreamedList {
     /**
      * What the list looks like.
      *
-     * @param listKind            the list's {@code kind} ("SecretList")
-     * @param plural              what more than 500 items are called in the error ("bootstrap token Secrets")
-     * @param itemsMustBeObjects  whether an item that is not an object is an error; otherwise the items end there
+     * @param listKind the list's {@code kind} ("SecretList")
+     * @param plural   what more than 500 items are called in the error ("bootstrap token Secrets")
      */
-    public record Shape(String listKind, String plural, boolean itemsMustBeObjects) {
+    public record Shape(String listKind, String plural) {
     }
 
     private StreamedList() {
@@ -75,12 +75,13 @@ public final class StreamedList {
             if ("items".equals(field) && t == JsonToken.START_ARRAY) {
                 items = true;
                 JsonToken next;
+                int index = 0;
                 while ((next = p.nextToken()) != JsonToken.END_ARRAY) {
+                    index++;
                     if (next != JsonToken.START_OBJECT) {
-                        if (shape.itemsMustBeObjects()) {
-                            throw new CollectionException(where + ": an item is not an object");
-                        }
-                        break;
+                        // a broken answer: the items after it are unknown, so what was read is not the list
+                        throw new CollectionException(where + ": item " + index + " of the " + shape.listKind()
+                                + " is not an object (" + what(next) + ")");
                     }
                     T one = item.parse(p, where);
                     if (one != null) {
@@ -107,5 +108,17 @@ public final class StreamedList {
             throw new CollectionException(where + ": the answer is not a " + shape.listKind() + " with items");
         }
         return out;
+    }
+
+    /** What a token that is not an object is, in words; never its text (it may be a secret). */
+    private static String what(JsonToken t) {
+        return switch (t) {
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            case START_ARRAY -> "an array";
+            default -> String.valueOf(t);
+        };
     }
 }

@@ -28,7 +28,7 @@ import java.util.List;
 public final class RegistrationTokenReader {
 
     private static final StreamedList.Shape SHAPE = new StreamedList.Shape("ClusterRegistrationTokenList",
-            "ClusterRegistrationTokens", true);
+            "ClusterRegistrationTokens");
 
     private RegistrationTokenReader() {
     }

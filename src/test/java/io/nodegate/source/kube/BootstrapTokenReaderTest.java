@@ -1,7 +1,14 @@
 package io.nodegate.source.kube;
 
 import io.nodegate.CollectionException;
+import io.nodegate.detect.rejoin.RejoinRisk;
+import io.nodegate.detect.rejoin.RejoinRisk.Answer;
+import io.nodegate.detect.rejoin.RejoinRisk.HostAnswer;
+import io.nodegate.detect.rejoin.RejoinRisk.Read;
+import io.nodegate.detect.rejoin.RejoinRisk.State;
 import io.nodegate.model.BootstrapToken;
+import io.nodegate.model.Tombstone;
+import io.nodegate.model.host.HostReport;
 import io.nodegate.source.json.KubeJson;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JsonParser;
@@ -10,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -104,5 +112,51 @@ class BootstrapTokenReaderTest {
         assertThatThrownBy(() -> parse("{\"kind\":\"SecretList\",\"metadata\":{\"continue\":\"abc\"},\"items\":[]}"))
                 .isInstanceOf(CollectionException.class).hasMessageContaining("more than 500");
         assertThatThrownBy(() -> parse("[]")).isInstanceOf(CollectionException.class);
+    }
+
+    @Test
+    void anItemThatIsNotAnObjectFailsTheReadNamingItNeverFewerTokens() {
+        // a real Secret first, then a string and a number where Secrets belong: the answer is broken, and the
+        // tokens after the break are unknown, so the read fails; the text of the broken item is never quoted
+        assertThatThrownBy(() -> parse(list(DOCS, "\"" + K3S_SECRET + "\"", K3S)))
+                .isInstanceOf(CollectionException.class)
+                .hasMessage("test: item 2 of the SecretList is not an object (a string)")
+                .hasMessageNotContaining(K3S_SECRET);
+        assertThatThrownBy(() -> parse(list(DOCS, "42")))
+                .isInstanceOf(CollectionException.class)
+                .hasMessage("test: item 2 of the SecretList is not an object (a number)");
+    }
+
+    /**
+     * The read that failed reaches rejoin-risk as a failed read: for a host with every other credential closed and no
+     * quarantine, the bootstrap-token path is unread and the answer "unknown", never "no" (the one expired Secret
+     * before the break would otherwise make every bootstrap token look closed).
+     */
+    @Test
+    void aBrokenAnswerMakesTheBootstrapTokenPathUnknownInRejoinRiskNeverNo() {
+        Read<List<BootstrapToken>> tokens;
+        try {
+            tokens = Read.ok(parse(list(DOCS, "42")));
+        } catch (Exception e) {
+            tokens = Read.failed(e.getMessage());
+        }
+        Instant now = Instant.parse("2026-03-20T06:00:00Z");
+        Tombstone a11 = new Tombstone("gpu-a11", "uid-a11", "uuid-a11", "machine-a11",
+                Instant.parse("2026-03-19T06:10:00Z"), null, "kim");
+        // the host report after rke2-uninstall.sh: no config, no agent units (as in RejoinRiskTest)
+        HostReport cleaned = new HostReport(HostReport.KIND, HostReport.SCHEMA_VERSION,
+                Instant.parse("2026-03-19T07:00:00Z"), "/", "rke2",
+                new HostReport.Identity("gpu-a11", "machine-a11", "uuid-a11", "boot-1"),
+                new HostReport.AgentConfig(List.of(), null, null, null, false, false), null, null, List.of(), null,
+                null, List.of(), null, null, List.of(), List.of(), null);
+        HostAnswer a = RejoinRisk.answer(
+                new RejoinRisk.Subject("gpu-a11", a11, "nodegate-tombstones", true, null, null, cleaned, null, false),
+                Read.ok(Optional.empty()), new RejoinRisk.ClusterEvidence(now, "nodegate-system",
+                        Read.ok(new RejoinRisk.Quarantine(false, false, null)), tokens));
+        assertThat(a.canComeBack()).isEqualTo(Answer.UNKNOWN);
+        assertThat(a.paths()).filteredOn(p -> p.id().startsWith("bootstrap-token"))
+                .singleElement().satisfies(p -> assertThat(p.state()).isEqualTo(State.UNREAD));
+        assertThat(a.unread()).containsExactly("bootstrap token Secrets in kube-system: test: item 2 of the "
+                + "SecretList is not an object (a number)");
     }
 }
