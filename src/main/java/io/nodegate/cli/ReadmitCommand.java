@@ -14,6 +14,7 @@ import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
+import io.nodegate.model.NewcomerHold;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -102,7 +103,7 @@ public final class ReadmitCommand implements Callable<Integer> {
             Readmitter.Verification v = readmitter.verify(baseline, node, yes, report, clusterAddresses);
             output.print(w, new LifecycleRenderer.ReadmitVerification(v));
             w.flush();
-            sayWhetherHeld(session);
+            sayWhetherHeld(v);
             if (v.verdict() != Verdict.PASS) {
                 throw new NodegateException(v.verdict().exitCode(), "readmit --verify " + node + ": " + v.verdict());
             }
@@ -123,19 +124,16 @@ public final class ReadmitCommand implements Callable<Integer> {
     /**
      * A Node held at birth (taint nodegate.io/unaccepted) is lifted by `accept` only: it makes readmit's checks plus
      * the identity check (a shared systemUUID or machineID is never enough) and records who accepted it. One door with
-     * one set of rules; readmit says so, on stderr so that -o json stays one document.
+     * one set of rules; readmit says so, on stderr so that -o json stays one document. Judged on the Node the checks
+     * read, so no second read can fail after the verdict.
      */
-    private void sayWhetherHeld(BaselineFileOptions.Session session) {
-        PrintWriter err = spec.commandLine().getErr();
-        try {
-            session.api().node(node).filter(io.nodegate.model.NewcomerHold::held).ifPresent(n -> err.println(
-                    "nodegate: " + node + " is held (taint " + io.nodegate.model.NewcomerHold.TAINT_KEY + "): readmit "
-                            + "does not lift the hold. Run 'nodegate accept " + node + " --baseline FILE --yes': the "
-                            + "same checks plus the host's identity, and it records who accepted it."));
-        } catch (RuntimeException e) {
-            err.println("nodegate: whether " + node + " is held (taint " + io.nodegate.model.NewcomerHold.TAINT_KEY
-                    + ") could not be read: " + e.getMessage());
+    private void sayWhetherHeld(Readmitter.Verification v) {
+        if (v.held()) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("nodegate: " + node + " is held (taint " + NewcomerHold.TAINT_KEY + "): readmit does not lift "
+                    + "the hold. Run 'nodegate accept " + node + " --baseline FILE --yes': the same checks plus the "
+                    + "host's identity, and it records who accepted it.");
+            err.flush();
         }
-        err.flush();
     }
 }

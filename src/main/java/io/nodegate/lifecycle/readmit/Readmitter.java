@@ -15,6 +15,7 @@ import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.JobInfo;
+import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
 import io.nodegate.CollectionException;
@@ -56,7 +57,9 @@ public final class Readmitter {
         public static final String KIND = "nodegate.io/readmit-record";
     }
 
-    public record Verification(String node, Instant at, Verdict verdict, List<Check> checks, List<String> deletedJobs) {
+    /** @param held whether the Node read for these checks carries the newcomer hold's taint (only `accept` lifts it) */
+    public record Verification(String node, Instant at, Verdict verdict, List<Check> checks, List<String> deletedJobs,
+                               boolean held) {
     }
 
     /**
@@ -193,7 +196,7 @@ public final class Readmitter {
                     version, deletedAt, baseline.baselineTs()), hostCheck);
         }
         Verdict v = verdict(checks);
-        Verification result = new Verification(node, at, v, checks, deletedJobs);
+        Verification result = new Verification(node, at, v, checks, deletedJobs, NewcomerHold.held(n));
         store.ensureWritable();
         store.writeJson("readmit-verify-" + node + "-" + EvidenceStore.stamp(at) + ".json", result);
         if (hostReport != null) {
