@@ -1,13 +1,7 @@
 package io.nodegate.cli;
 
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.TaintBuilder;
-import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.SeedCluster;
-import io.nodegate.handover.run.HandoverApi;
-import io.nodegate.source.kube.ApiReader;
+import io.nodegate.lifecycle.CordonedPair;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;
@@ -18,12 +12,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,13 +32,7 @@ class AuditHandoversTest {
     @BeforeEach
     void serve() {
         api = ApiTestServer.start();
-        api.setGitVersion("v1.34.3+rke2r3");
-        CrdRules.install(api);
-        Instant fiveDaysAgo = Instant.now().minus(Duration.ofDays(5)).truncatedTo(ChronoUnit.SECONDS);
-        api.create(cordonedBy(SeedCluster.node("gpu-a07", "192.0.2.107", "True", true, Map.of(), "boot-a07",
-                "uuid-a07", 8, Instant.now(), null), "kubectl", fiveDaysAgo));
-        api.create(cordonedBy(SeedCluster.node("gpu-x01", "192.0.2.201", "True", true, Map.of(), "boot-x01",
-                "uuid-x01", 8, Instant.now(), null), "rancher", fiveDaysAgo));
+        CordonedPair.serve(api);
         kubeconfig = api.writeKubeconfig(tmp.resolve("kubeconfig"));
     }
 
@@ -59,10 +43,7 @@ class AuditHandoversTest {
 
     @Test
     void anOpenHandoverExplainsItsTargetsCordonAndNoOther() {
-        // nodegate's own record of seed 000's case 2 (gpu-a06..a10, open), stored as `handover open` stores it
-        NodeHandover record = HandoverApi.readSaved(Path.of("examples/handover-case-2/nodehandover.json"));
-        new HandoverApi(new ApiReader(api.client())).create(new NodeHandover(record.apiVersion(), record.kind(),
-                new NodeHandover.Meta(record.metadata().name(), null, null, null), record.spec(), null));
+        CordonedPair.openCase2(api);
 
         JsonNode report = audit();
         assertThat(ng171(report)).singleElement().satisfies(f -> {
@@ -120,19 +101,4 @@ class AuditHandoversTest {
         throw new AssertionError("no node " + name);
     }
 
-    /** The Node as a LIST returns it after {@code manager} cordoned it: the taint and the managedFields entry. */
-    private static Node cordonedBy(Node node, String manager, Instant at) {
-        node.getSpec().setTaints(List.of(new TaintBuilder().withKey("node.kubernetes.io/unschedulable")
-                .withEffect("NoSchedule").withTimeAdded(at.toString()).build()));
-        node.getMetadata().setManagedFields(List.of(
-                new ManagedFieldsEntryBuilder().withApiVersion("v1").withFieldsType("FieldsV1")
-                        .withNewFieldsV1().addToAdditionalProperties("f:status", Map.of()).endFieldsV1()
-                        .withManager("kubelet").withOperation("Update").withSubresource("status")
-                        .withTime(Instant.now().toString()).build(),
-                new ManagedFieldsEntryBuilder().withApiVersion("v1").withFieldsType("FieldsV1")
-                        .withNewFieldsV1().addToAdditionalProperties("f:spec",
-                                Map.of("f:unschedulable", Map.of())).endFieldsV1()
-                        .withManager(manager).withOperation("Update").withTime(at.toString()).build()));
-        return node;
-    }
 }

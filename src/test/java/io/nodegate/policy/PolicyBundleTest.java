@@ -86,6 +86,8 @@ class PolicyBundleTest {
                 Map.entry("* core/nodes", "delete,get,list,patch"),
                 Map.entry("* core/pods", "list"),
                 Map.entry("* metallb.io/servicel2statuses", "list"),
+                // audit and collect list the open hand-overs (NG171): a cordon one names is explained
+                Map.entry("* nodegate.io/nodehandovers", "list"),
                 Map.entry("* storage.k8s.io/csinodes", "get,list"),
                 Map.entry("cattle-system batch/jobs", "delete,get,list"),
                 Map.entry("default discovery.k8s.io/endpointslices", "list"),
