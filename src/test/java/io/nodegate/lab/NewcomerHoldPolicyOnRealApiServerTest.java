@@ -16,7 +16,6 @@ import io.nodegate.testing.RealControlPlane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -33,8 +32,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its own JSON Patch puts the taint on the Node a real (simulated) kubelet registers. The seed's case: a host removed
  * and tombstoned comes back under a new name and its Node is born held; with an inventory declared, a declared host
  * is born untainted and an undeclared one held.
+ *
+ * <p>It runs on a lab of its own, not the run's shared one: on kube-apiserver 1.34.4, once this MutatingAdmissionPolicy
+ * and its ConfigMap-param bindings were applied and deleted again, the quarantine's ValidatingAdmissionPolicy on the
+ * same apiserver no longer saw a tombstone recorded afterwards (AdmissionPoliciesOnRealApiServerTest timed out waiting
+ * for it, every time, and passed when the hold policy was left in place). Until that is understood, the two are kept
+ * apart, and docs/inventory.md warns about removing the hold policy from a cluster that uses the quarantine.
  */
-@ExtendWith(RealControlPlane.Resolver.class)
 class NewcomerHoldPolicyOnRealApiServerTest {
 
     private static final String NS = "nodegate-system";
@@ -49,8 +53,8 @@ class NewcomerHoldPolicyOnRealApiServerTest {
     private static String ours;
 
     @BeforeAll
-    static void apply(RealControlPlane controlPlane) {
-        lab = controlPlane;
+    static void apply() {
+        lab = RealControlPlane.start(1, 1, "hold");
         CliRun policy = CliRun.run("policy", "--hold", "--no-rancher");
         assertThat(policy.exitCode()).as(policy.all()).isZero();
         // only the hold and its bindings: the gate's are other classes' to apply and remove
@@ -81,6 +85,8 @@ class NewcomerHoldPolicyOnRealApiServerTest {
             lab.kubectl(null, "delete", "--ignore-not-found", "node", node, "--as=lab-admin",
                     "--as-group=system:masters", "--as-group=nodegate:break-glass");
         }
+        lab.down().requireOk("bin/lab down");
+        lab.deleteDirectory();
     }
 
     /** A Node as a kubelet registers it, with the identity in its status (kept on create by the node strategy). */
