@@ -42,7 +42,8 @@ import java.util.stream.Collectors;
  *
  * <p>Only the leader posts Events, and it asks again before each one. A replica that is not leading still follows
  * the findings, so when it takes over it announces only what changes from then on (the old leader already announced
- * the rest).
+ * the rest). Until a replica has learnt who leads it follows nothing, so one that starts alone and wins the Lease
+ * announces what it found before it knew, whichever came first, its first pass or its first read of the Lease.
  */
 public final class WatchEngine {
 
@@ -57,6 +58,7 @@ public final class WatchEngine {
     private final List<Detector> detectors;
     private final EventSink events;
     private final BooleanSupplier leader;
+    private final BooleanSupplier leaderKnown;
     private final Consumer<String> log;
     private final String source;
     private final String context;
@@ -70,7 +72,8 @@ public final class WatchEngine {
     private volatile Pass last;
 
     public WatchEngine(WatchCache cache, Clock clock, AuditSettings settings, List<Detector> detectors,
-                       EventSink events, BooleanSupplier leader, WatchMetrics metrics, String source,
+                       EventSink events, BooleanSupplier leader, BooleanSupplier leaderKnown, WatchMetrics metrics,
+                       String source,
                        String context, String server, Consumer<String> log) {
         this.cache = cache;
         this.clock = clock;
@@ -78,6 +81,7 @@ public final class WatchEngine {
         this.detectors = List.copyOf(detectors);
         this.events = events;
         this.leader = leader;
+        this.leaderKnown = leaderKnown;
         this.metrics = metrics;
         metrics.checking(this.detectors.stream().map(d -> d.code().code()).toList());
         this.source = source;
@@ -144,8 +148,13 @@ public final class WatchEngine {
         }
         Map<String, Finding> current = result.findings();
         // a follower follows everything; a leader's pass stopped by a lost Lease keeps what it did not post for the
-        // next pass (if it still leads then; if not, its next pass follows everything again)
-        announced = leader.getAsBoolean() ? announce(current) : current;
+        // next pass (if it still leads then; if not, its next pass follows everything again). A replica that does not
+        // know yet who leads follows nothing: if it turns out to lead, it announces what it found meanwhile.
+        if (leader.getAsBoolean()) {
+            announced = announce(current);
+        } else if (leaderKnown.getAsBoolean()) {
+            announced = current;
+        }
         Pass ok = new Pass(now, true, null, result.report(), result.state(),
                 Duration.ofNanos(System.nanoTime() - started));
         lastGood = ok;

@@ -81,6 +81,13 @@ public final class WatchService implements AutoCloseable {
     private final Clock clock;
     private final Consumer<String> log;
     private final AtomicBoolean leader = new AtomicBoolean();
+    /**
+     * Whether this replica has learnt who leads (itself or another) since it started: until then its passes follow
+     * nothing, so a replica that then finds itself leading announces what it found, and one that finds another
+     * leading follows silently from the next pass on. Without it, whether a replica starting alone announced the
+     * findings present at its start depended on which came first, its first pass or its first read of the Lease.
+     */
+    private final AtomicBoolean leaderKnown = new AtomicBoolean();
     private final AtomicBoolean passPending = new AtomicBoolean();
     private final ScheduledExecutorService scheduler;
     /** Periodic work besides the passes (the progress check, and sources added later): never delays a pass. */
@@ -146,8 +153,11 @@ public final class WatchService implements AutoCloseable {
             public void resolved(io.nodegate.detect.Finding finding) {
             }
         };
+        if (settings.namespace() == null) {
+            leaderKnown.set(true); // no election: this replica leads from the start
+        }
         this.engine = new WatchEngine(cache, clock, settings.audit(), settings.detectors(), sink, this::leads,
-                metrics, settings.source(), settings.context(), settings.server(), log);
+                leaderKnown::get, metrics, settings.source(), settings.context(), settings.server(), log);
         // NG171 asks whether an open hand-over explains a cordon, as audit does; read apart from the informers
         io.nodegate.source.kube.ApiReader reader = new io.nodegate.source.kube.ApiReader(api);
         this.openHandovers = new OpenHandoverReads(
@@ -306,6 +316,7 @@ public final class WatchService implements AutoCloseable {
                             if (policyReports != null) {
                                 policyReports.forget(); // another replica may have written since this one last did
                             }
+                            leaderKnown.set(true);
                             leader.set(true);
                             log.accept(settings.identity() + " leads (Lease " + settings.namespace() + "/" + LEASE_NAME
                                     + "): it posts the Events from now on");
@@ -314,7 +325,10 @@ public final class WatchService implements AutoCloseable {
                             leader.set(false);
                             log.accept(settings.identity() + " stopped leading");
                         },
-                        who -> log.accept("leader is " + who)))
+                        who -> {
+                            leaderKnown.set(true);
+                            log.accept("leader is " + who);
+                        }))
                 .build();
         election = connection.client().leaderElector().withConfig(config).build().start();
         election.whenComplete((ok, failure) -> {

@@ -218,6 +218,30 @@ class WatchScenarioTest {
                 + t0.plusSeconds(12).getEpochSecond());
     }
 
+    /**
+     * A replica that starts alone may run its first passes before its first read of the leader Lease answers (on a
+     * loaded machine it often does). Those passes must not count as followed: when the replica then wins the Lease,
+     * what it found before is announced. The Lease's reads fail at first, so the passes certainly come first here.
+     */
+    @Test
+    void findingsOfThePassesBeforeTheReplicaKnowsWhoLeadsAreAnnouncedWhenItLeads() throws Exception {
+        String leasePath = "/apis/coordination.k8s.io/v1/namespaces/nodegate-system/leases/" + WatchService.LEASE_NAME;
+        api.failOn("GET", leasePath, 500);
+        api.create(node("w1-new", "uuid-w1", WORKER), SeedCluster.lease("w1-new", clock.instant()));
+        WatchService s = watchAlone();
+        await("a good pass with NG110", BUDGET, () -> get(s, "/findings").body().contains("NG110"));
+        long passes = evaluations(s);
+        await("two more passes", BUDGET, () -> evaluations(s) >= passes + 2);
+        assertThat(s.leads()).as("the Lease cannot be read yet").isFalse();
+        assertThat(log).noneMatch(l -> l.startsWith("replica-a: leader is"));
+        assertThat(events("SameHostTwoNames", "w1")).isEmpty();
+
+        api.clearFailures();
+        await("replica-a leads", BUDGET, s::leads);
+        await("SameHostTwoNames Event", BUDGET, () -> !events("SameHostTwoNames", "w1").isEmpty());
+        assertThat(events("SameHostTwoNames", "w1")).hasSize(1);
+    }
+
     @Test
     void whileTheNodeListFailsNothingResolvesAndReadyzFails() throws Exception {
         api.create(node("w1-new", "uuid-w1", WORKER), SeedCluster.lease("w1-new", clock.instant()));
