@@ -21,15 +21,7 @@ import java.util.List;
 
 @Command(name = "baseline", description = "Record the cluster before node removal starts (see 'baseline save').",
         subcommands = BaselineCommand.Save.class)
-public final class BaselineCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        throw Nodegate.missingSubcommand(spec);
-    }
+public final class BaselineCommand extends CommandGroup {
 
     @Command(name = "save", mixinStandardHelpOptions = true,
             header = "Record the state that gate and verify-gone compare against.",

@@ -10,7 +10,6 @@ import io.nodegate.lifecycle.gate.GateRequest;
 import io.nodegate.lifecycle.gate.GateRunInputs;
 import io.nodegate.lifecycle.gate.GateService;
 import io.nodegate.lifecycle.gate.HostInputs;
-import io.nodegate.lifecycle.gate.MachineSource;
 import io.nodegate.source.host.HostReportJson;
 import io.nodegate.model.verdict.Verdict;
 import picocli.CommandLine;
@@ -179,26 +178,21 @@ public final class GateCommand implements Callable<Integer> {
         }
         GateRequest request = new GateRequest(node, at, replyFrom, reply, matchWindow, new TreeSet<>(replyCovers),
                 batchWindow);
-        HostInputs host = hostInputs();
-        bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
-        BaselineFileOptions.Session session = prelude.connect(env);
-        FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
-        var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
-        MachineSource management = machines.open(prelude.live());
+        HostInputs.Probe probe = kubeletProbe.probe(probeKubelet);
+        HostInputs host = new HostInputs(hostReport == null ? null : HostReportJson.load(hostReport), probe,
+                clusterAddresses);
         GateService.Run run;
-        try {
-            run = new GateService(session.api(), session.store(), env.clock()).run(GateRunInputs
+        try (RemovalReads reads = RemovalReads.read(env, prelude, fleet, bmc, machines, spec.commandLine().getErr())) {
+            run = new GateService(reads.session().api(), reads.session().store(), env.clock()).run(GateRunInputs
                     .builder(baseline, request)
                     .baselineFile(prelude.baselineFile())
                     .etcd(LifecycleCommands.etcdEvidence(etcd))
                     .annotate(annotate)
                     .host(host)
-                    .fleet(fleetViews == null ? null : fleetViews.views(), fleetViews == null ? null : fleetViews.error())
-                    .machines(management)
-                    .bmc(bmcReadings)
+                    .fleet(reads.fleetViews(), reads.fleetError())
+                    .machines(reads.machines())
+                    .bmc(reads.bmc())
                     .build());
-        } finally {
-            MachineFlags.close(management);
         }
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.GateOutput(node, run));
         if (run.annotationFailure() != null) {
@@ -210,14 +204,5 @@ public final class GateCommand implements Callable<Integer> {
             throw new NodegateException(run.result().verdict().exitCode(), "gate " + node + ": " + run.result().verdict());
         }
         return ExitCode.OK;
-    }
-
-    private HostInputs hostInputs() {
-        HostInputs.Probe probe = null;
-        if (probeKubelet) {
-            kubeletProbe.check();
-            probe = new HostInputs.Probe(kubeletProbe.port, kubeletProbe.timeout);
-        }
-        return new HostInputs(hostReport == null ? null : HostReportJson.load(hostReport), probe, clusterAddresses);
     }
 }

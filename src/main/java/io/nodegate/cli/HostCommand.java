@@ -32,15 +32,7 @@ import java.util.concurrent.Callable;
         description = {"Read evidence on a host itself (run there, as root): what no Kubernetes API shows."},
         subcommands = {HostCommand.Inspect.class},
         footer = {"", "Examples:", "  sudo nodegate host inspect --out /tmp/$(hostname)-host-report.json"})
-public final class HostCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        throw Nodegate.missingSubcommand(spec);
-    }
+public final class HostCommand extends CommandGroup {
 
     @Command(name = "inspect",
             sortOptions = false,

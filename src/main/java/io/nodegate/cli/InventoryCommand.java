@@ -21,15 +21,7 @@ import java.util.concurrent.Callable;
 /** The declared inventory of hosts (docs/inventory.md): `inventory init` writes the first one from today's Nodes. */
 @Command(name = "inventory", description = "The declared inventory of expected hosts (see 'inventory init').",
         subcommands = InventoryCommand.Init.class)
-public final class InventoryCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        throw Nodegate.missingSubcommand(spec);
-    }
+public final class InventoryCommand extends CommandGroup {
 
     @Command(name = "init", mixinStandardHelpOptions = true,
             header = "Print (or write) an inventory of the hosts today's Nodes are.",

@@ -1,5 +1,6 @@
 package io.nodegate.cli;
 
+import io.nodegate.lifecycle.gate.HostInputs;
 import io.nodegate.probe.KubeletProbe;
 import picocli.CommandLine.Option;
 
@@ -21,5 +22,14 @@ public final class KubeletProbeOptions {
     /** A usage error for a port outside 1-65535 or a non-positive timeout. */
     void check() {
         ProbeKubeletCommand.checkPortAndTimeout(port, timeout);
+    }
+
+    /** The knock gate and verify-gone make when their flag asks for it (checked first), null when it does not. */
+    HostInputs.Probe probe(boolean asked) {
+        if (!asked) {
+            return null;
+        }
+        check();
+        return new HostInputs.Probe(port, timeout);
     }
 }

@@ -31,15 +31,7 @@ import java.util.regex.Pattern;
         subcommands = {ProbeCommand.Apiservers.class, ProbeKubeletCommand.class},
         footer = {"", "Examples:", "  nodegate probe apiservers", "  nodegate probe apiservers --count 50 -o json",
                 "  nodegate probe kubelet gpu-a07 gpu-a08"})
-public final class ProbeCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        throw Nodegate.missingSubcommand(spec);
-    }
+public final class ProbeCommand extends CommandGroup {
 
     /**
      * `nodegate probe apiservers`: times Lease renewals against every kube-apiserver of the default/kubernetes

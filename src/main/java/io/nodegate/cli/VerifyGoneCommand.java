@@ -105,27 +105,16 @@ public final class VerifyGoneCommand implements Callable<Integer> {
                 throw new InputException("--name-pattern '" + namePattern + "': " + e.getDescription());
             }
         }
-        HostInputs.Probe probe = null;
-        if (probeKubelets) {
-            kubeletProbe.check();
-            probe = new HostInputs.Probe(kubeletProbe.port, kubeletProbe.timeout);
-        }
-        bmc.targets(); // a bad --bmc, inventory or credentials file fails before anything is read
-        BaselineFileOptions.Session session = prelude.connect(env);
-        FleetFlags.Views fleetViews = fleet.read(prelude.live(), env.clock());
-        var bmcReadings = bmc.given() ? bmc.read(env.clock(), spec.commandLine().getErr()) : null;
-        MachineSource management = machines.open(prelude.live());
+        HostInputs.Probe probe = kubeletProbe.probe(probeKubelets);
         GoneVerifier.Run run;
-        try {
-            run = new GoneVerifier(session.api(), session.store(), env.clock()).withBmc(bmcReadings)
+        try (RemovalReads reads = RemovalReads.read(env, prelude, fleet, bmc, machines, spec.commandLine().getErr())) {
+            MachineSource management = reads.machines();
+            run = new GoneVerifier(reads.session().api(), reads.session().store(), env.clock()).withBmc(reads.bmc())
                     .withLedgerNamespace(namespace)
                     .withManagement(management == null ? null : new RejoinReader.Management(management.api(),
                             management.namespace(), management.cluster(), management.description()))
                     .verify(baseline, prelude.baselineFile(), pattern, ips, LifecycleCommands.etcdEvidence(etcd),
-                            probe, fleetViews == null ? null : fleetViews.views(),
-                            fleetViews == null ? null : fleetViews.error());
-        } finally {
-            MachineFlags.close(management);
+                            probe, reads.fleetViews(), reads.fleetError());
         }
         output.print(spec.commandLine().getOut(), new LifecycleRenderer.VerifyGoneOutput(baseline.baselineTs(), run));
         if (run.result().verdict() != Verdict.PASS) {

@@ -18,6 +18,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import io.nodegate.model.NewcomerHold;
+import io.nodegate.render.output.TerminalText;
+import io.nodegate.source.bmc.BmcSource;
+import io.nodegate.source.bmc.BmcTls;
+import io.nodegate.source.kube.KubeConnection;
+import io.nodegate.time.Durations;
 
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -34,6 +40,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.io.IOException;
+import java.util.function.Consumer;
 
 /** `nodegate watch`: audit all the time, inside the cluster; findings as metrics and Events. */
 @Command(name = "watch",
@@ -173,7 +181,7 @@ public final class WatchCommand implements Callable<Integer> {
     String clusterName;
 
     @Option(names = "--no-hold",
-            description = "Do not hold newcomers: by default the leader taints " + io.nodegate.model.NewcomerHold.TAINT_KEY
+            description = "Do not hold newcomers: by default the leader taints " + NewcomerHold.TAINT_KEY
                     + " on a Node created while it watches whose systemUUID or machineID is tombstoned or belongs to an "
                     + "older Node, or that the declared inventory does not place, until 'nodegate accept' "
                     + "(docs/inventory.md).")
@@ -215,8 +223,7 @@ public final class WatchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--interval must be positive, got " + interval);
         }
         var parsed = spec.commandLine().getParseResult();
-        if (!io.nodegate.model.NewcomerHold.NO_SCHEDULE.equals(holdEffect)
-                && !io.nodegate.model.NewcomerHold.NO_EXECUTE.equals(holdEffect)) {
+        if (!NewcomerHold.NO_SCHEDULE.equals(holdEffect) && !NewcomerHold.NO_EXECUTE.equals(holdEffect)) {
             throw new ParameterException(spec.commandLine(), "--hold-effect must be NoSchedule or NoExecute, got '"
                     + holdEffect + "'");
         }
@@ -240,15 +247,15 @@ public final class WatchCommand implements Callable<Integer> {
             // the renew deadline (2/3) and retry period (1/7) follow from it; below a second they are shorter than
             // one API round trip, and the elector refused them with an unexpected failure
             throw new ParameterException(spec.commandLine(), "--lease-duration must be at least "
-                    + io.nodegate.time.Durations.format(MIN_LEASE_DURATION) + " (the leader renews every 2/3 of it, "
-                    + "retrying every 1/7), got " + io.nodegate.time.Durations.format(leaseDuration));
+                    + Durations.format(MIN_LEASE_DURATION) + " (the leader renews every 2/3 of it, "
+                    + "retrying every 1/7), got " + Durations.format(leaseDuration));
         }
         if (clusterName != null && !clusterName.matches("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)")) {
-            throw new ParameterException(spec.commandLine(), "--cluster-name " + io.nodegate.render.output
-                    .TerminalText.escape(clusterName) + ": not a Kubernetes label value (at most 63 letters, digits, "
+            throw new ParameterException(spec.commandLine(), "--cluster-name "
+                    + TerminalText.escape(clusterName) + ": not a Kubernetes label value (at most 63 letters, digits, "
                     + "'-', '_' or '.', starting and ending with a letter or digit)");
         }
-        io.nodegate.source.kube.KubeConnection connection = env.connectForModel(live);
+        KubeConnection connection = env.connectForModel(live);
         String server = stripSlash(connection.server());
         String source = "live: " + connection.describe();
         String me = identity != null ? identity : defaultIdentity();
@@ -260,7 +267,7 @@ public final class WatchCommand implements Callable<Integer> {
                 live.requestTimeout, source, connection.context(), server, new VersionProvider().getVersion()[0]
                 .replaceFirst("^nodegate ", ""));
         PrintWriter err = spec.commandLine().getErr();
-        java.util.function.Consumer<String> log = line -> {
+        Consumer<String> log = line -> {
             synchronized (err) {
                 err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " nodegate watch: " + line);
                 err.flush();
@@ -326,16 +333,16 @@ public final class WatchCommand implements Callable<Integer> {
     }
 
     /** The BMC poller the watch owns (--bmc/--bmc-inventory), or null without BMCs. */
-    private BmcPoller bmcPoller(java.util.function.Consumer<String> log) {
+    private BmcPoller bmcPoller(Consumer<String> log) {
         if (!bmc.given()) {
             return null;
         }
         if (bmc.insecure) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(io.nodegate.source.bmc.BmcTls.INSECURE_WARNING);
+            err.println(BmcTls.INSECURE_WARNING);
             err.flush();
         }
-        return new BmcPoller(bmc::targets, new io.nodegate.source.bmc.BmcSource(bmc.settings(), env.clock(), log),
+        return new BmcPoller(bmc::targets, new BmcSource(bmc.settings(), env.clock(), log),
                 bmcInterval, log);
     }
 
@@ -424,7 +431,7 @@ public final class WatchCommand implements Callable<Integer> {
             if (Files.isReadable(sa)) {
                 return Files.readString(sa).trim();
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // fall through to the install default
         }
         return "nodegate-system";

@@ -12,6 +12,7 @@ import io.nodegate.handover.run.HandoverLooker;
 import io.nodegate.handover.run.HandoverService;
 import io.nodegate.handover.run.SilenceKeeper;
 import io.nodegate.model.ClusterState;
+import io.nodegate.handover.SilenceDecision;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,12 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The watch keeping every open NodeHandover current: after a good pass, at most every {@link #EVERY}, the leader
@@ -58,10 +65,10 @@ public final class HandoverReconciler {
     private Instant lastLook;
     private String lastProblem;
     /** Each open hand-over's failed reads in its last look: a failure is logged when it first shows, not every look. */
-    private final java.util.Map<String, List<String>> lastErrors = new java.util.HashMap<>();
+    private final Map<String, List<String>> lastErrors = new HashMap<>();
     /** Each Alertmanager replica the last looks asked: true when it could be read (nodegate_alertmanager_up). */
-    private volatile java.util.Map<String, Boolean> replicasUp = java.util.Map.of();
-    private final java.util.concurrent.atomic.AtomicLong looks = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Map<String, Boolean> replicasUp = Map.of();
+    private final AtomicLong looks = new AtomicLong();
     private volatile Instant lastLookEnded;
 
     /**
@@ -102,8 +109,8 @@ public final class HandoverReconciler {
             return;
         }
         lastProblem = null;
-        java.util.Map<String, Boolean> up = new java.util.TreeMap<>();
-        java.util.Set<String> open = new java.util.HashSet<>();
+        Map<String, Boolean> up = new TreeMap<>();
+        Set<String> open = new HashSet<>();
         for (NodeHandover h : all) {
             if (h.closed()) {
                 continue;
@@ -116,7 +123,7 @@ public final class HandoverReconciler {
             }
         }
         lastErrors.keySet().retainAll(open);
-        replicasUp = java.util.Collections.unmodifiableMap(up);
+        replicasUp = Collections.unmodifiableMap(up);
         looks.incrementAndGet();
         lastLookEnded = clock.instant();
     }
@@ -138,7 +145,7 @@ public final class HandoverReconciler {
                         + "Unix seconds\n")
                 .append("# TYPE nodegate_handover_look_timestamp_seconds gauge\n")
                 .append("nodegate_handover_look_timestamp_seconds ").append(ended.getEpochSecond()).append('\n');
-        java.util.Map<String, Boolean> up = replicasUp;
+        Map<String, Boolean> up = replicasUp;
         if (!up.isEmpty()) {
             out.append("# HELP nodegate_alertmanager_up 1 when the last look could read that Alertmanager replica, 0 "
                             + "when it failed (refused, not answered in full within --alertmanager-timeout, broken)\n")
@@ -156,13 +163,13 @@ public final class HandoverReconciler {
         lastProblem = message;
     }
 
-    private void reconcile(NodeHandover h, ClusterState state, java.util.Map<String, Boolean> up) {
+    private void reconcile(NodeHandover h, ClusterState state, Map<String, Boolean> up) {
         HandoverLooker looker = new HandoverLooker(giving(state), HandoverLooker.NO_OTHERS, HandoverLooker.NO_EVIDENCE,
                 HandoverLooker.NO_PROBE, silences, null, true, clock);
         HandoverService.Result look = service.look(h, looker, List.of(), false, "watch/" + identity);
         if (look.reading().silences() != null) {
             look.reading().silences().replicas().forEach(r -> up.merge(r.url(),
-                    !io.nodegate.handover.SilenceDecision.UNREADABLE.equals(r.state()), Boolean::logicalAnd));
+                    !SilenceDecision.UNREADABLE.equals(r.state()), Boolean::logicalAnd));
         }
         List<String> errors = look.reading().errors();
         List<String> before = lastErrors.put(h.name(), errors);

@@ -18,6 +18,12 @@ import io.nodegate.detect.Detector;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.source.kube.Kinds;
+import io.nodegate.detect.Finding;
+import io.nodegate.handover.run.SilenceKeeper;
+import io.nodegate.lifecycle.inventory.NodeHolds;
+import io.nodegate.model.ClusterState;
+import io.nodegate.source.kube.ApiReader;
+import io.nodegate.time.Durations;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -31,6 +37,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * `nodegate watch` running: the watches of every audited kind ({@link WatchCache}), passes ({@link WatchEngine}) after changes
@@ -146,11 +157,11 @@ public final class WatchService implements AutoCloseable {
                 settings.eventsPerSecond(), settings.eventBurst(), guard, log) : null;
         EventSink sink = events != null ? events : new EventSink() {
             @Override
-            public void appeared(io.nodegate.detect.Finding finding) {
+            public void appeared(Finding finding) {
             }
 
             @Override
-            public void resolved(io.nodegate.detect.Finding finding) {
+            public void resolved(Finding finding) {
             }
         };
         if (settings.namespace() == null) {
@@ -159,7 +170,7 @@ public final class WatchService implements AutoCloseable {
         this.engine = new WatchEngine(cache, clock, settings.audit(), settings.detectors(), sink, this::leads,
                 leaderKnown::get, metrics, settings.source(), settings.context(), settings.server(), log);
         // NG171 asks whether an open hand-over explains a cordon, as audit does; read apart from the informers
-        io.nodegate.source.kube.ApiReader reader = new io.nodegate.source.kube.ApiReader(api);
+        ApiReader reader = new ApiReader(api);
         this.openHandovers = new OpenHandoverReads(
                 () -> new HandoverApi(reader).openHandovers(), log);
         engine.handovers(openHandovers);
@@ -194,8 +205,8 @@ public final class WatchService implements AutoCloseable {
      * reads the leader Lease ({@link LeaderGuard}), as every write of the watch does.
      */
     public void keepHandovers(Duration alertmanagerTimeout) {
-        handovers = new HandoverReconciler(new io.nodegate.source.kube.ApiReader(connection),
-                new io.nodegate.handover.run.SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
+        handovers = new HandoverReconciler(new ApiReader(connection),
+                new SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
                 events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
                 settings.identity(), HandoverReconciler.EVERY, log);
         metrics.handovers(handovers::metrics);
@@ -210,7 +221,7 @@ public final class WatchService implements AutoCloseable {
      * @param effect NoSchedule, or NoExecute for hosts that must not run anything
      */
     public void holdNewcomers(String effect) {
-        newcomers = new NewcomerHolder(new io.nodegate.lifecycle.inventory.NodeHolds(connection.client()),
+        newcomers = new NewcomerHolder(new NodeHolds(connection.client()),
                 this::holdsTheLease, effect, clock, log);
     }
 
@@ -280,7 +291,7 @@ public final class WatchService implements AutoCloseable {
 
     private void startCacheWithRetry() {
         Backoff retries = new Backoff(settings.freshness().backoff(),
-                () -> java.util.concurrent.ThreadLocalRandom.current().nextDouble());
+                () -> ThreadLocalRandom.current().nextDouble());
         while (!closed) {
             Duration backoff = null;
             try {
@@ -291,8 +302,8 @@ public final class WatchService implements AutoCloseable {
             } catch (RuntimeException e) {
                 backoff = retries.next(System.nanoTime());
                 log.accept("cannot start the informers: " + (e instanceof CollectionException ? e.getMessage()
-                        : e.toString()) + "; retrying in " + io.nodegate.time.Durations.format(
-                        backoff.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)));
+                        : e.toString()) + "; retrying in " + Durations.format(
+                        backoff.truncatedTo(ChronoUnit.MILLIS)));
             }
             try {
                 Thread.sleep(Math.max(1, backoff.toMillis()));
@@ -395,7 +406,7 @@ public final class WatchService implements AutoCloseable {
      * (an Alertmanager replica slow to answer, each of its calls bounded by --alertmanager-timeout) the passes go on
      * and no second look is queued: the next good pass after it ends starts the next one.
      */
-    private void lookAtHandovers(HandoverReconciler keeper, io.nodegate.model.ClusterState state) {
+    private void lookAtHandovers(HandoverReconciler keeper, ClusterState state) {
         if (!looking.compareAndSet(false, true)) {
             return;
         }
@@ -411,14 +422,14 @@ public final class WatchService implements AutoCloseable {
                     looking.set(false);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             looking.set(false); // closing
         }
     }
 
     /** The checks each pass runs, code to name. */
-    private java.util.Map<String, String> checks() {
-        java.util.Map<String, String> checks = new java.util.LinkedHashMap<>();
+    private Map<String, String> checks() {
+        Map<String, String> checks = new LinkedHashMap<>();
         settings.detectors().forEach(d -> checks.put(d.code().code(), d.name()));
         return checks;
     }

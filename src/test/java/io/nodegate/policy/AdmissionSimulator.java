@@ -48,13 +48,15 @@ public final class AdmissionSimulator {
     public record Decision(boolean allowed, String message) {
     }
 
-    private record Compiled(String name, String source, CelRuntime.Program program) {
+    /** A compiled expression; {@link MutatingSimulator} compiles its own with the same environment. */
+    record Compiled(String name, String source, CelRuntime.Program program) {
     }
 
     private record Check(Compiled expression, Compiled messageExpression, String message) {
     }
 
-    private static final Cel CEL = CelFactory.standardCelBuilder()
+    /** The top-level variables and libraries kube-apiserver gives admission policies, validating or mutating. */
+    static final Cel CEL = CelFactory.standardCelBuilder()
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             .addCompilerLibraries(CelExtensions.strings())
             .addRuntimeLibraries(CelExtensions.strings())
@@ -158,20 +160,8 @@ public final class AdmissionSimulator {
         if (!matches(request)) {
             return new Decision(true, "not matched");
         }
-        Map<String, String> wanted = ref.getSelector().getMatchLabels() == null ? Map.of()
-                : ref.getSelector().getMatchLabels();
-        List<Map<String, Object>> selected = new ArrayList<>();
-        for (Map<String, Object> c : candidates) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> meta = (Map<String, Object>) c.get("metadata");
-            @SuppressWarnings("unchecked")
-            Map<String, Object> labels = meta == null || meta.get("labels") == null ? Map.of()
-                    : (Map<String, Object>) meta.get("labels");
-            boolean inNamespace = ref.getNamespace() == null || meta != null && ref.getNamespace().equals(meta.get("namespace"));
-            if (inNamespace && wanted.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
-                selected.add(c);
-            }
-        }
+        List<Map<String, Object>> selected = selectParams(ref.getNamespace(), null,
+                ref.getSelector().getMatchLabels(), candidates);
         if (selected.isEmpty()) {
             return notFound(binding);
         }
@@ -184,6 +174,38 @@ public final class AdmissionSimulator {
         return new Decision(true, "");
     }
 
+    /**
+     * The params a paramRef picks among {@code candidates}: those in its namespace (any when it names none), then
+     * the one with its name, or, when it names none, every one whose labels carry all of {@code matchLabels}.
+     * The validating and the mutating paramRef are different API types with the same fields, hence the parts.
+     */
+    static List<Map<String, Object>> selectParams(String namespace, String name, Map<String, String> matchLabels,
+                                                  List<Map<String, Object>> candidates) {
+        Map<String, String> wanted = matchLabels == null ? Map.of() : matchLabels;
+        List<Map<String, Object>> selected = new ArrayList<>();
+        for (Map<String, Object> c : candidates) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> meta = (Map<String, Object>) c.get("metadata");
+            boolean inNamespace = namespace == null || meta != null && namespace.equals(meta.get("namespace"));
+            if (!inNamespace) {
+                continue;
+            }
+            if (name != null) {
+                if (meta != null && name.equals(meta.get("name"))) {
+                    selected.add(c);
+                }
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> labels = meta == null || meta.get("labels") == null ? Map.of()
+                    : (Map<String, Object>) meta.get("labels");
+            if (wanted.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
+                selected.add(c);
+            }
+        }
+        return selected;
+    }
+
     private static Decision notFound(ValidatingAdmissionPolicyBinding binding) {
         String action = binding.getSpec().getParamRef().getParameterNotFoundAction();
         return "Allow".equals(action) ? new Decision(true, "parameter not found: allowed by the binding")
@@ -194,10 +216,7 @@ public final class AdmissionSimulator {
         if (!matches(request)) {
             return new Decision(true, "not matched");
         }
-        Map<String, Object> activation = activation(request);
-        if (params != null) {
-            activation.put("params", params);
-        }
+        Map<String, Object> activation = activation(request, params);
         // matchConditions decide whether the policy applies at all; one that errors denies (failurePolicy Fail)
         for (Compiled condition : matchConditions) {
             try {
@@ -246,7 +265,11 @@ public final class AdmissionSimulator {
         }
     }
 
-    private static Map<String, Object> activation(Request request) {
+    /**
+     * The top-level variables for {@code request} as kube-apiserver binds them, {@code params} null when the
+     * binding has none; {@code variables} is left for the caller, which computes them in order.
+     */
+    static Map<String, Object> activation(Request request, Map<String, Object> params) {
         Map<String, Object> userInfo = new LinkedHashMap<>();
         userInfo.put("username", request.username());
         userInfo.put("uid", "uid-" + request.username());
@@ -279,7 +302,7 @@ public final class AdmissionSimulator {
         activation.put("request", req);
         activation.put("object", request.object() == null ? NullValue.NULL_VALUE : request.object());
         activation.put("oldObject", request.oldObject() == null ? NullValue.NULL_VALUE : request.oldObject());
-        activation.put("params", NullValue.NULL_VALUE);
+        activation.put("params", params == null ? NullValue.NULL_VALUE : params);
         activation.put("namespaceObject", NullValue.NULL_VALUE);
         return activation;
     }

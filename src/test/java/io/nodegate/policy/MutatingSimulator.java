@@ -1,14 +1,6 @@
 package io.nodegate.policy;
 
-import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelFactory;
-import dev.cel.common.CelValidationResult;
-import dev.cel.common.types.SimpleType;
-import dev.cel.common.values.NullValue;
-import dev.cel.extensions.CelExtensions;
-import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
-import dev.cel.runtime.CelRuntime;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.MutatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.Mutation;
@@ -16,7 +8,6 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.NamedRuleWi
 import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.Variable;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,31 +33,16 @@ public final class MutatingSimulator {
     public record Result(Map<String, Object> object, List<String> applied, String error) {
     }
 
-    private record Compiled(String name, CelRuntime.Program program) {
-    }
-
-    private static final Cel CEL = CelFactory.standardCelBuilder()
-            .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-            .addCompilerLibraries(CelExtensions.strings())
-            .addRuntimeLibraries(CelExtensions.strings())
-            .addVar("object", SimpleType.DYN)
-            .addVar("oldObject", SimpleType.DYN)
-            .addVar("request", SimpleType.DYN)
-            .addVar("params", SimpleType.DYN)
-            .addVar("namespaceObject", SimpleType.DYN)
-            .addVar("variables", SimpleType.DYN)
-            .build();
-
     private static final Pattern JSON_PATCH = Pattern.compile("JSONPatch\\{op: ([^,]+), path: ([^,]+), value: ");
 
     private final MutatingAdmissionPolicy policy;
-    private final List<Compiled> variables = new ArrayList<>();
-    private final List<Compiled> mutations = new ArrayList<>();
+    private final List<AdmissionSimulator.Compiled> variables = new ArrayList<>();
+    private final List<AdmissionSimulator.Compiled> mutations = new ArrayList<>();
 
     public MutatingSimulator(MutatingAdmissionPolicy policy) {
         this.policy = policy;
         for (Variable v : policy.getSpec().getVariables()) {
-            variables.add(compile("variable " + v.getName(), v.getExpression()));
+            variables.add(AdmissionSimulator.compile("variable " + v.getName(), v.getExpression()));
         }
         for (Mutation m : policy.getSpec().getMutations()) {
             if (!"JSONPatch".equals(m.getPatchType())) {
@@ -77,22 +53,10 @@ public final class MutatingSimulator {
             if (source.contains("JSONPatch")) {
                 throw new AssertionError("a JSONPatch literal this simulator does not read: " + source);
             }
-            mutations.add(compile("mutation", source));
+            mutations.add(AdmissionSimulator.compile("mutation", source));
         }
         if (policy.getSpec().getMatchConditions() != null && !policy.getSpec().getMatchConditions().isEmpty()) {
             throw new AssertionError("matchConditions are not simulated for mutating policies");
-        }
-    }
-
-    private static Compiled compile(String name, String source) {
-        CelValidationResult result = CEL.compile(source);
-        if (result.hasError()) {
-            throw new AssertionError(name + " does not compile: " + result.getErrorString() + "\n" + source);
-        }
-        try {
-            return new Compiled(name, CEL.createProgram(result.getAst()));
-        } catch (Exception e) {
-            throw new AssertionError(name + " cannot be planned: " + e.getMessage(), e);
         }
     }
 
@@ -123,10 +87,10 @@ public final class MutatingSimulator {
                 Map<String, Object> computed = new LinkedHashMap<>();
                 activation.put("variables", computed);
                 try {
-                    for (Compiled v : variables) {
+                    for (AdmissionSimulator.Compiled v : variables) {
                         computed.put(v.name().substring("variable ".length()), v.program().eval(activation));
                     }
-                    for (Compiled m : mutations) {
+                    for (AdmissionSimulator.Compiled m : mutations) {
                         Object patch = m.program().eval(activation);
                         for (Object op : (List<?>) patch) {
                             apply(object, (Map<?, ?>) op);
@@ -145,27 +109,8 @@ public final class MutatingSimulator {
     private static List<Map<String, Object>> params(MutatingAdmissionPolicyBinding binding,
                                                     List<Map<String, Object>> configMaps) {
         var ref = binding.getSpec().getParamRef();
-        List<Map<String, Object>> selected = new ArrayList<>();
-        for (Map<String, Object> c : configMaps) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> meta = (Map<String, Object>) c.get("metadata");
-            if (ref.getNamespace() != null && !ref.getNamespace().equals(meta.get("namespace"))) {
-                continue;
-            }
-            if (ref.getName() != null) {
-                if (ref.getName().equals(meta.get("name"))) {
-                    selected.add(c);
-                }
-                continue;
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> labels = meta.get("labels") == null ? Map.of() : (Map<String, Object>) meta.get("labels");
-            Map<String, String> wanted = ref.getSelector().getMatchLabels() == null ? Map.of()
-                    : ref.getSelector().getMatchLabels();
-            if (wanted.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
-                selected.add(c);
-            }
-        }
+        List<Map<String, Object>> selected = AdmissionSimulator.selectParams(ref.getNamespace(), ref.getName(),
+                ref.getName() != null ? null : ref.getSelector().getMatchLabels(), configMaps);
         if (selected.isEmpty() && !"Allow".equals(ref.getParameterNotFoundAction())) {
             throw new AssertionError("parameterNotFoundAction " + ref.getParameterNotFoundAction()
                     + " is not simulated");
@@ -219,22 +164,11 @@ public final class MutatingSimulator {
         return String.valueOf(((Map<String, Object>) object.get("metadata")).get("name"));
     }
 
+    /** The kubelet's CREATE of its Node, as the validating simulator assembles any request. */
     private static Map<String, Object> activation(Map<String, Object> object, Map<String, Object> params) {
-        Map<String, Object> req = new LinkedHashMap<>();
-        req.put("uid", "705ab4f5-6393-11e8-b7cc-42010a800002");
-        req.put("kind", Map.of("group", "", "version", "v1", "kind", "Node"));
-        req.put("resource", Map.of("group", "", "version", "v1", "resource", "nodes"));
-        req.put("name", name(object));
-        req.put("operation", "CREATE");
-        req.put("userInfo", Map.of("username", "system:node:" + name(object),
-                "groups", List.of("system:nodes", "system:authenticated")));
-        req.put("dryRun", false);
-        Map<String, Object> activation = new HashMap<>();
-        activation.put("request", req);
-        activation.put("object", object);
-        activation.put("oldObject", NullValue.NULL_VALUE);
-        activation.put("params", params);
-        activation.put("namespaceObject", NullValue.NULL_VALUE);
-        return activation;
+        String node = name(object);
+        var request = new AdmissionSimulator.Request("CREATE", "nodes", null, "system:node:" + node,
+                List.of("system:nodes", "system:authenticated"), object, null);
+        return AdmissionSimulator.activation(request, params);
     }
 }

@@ -1,26 +1,23 @@
 package io.nodegate.watch;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.Detector;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.FindingCode;
 import io.nodegate.detect.Severity;
 import io.nodegate.model.ClusterState;
-import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
 import io.nodegate.watch.publishing.FindingEvents;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,24 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WatchEventsPerNodeTest {
 
-    private ApiTestServer api;
-    private KubernetesClient client;
-    private WatchService service;
-    private final List<String> log = new CopyOnWriteArrayList<>();
-
-    @AfterEach
-    void stop() {
-        log.forEach(l -> System.err.println("WATCHLOG " + l));
-        if (service != null) {
-            service.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
-        }
-    }
+    @RegisterExtension
+    final WatchFixture watch = new WatchFixture();
 
     /** Names the nodes it is given, as one finding (a group, as NG103 names a batch and NG110 the names of one host). */
     private static Detector naming(AtomicReference<List<String>> nodes) {
@@ -71,7 +52,7 @@ class WatchEventsPerNodeTest {
 
     private List<String> events() {
         List<String> out = new ArrayList<>();
-        for (Event e : api.client().v1().events().inNamespace("default").list().getItems()) {
+        for (Event e : watch.api().client().v1().events().inNamespace("default").list().getItems()) {
             out.add(e.getInvolvedObject().getName() + " " + e.getReason());
         }
         return out;
@@ -79,15 +60,13 @@ class WatchEventsPerNodeTest {
 
     @Test
     void nodesThatLeaveAFindingAreResolvedAndTheOnesStillInItHearNothingNew() throws Exception {
-        api = ApiTestServer.start().bookmarkEvery(Duration.ofMillis(300));
-        client = api.newClient();
+        ApiTestServer api = watch.api();
         AtomicReference<List<String>> nodes = new AtomicReference<>(List.of("a", "b", "c", "d"));
         var settings = new WatchService.Settings(Duration.ofMillis(300), Duration.ofMillis(100), null, null, "one",
                 Duration.ofSeconds(30), Duration.ofSeconds(20), Duration.ofSeconds(1), false, 100, 100, true,
                 AuditSettings.DEFAULTS, List.of(naming(nodes)), Duration.ofSeconds(5), "live: test", null, api.url(),
                 "test");
-        service = new WatchService(settings, KubeConnection.wrapping(client, Duration.ofSeconds(10)), Clock.systemUTC(),
-                log::add);
+        WatchService service = watch.service(settings, Clock.systemUTC());
         service.start();
         Await.until("the batch posted on the four", Duration.ofSeconds(60), () -> events().size() == 4);
         assertThat(events()).containsExactlyInAnyOrder("a SameHostTwoNames", "b SameHostTwoNames", "c SameHostTwoNames",

@@ -3,7 +3,6 @@ package io.nodegate.watch;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.registry.Detectors;
 import io.nodegate.lifecycle.SeedCluster;
@@ -12,11 +11,10 @@ import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
-import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.Await;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -24,7 +22,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,23 +36,8 @@ class WatchNewcomerHoldTest {
     private static final String A02_UUID = "4c4c4544-0031-3510-8052-b4c04f4e3332";
     private static final Duration INTERVAL = Duration.ofMinutes(5);
 
-    private ApiTestServer api;
-    private KubernetesClient client;
-    private WatchService service;
-    private final List<String> log = new CopyOnWriteArrayList<>();
-
-    @AfterEach
-    void stop() {
-        if (service != null) {
-            service.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
-        }
-    }
+    @RegisterExtension
+    final WatchFixture watch = new WatchFixture();
 
     private static Node node(String name, String uuid, TestClock clock) {
         Node n = SeedCluster.node(name, "10.0.3." + (10 + Math.abs(name.hashCode() % 200)), "True", false, Map.of(),
@@ -65,14 +47,14 @@ class WatchNewcomerHoldTest {
     }
 
     private boolean held(String name) {
-        Node n = api.client().nodes().withName(name).get();
+        Node n = watch.api().client().nodes().withName(name).get();
         return n != null && n.getSpec().getTaints() != null
                 && n.getSpec().getTaints().stream().anyMatch(t -> NewcomerHold.TAINT_KEY.equals(t.getKey()));
     }
 
     @Test
     void aNewcomerCreatedWhileTheWatchRunsIsHeldByThePassItsEventStartsAndStaysHeld() {
-        api = ApiTestServer.start().bookmarkEvery(Duration.ofMillis(300));
+        ApiTestServer api = watch.api();
         TestClock clock = new TestClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
         TombstoneBook book = TombstoneBook.empty().with(new Tombstone("gpu-a02", "uid-old", A02_UUID, null,
                 clock.instant().minusSeconds(3600), "c0ffee", "kim"));
@@ -83,13 +65,12 @@ class WatchNewcomerHoldTest {
         for (String name : List.of("w1", "w2")) {
             api.create(node(name, "uuid-" + name, clock), SeedCluster.lease(name, clock.instant()));
         }
-        client = api.newClient();
         var settings = new WatchService.Settings(INTERVAL, Duration.ofMillis(300),
                 new InetSocketAddress("127.0.0.1", 0), "nodegate-system", "replica-a", Duration.ofSeconds(2),
                 Duration.ofMillis(1500), Duration.ofMillis(250), false, 50, 100, false,
                 AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
-        service = new WatchService(settings, KubeConnection.wrapping(client, Duration.ofSeconds(10)), clock,
-                line -> log.add(line));
+        WatchService service = watch.service(settings, clock);
+        List<String> log = watch.log();
         service.holdNewcomers(NewcomerHold.NO_SCHEDULE);
         service.start();
         Await.until("the watch leads and made its first pass", Await.LOADED_MACHINE,

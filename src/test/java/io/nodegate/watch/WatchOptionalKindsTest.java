@@ -2,7 +2,6 @@ package io.nodegate.watch;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.registry.Detectors;
 import io.nodegate.lifecycle.SeedCluster;
@@ -10,16 +9,15 @@ import io.nodegate.lifecycle.TestClock;
 import io.nodegate.model.JobInfo;
 import io.nodegate.source.SourceNotes;
 import io.nodegate.testing.ApiTestServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,33 +29,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WatchOptionalKindsTest {
 
+    @RegisterExtension
+    final WatchFixture watch = new WatchFixture();
+
     private ApiTestServer api;
-    private KubernetesClient client;
     private WatchService service;
-    private final List<String> log = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void cluster() {
-        api = ApiTestServer.start().bookmarkEvery(Duration.ofMillis(300));
+        api = watch.api();
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         for (String name : List.of("w1", "w2")) {
             api.create(SeedCluster.node(name, "10.0.2." + name.charAt(1), "True", false,
                     Map.of("node-role.kubernetes.io/worker", "true"), "boot-" + name, "uuid-" + name, 0, now, now),
                     SeedCluster.lease(name, now));
         }
-        client = api.newClient();
         var settings = new WatchService.Settings(Duration.ofMillis(400), Duration.ofMillis(100), null, null, "optional",
                 Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(250), true, 50, 100, false,
                 AuditSettings.DEFAULTS, Detectors.all(), Duration.ofSeconds(5), "live: test", null, api.url(), "test");
-        service = new WatchService(settings, io.nodegate.source.kube.KubeConnection.wrapping(client, java.time.Duration.ofSeconds(10)), new TestClock(now), log::add);
-    }
-
-    @AfterEach
-    void stop() {
-        log.forEach(l -> System.err.println("WATCHLOG " + l));
-        service.close();
-        client.close();
-        api.close();
+        service = watch.service(settings, new TestClock(now));
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -101,6 +91,6 @@ class WatchOptionalKindsTest {
         });
         assertThat(service.engine().lastGood().state().notes()).doesNotContain(SourceNotes.CATTLE_SYSTEM_ABSENT);
         assertThat(service.cache().health()).containsEntry("cattle-system-jobs", true);
-        assertThat(log).anyMatch(l -> l.contains("cattle-system-jobs appeared after start"));
+        assertThat(watch.log()).anyMatch(l -> l.contains("cattle-system-jobs appeared after start"));
     }
 }

@@ -14,6 +14,7 @@ import io.nodegate.source.json.Plain;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
+import io.nodegate.model.OpenHandovers;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,6 +28,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.nio.file.Files;
+import java.util.Collections;
+import java.util.TreeSet;
 
 /**
  * Reads cluster state from kubectl dumps (JSON or YAML, single objects or Lists, mixed kinds, multi-document
@@ -68,7 +72,7 @@ public final class DumpSource {
             out.computeIfAbsent(kind.kind(), k -> new ArrayList<>()).add(kind);
         }
         out.replaceAll((k, v) -> List.copyOf(v));
-        return java.util.Collections.unmodifiableMap(out);
+        return Collections.unmodifiableMap(out);
     }
 
     /**
@@ -96,7 +100,7 @@ public final class DumpSource {
     private final Map<ReadKind<?, ?>, List<Object>> models = new LinkedHashMap<>();
     /** Per kind of the table: objects no row selects (a Lease in default), for the "ignored" notes. */
     private final Map<String, Integer> outsideRows = new LinkedHashMap<>();
-    private final Set<String> namespacesSeen = new java.util.TreeSet<>();
+    private final Set<String> namespacesSeen = new TreeSet<>();
     private final Map<String, Integer> ignoredKinds = new TreeMap<>();
     private final List<String> notes = new ArrayList<>();
     private final EtcdDumps etcd = new EtcdDumps();
@@ -401,7 +405,7 @@ public final class DumpSource {
                         + ": the reads cannot end before they start");
             }
         }
-        Set<String> absent = new java.util.TreeSet<>();
+        Set<String> absent = new TreeSet<>();
         if (tree.get("absent") != null && tree.get("absent").isArray()) {
             tree.get("absent").forEach(a -> absent.add(a.asString()));
         }
@@ -431,7 +435,7 @@ public final class DumpSource {
                 case OPTIONAL_API, OPTIONAL_NAMESPACE -> false;
                 case ON_REQUEST -> c.pods();
             };
-            if (expected && kind.dumpFile() != null && !java.nio.file.Files.isRegularFile(c.directory().resolve(kind.dumpFile()))) {
+            if (expected && kind.dumpFile() != null && !Files.isRegularFile(c.directory().resolve(kind.dumpFile()))) {
                 missing.add(kind.dumpFile());
             }
         }
@@ -526,7 +530,7 @@ public final class DumpSource {
                 collection == null ? null : collection.server(),
                 collection == null ? null : collection.serverVersion()), mapped, List.copyOf(notes));
         if (handoversListed) {
-            state = state.withHandovers(io.nodegate.model.OpenHandovers.of(openHandovers));
+            state = state.withHandovers(OpenHandovers.of(openHandovers));
         }
         return new Dump(state, etcdReports);
     }
