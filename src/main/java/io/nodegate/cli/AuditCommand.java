@@ -157,7 +157,11 @@ public final class AuditCommand implements Callable<Integer> {
             state = state.withBmc(bmc.read(java.time.Clock.systemUTC(), spec.commandLine().getErr()));
             bmcProblems = BmcNotes.add(state, notes);
         }
-        int code = audit(state, spec.commandLine().getOut(), extra, notes);
+        AuditRenderer.Checked checked = report(state, extra, notes);
+        // The model of every Node read is not needed to print the report made from it: at 20,000 Nodes it is most of
+        // the heap, and printing comes last, so the collector may have it while the output is written.
+        state = null;
+        int code = print(spec.commandLine().getOut(), checked);
         if (!bmcProblems.isEmpty()) {
             // printed first, then failed: a BMC that could not be read is missing evidence, never "nothing found"
             throw new CollectionException(String.join("; ", bmcProblems));
@@ -215,6 +219,11 @@ public final class AuditCommand implements Callable<Integer> {
     }
 
     private int audit(ClusterState state, PrintWriter out, List<Finding> extra, List<String> extraNotes) {
+        return print(out, report(state, extra, extraNotes));
+    }
+
+    /** The audit of a snapshot, with the findings and notes found beside it, as the command prints it. */
+    private AuditRenderer.Checked report(ClusterState state, List<Finding> extra, List<String> extraNotes) {
         List<Detector> detectors = detectors();
         AuditReport report = Audit.run(state, settings(), detectors);
         if (!extra.isEmpty()) {
@@ -229,8 +238,12 @@ public final class AuditCommand implements Callable<Integer> {
         if (!skip.isEmpty()) {
             report = report.withNote("not checked (--skip): " + String.join(", ", skipped()));
         }
-        output.print(out, new AuditRenderer.Checked(report, checks(detectors, probeKubelets), skipped()));
-        return exitCode(report);
+        return new AuditRenderer.Checked(report, checks(detectors, probeKubelets), skipped());
+    }
+
+    private int print(PrintWriter out, AuditRenderer.Checked checked) {
+        output.print(out, checked);
+        return exitCode(checked.report());
     }
 
     /** What ran, code to name: the detectors, and NG303 when the kubelet ports were probed. */

@@ -136,12 +136,21 @@ public class OutputOptions {
             throw new IllegalStateException(commandName() + " printed a " + report.getClass().getSimpleName()
                     + " but declared " + reportType.getSimpleName());
         }
-        out.print(render(report));
+        try {
+            // written as it is made (-o json, -o yaml), not built into one String first: see OutputFormat#write
+            current().write(report, rendering(), out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e); // a PrintWriter keeps its errors to itself; no other writer comes here
+        }
         out.flush();
     }
 
     String render(Object report) {
-        return current().render(report, new Rendering(new Style(color()), noHeaders()));
+        return current().render(report, rendering());
+    }
+
+    private Rendering rendering() {
+        return new Rendering(new Style(color()), noHeaders());
     }
 
     /** The help text of -o for this command: its formats and default, and a line on each special format. */

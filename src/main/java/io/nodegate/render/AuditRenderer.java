@@ -10,7 +10,9 @@ import io.nodegate.audit.AuditReport;
 import io.nodegate.audit.NodeRow;
 import io.nodegate.render.output.CheckedFindings;
 import io.nodegate.render.output.ListReport;
-import io.nodegate.render.output.TreeReport;
+import io.nodegate.render.output.StreamedJson;
+import io.nodegate.detect.Finding;
+import tools.jackson.core.JsonGenerator;
 
 import java.util.List;
 import java.util.Map;
@@ -88,7 +90,7 @@ public final class AuditRenderer {
      * An audit as a command prints it: the Node table (-o name: node/NAME; --no-headers: its rows) and the findings.
      * {@code watch --once} prints this; {@code audit} prints {@link Checked}, which CI and policy UIs also read.
      */
-    public interface Output extends ListReport, TreeReport {
+    public interface Output extends ListReport, StreamedJson {
 
         AuditReport report();
 
@@ -110,6 +112,16 @@ public final class AuditRenderer {
         @Override
         default JsonNode tree() {
             return AuditRenderer.tree(report());
+        }
+
+        @Override
+        default boolean streamable() {
+            return AuditRenderer.streamable(report());
+        }
+
+        @Override
+        default void writeJson(JsonGenerator g) {
+            AuditRenderer.writeJson(report(), g);
         }
     }
 
@@ -134,35 +146,87 @@ public final class AuditRenderer {
 
     /** {"now", "source", "nodes": [...], "findings": [...], "notes": [...]}. */
     public static JsonNode tree(AuditReport report) {
-        ObjectNode root = Structured.object();
-        Structured.putTime(root, "now", report.now());
-        root.put("source", report.source());
+        ObjectNode root = head(report);
         ArrayNode nodes = root.putArray("nodes");
         for (NodeRow n : report.nodes()) {
-            ObjectNode o = nodes.addObject();
-            o.put("name", n.name());
-            o.put("ready", n.ready());
-            o.put("readyReason", n.readyReason());
-            Structured.putTime(o, "leaseRenewTime", n.leaseRenewTime());
-            Structured.putSeconds(o, "leaseRenewAgeSeconds", n.leaseRenewAge());
-            Structured.putTime(o, "lastHeartbeatTime", n.lastHeartbeatTime());
-            Structured.putSeconds(o, "lastHeartbeatAgeSeconds", n.lastHeartbeatAge());
-            o.put("cordoned", n.cordoned());
-            o.put("cordonedBy", n.cordonedBy());
-            Structured.putTime(o, "cordonedAt", n.cordonedAt());
-            Structured.putSeconds(o, "cordonAgeSeconds", n.cordonAge());
-            o.put("cordonReason", n.cordonReason());
-            o.set("roles", Structured.strings(n.roles()));
-            o.put("internalIP", n.internalIp());
-            o.put("kubeletVersion", n.kubeletVersion());
-            o.put("bootID", n.bootId());
-            o.put("systemUUID", n.systemUuid());
-            Structured.putTime(o, "created", n.created());
-            Structured.putSeconds(o, "ageSeconds", n.age());
+            nodes.add(row(n));
         }
         root.set("findings", Structured.findings(report.findings()));
         root.set("notes", Structured.strings(report.notes()));
         return root;
+    }
+
+    /**
+     * {@link #tree}'s text, written one Node and one finding at a time: at 20,000 Nodes the tree is several times
+     * the 16 MB of its text, and it was built at the end of the run, when the heap is fullest. The same calls on the
+     * generator as writing the tree, so the same text ({@code StructuredTest}); only when {@link #streamable}.
+     */
+    static void writeJson(AuditReport report, JsonGenerator g) {
+        g.writeStartObject();
+        for (Map.Entry<String, JsonNode> e : head(report).properties()) {
+            g.writeName(e.getKey());
+            Structured.writeNode(g, e.getValue());
+        }
+        g.writeName("nodes");
+        g.writeStartArray();
+        for (NodeRow n : report.nodes()) {
+            Structured.writeNode(g, row(n));
+        }
+        g.writeEndArray();
+        g.writeName("findings");
+        g.writeStartArray();
+        for (Finding f : report.findings()) {
+            Structured.writeNode(g, Structured.finding(f));
+        }
+        g.writeEndArray();
+        g.writeName("notes");
+        Structured.writeNode(g, Structured.strings(report.notes()));
+        g.writeEndObject();
+    }
+
+    /**
+     * Whether {@link #writeJson} can write this report: a Node row holds only strings, whole numbers, booleans and
+     * nulls; a finding's evidence may hold values only the mapper writes (a floating number), and then the whole tree
+     * goes through the mapper, as {@link Structured#json(JsonNode)} does.
+     */
+    static boolean streamable(AuditReport report) {
+        for (Finding f : report.findings()) {
+            if (!Structured.writable(Structured.finding(f))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static ObjectNode head(AuditReport report) {
+        ObjectNode root = Structured.object();
+        Structured.putTime(root, "now", report.now());
+        root.put("source", report.source());
+        return root;
+    }
+
+    private static ObjectNode row(NodeRow n) {
+        ObjectNode o = Structured.object();
+        o.put("name", n.name());
+        o.put("ready", n.ready());
+        o.put("readyReason", n.readyReason());
+        Structured.putTime(o, "leaseRenewTime", n.leaseRenewTime());
+        Structured.putSeconds(o, "leaseRenewAgeSeconds", n.leaseRenewAge());
+        Structured.putTime(o, "lastHeartbeatTime", n.lastHeartbeatTime());
+        Structured.putSeconds(o, "lastHeartbeatAgeSeconds", n.lastHeartbeatAge());
+        o.put("cordoned", n.cordoned());
+        o.put("cordonedBy", n.cordonedBy());
+        Structured.putTime(o, "cordonedAt", n.cordonedAt());
+        Structured.putSeconds(o, "cordonAgeSeconds", n.cordonAge());
+        o.put("cordonReason", n.cordonReason());
+        o.set("roles", Structured.strings(n.roles()));
+        o.put("internalIP", n.internalIp());
+        o.put("kubeletVersion", n.kubeletVersion());
+        o.put("bootID", n.bootId());
+        o.put("systemUUID", n.systemUuid());
+        Structured.putTime(o, "created", n.created());
+        Structured.putSeconds(o, "ageSeconds", n.age());
+        return o;
     }
 
     static String abbreviate(String id) {

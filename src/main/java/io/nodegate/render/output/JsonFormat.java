@@ -1,6 +1,9 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.output.Structured;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 
 /** -o json: the report's one JSON shape, indented, ending with a newline. */
 public final class JsonFormat implements OutputFormat {
@@ -22,6 +25,17 @@ public final class JsonFormat implements OutputFormat {
 
     @Override
     public String render(Object report, Rendering how) {
-        return Structured.json(((TreeReport) report).tree());
+        StringWriter text = new StringWriter();
+        try {
+            write(report, how, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not throw
+        }
+        return text.toString();
+    }
+
+    @Override
+    public void write(Object report, Rendering how, Writer out) throws IOException {
+        Structured.json((TreeReport) report, out);
     }
 }

@@ -1,5 +1,8 @@
 package io.nodegate.render.output;
 
+import java.io.IOException;
+import java.io.Writer;
+
 /**
  * One value of {@code -o}: which reports it can print, and how. Adding a format is one class implementing this,
  * listed in {@link OutputFormats#ALL}; every command that prints a report of a type the format accepts then takes
@@ -22,4 +25,13 @@ public interface OutputFormat {
 
     /** The report in this format; {@code report} is of a type this format {@link #accepts}. */
     String render(Object report, Rendering how);
+
+    /**
+     * The report in this format, written to {@code out}. Formats whose text can be large (-o json, -o yaml) write it
+     * as they make it rather than build it whole first: at the end of a large audit the heap already holds the
+     * report, and a String of the output (with the buffer it was built in) would come on top.
+     */
+    default void write(Object report, Rendering how, Writer out) throws IOException {
+        out.write(render(report, how));
+    }
 }

@@ -1,6 +1,7 @@
 package io.nodegate.render.output;
 
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.PrettyPrinter;
 import tools.jackson.core.json.JsonFactory;
@@ -17,7 +18,10 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 import io.nodegate.detect.Finding;
 
+import java.io.FilterWriter;
+import java.io.IOException;
 import java.io.StringWriter;
+import java.io.Writer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -36,6 +40,10 @@ import java.util.Map;
  * generator with the mapper's pretty printer: the same text ({@code StructuredTest} holds the two to each other
  * on every example). The mappers are built on first use, by YAML output, {@link #tree(Object)} and values this
  * class does not know.
+ *
+ * <p>The output is written to the command's stream as it is made, never built into one String: an audit of
+ * 20,000 Nodes is 16 MB of JSON, and its text, the buffer it was built in and the tree came on top of the heap at
+ * its fullest, the end of the run. An audit's report is not even built as a tree ({@link StreamedJson}).
  */
 public final class Structured {
 
@@ -69,16 +77,102 @@ public final class Structured {
 
     public static String json(JsonNode tree) {
         StringWriter text = new StringWriter();
-        try (JsonGenerator generator = GENERATORS.createGenerator(PRETTY, text)) {
-            write(generator, tree);
-        } catch (UnknownNode e) {
-            return write(Mappers.JSON, tree) + "\n";
+        try {
+            json(tree, text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringWriter does not throw
         }
-        return text + "\n";
+        return text.toString();
+    }
+
+    /**
+     * {@link #json(JsonNode)}'s text written to {@code out} as it is made, never held whole: the output of a large
+     * audit (16 MB of JSON for 20,000 Nodes) would otherwise be held as a tree, a StringWriter's buffer and a String
+     * at once, at the end of the run when the heap is fullest.
+     */
+    public static void json(JsonNode tree, Writer out) throws IOException {
+        if (writable(tree)) {
+            try (JsonGenerator generator = generator(out)) {
+                write(generator, tree);
+            }
+        } else {
+            Mappers.JSON.writeValue(new Unclosed(out), tree);
+        }
+        out.write('\n');
+    }
+
+    /**
+     * {@code -o json} of a report: written as it is made when the report can ({@link StreamedJson}: a 20,000-Node
+     * audit's tree is several times the size of its text), else its {@link TreeReport#tree()}. The same text either
+     * way ({@code StructuredTest}).
+     */
+    public static void json(TreeReport report, Writer out) throws IOException {
+        if (report instanceof StreamedJson streamed && streamed.streamable()) {
+            try (JsonGenerator generator = generator(out)) {
+                streamed.writeJson(generator);
+            }
+            out.write('\n');
+        } else {
+            json(report.tree(), out);
+        }
     }
 
     public static String yaml(JsonNode tree) {
         return write(Mappers.YAML, tree);
+    }
+
+    /** {@link #yaml(JsonNode)}'s text written to {@code out} as the mapper makes it, without a String of it all. */
+    public static void yaml(JsonNode tree, Writer out) {
+        Mappers.YAML.writeValue(new Unclosed(out), tree);
+    }
+
+    /** A generator writing {@code out} as the mapper's pretty printer would; closing it leaves {@code out} open. */
+    private static JsonGenerator generator(Writer out) {
+        return GENERATORS.createGenerator(PRETTY, new Unclosed(out));
+    }
+
+    /**
+     * Whether {@link #writeNode} writes this tree as the mapper would: objects, arrays, strings, booleans, nulls and
+     * whole numbers that fit a long. Anything else (floating or big numbers, POJO or binary nodes) is left to the
+     * mapper's own settings.
+     */
+    public static boolean writable(JsonNode node) {
+        switch (node.getNodeType()) {
+            case OBJECT, ARRAY -> {
+                for (JsonNode child : node) {
+                    if (!writable(child)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            case STRING, BOOLEAN, NULL -> {
+                return true;
+            }
+            case NUMBER -> {
+                return node.numberType() == JsonParser.NumberType.INT || node.numberType() == JsonParser.NumberType.LONG;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** Writes one node of a larger document through {@code g}; only a node {@link #writable} accepts. */
+    public static void writeNode(JsonGenerator g, JsonNode node) {
+        write(g, node);
+    }
+
+    /** The writer a generator or mapper is handed: their close() ends the document, not the command's output. */
+    private static final class Unclosed extends FilterWriter {
+        Unclosed(Writer out) {
+            super(out);
+        }
+
+        @Override
+        public void close() {
+            // the caller flushes (and owns) the command's output
+        }
     }
 
     public static void putTime(ObjectNode node, String field, Instant instant) {
@@ -107,7 +201,7 @@ public final class Structured {
     }
 
     /** What {@code valueToTree} makes of a {@link Finding}: its {@code @JsonPropertyOrder}, severity by label. */
-    static ObjectNode finding(Finding f) {
+    public static ObjectNode finding(Finding f) {
         ObjectNode o = NODES.objectNode();
         o.put("code", f.code());
         o.put("name", f.name());
@@ -255,10 +349,10 @@ public final class Structured {
         }
     }
 
-    /** A node this writer does not copy (a POJO or binary node): the whole tree then goes through the mapper. */
-    private static final class UnknownNode extends RuntimeException {
-        UnknownNode() {
-            super(null, null, false, false);
+    /** A node this writer does not copy: {@link #writable} keeps such trees from it, so this is a bug. */
+    private static final class UnknownNode extends IllegalStateException {
+        UnknownNode(JsonNode node) {
+            super("not writable without the mapper: a " + node.getNodeType() + " node");
         }
     }
 
@@ -286,10 +380,10 @@ public final class Structured {
                 switch (node.numberType()) {
                     case INT -> g.writeNumber(node.intValue());
                     case LONG -> g.writeNumber(node.longValue());
-                    default -> throw new UnknownNode(); // floating and big numbers: the mapper's own settings
+                    default -> throw new UnknownNode(node); // floating and big numbers: the mapper's own settings
                 }
             }
-            default -> throw new UnknownNode();
+            default -> throw new UnknownNode(node);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.nodegate.render.output;
 
-import io.nodegate.render.output.Structured;
+import java.io.IOException;
+import java.io.Writer;
 
 /**
  * -o yaml: the JSON shape as YAML (the same tree, so {@code yq} and {@code jq} paths agree); Kubernetes objects as
@@ -29,5 +30,14 @@ public final class YamlFormat implements OutputFormat {
             return documents.yamlDocuments();
         }
         return Structured.yaml(((TreeReport) report).tree());
+    }
+
+    @Override
+    public void write(Object report, Rendering how, Writer out) throws IOException {
+        if (report instanceof DocumentsReport documents) {
+            out.write(documents.yamlDocuments());
+        } else {
+            Structured.yaml(((TreeReport) report).tree(), out);
+        }
     }
 }

@@ -53,6 +53,14 @@ class StructuredTest {
             findings += report.findings().size();
             JsonNode tree = AuditRenderer.tree(report);
             assertThat(Structured.json(tree)).as(example.toString()).isEqualTo(mapperJson(tree));
+            // what -o json prints: the report written Node by Node, never built as a tree
+            AuditRenderer.Plain printed = new AuditRenderer.Plain(report);
+            assertThat(printed.streamable()).as(example.toString()).isTrue();
+            assertThat(new JsonFormat().render(printed, Rendering.PLAIN)).as(example.toString())
+                    .isEqualTo(mapperJson(tree));
+            java.io.StringWriter yaml = new java.io.StringWriter();
+            Structured.yaml(tree, yaml);
+            assertThat(yaml.toString()).as(example.toString()).isEqualTo(Structured.Mappers.YAML.writeValueAsString(tree));
             for (Finding f : report.findings()) {
                 assertThat(Structured.finding(f)).as("%s %s", example, f.code())
                         .isEqualTo(Structured.Mappers.JSON.valueToTree(f));
@@ -99,6 +107,12 @@ class StructuredTest {
             root.set("findings", Structured.findings(List.of(f)));
             root.put("ratio", 1.5); // a floating number: written through the mapper, still the same text
             assertThat(Structured.json(root)).isEqualTo(mapperJson(root));
+            // an audit whose evidence holds one is not streamed: its tree goes through the mapper
+            AuditRenderer.Plain printed = new AuditRenderer.Plain(new AuditReport(Instant.parse(
+                    "2026-10-19T06:10:00Z"), "test", List.of(), List.of(f), List.of("a note")));
+            assertThat(printed.streamable()).isEqualTo(f == bare);
+            assertThat(new JsonFormat().render(printed, Rendering.PLAIN))
+                    .isEqualTo(mapperJson(AuditRenderer.tree(printed.report())));
             root.remove("ratio");
             assertThat(Structured.json(root)).isEqualTo(mapperJson(root));
         }
