@@ -206,7 +206,7 @@ class AcceptScenarioTest extends SeededClusterTest {
         fresh.getStatus().getNodeInfo().setMachineID("machine-gpu-a10");
         fresh.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey("nvidia.com/gpu")
                 .withEffect("NoSchedule").build(), new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
-                .withEffect("NoSchedule").build())));
+                .withEffect("NoExecute").build()))); // held NoExecute (policy --hold-effect NoExecute): any effect
         api.create(fresh, SeedCluster.secret("gpu-a10"));
 
         CliRun v = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes", "-o", "json");
