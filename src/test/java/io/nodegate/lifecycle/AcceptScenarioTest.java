@@ -75,6 +75,20 @@ class AcceptScenarioTest extends SeededClusterTest {
         }
     }
 
+    /**
+     * Runs accept with no earlier record left, and returns the one record it wrote (runs within one second share a
+     * directory, so an earlier run's record could stand in for a run that wrote none).
+     */
+    private JsonNode recorded(CliRun[] ran, String... args) throws Exception {
+        for (Path p : files("accept.json")) {
+            Files.delete(p);
+        }
+        ran[0] = cli(args);
+        List<Path> written = files("accept.json");
+        assertThat(written).as(ran[0].all()).hasSize(1);
+        return JSON.readTree(Files.readString(written.get(0)));
+    }
+
     @Test
     void aRemovedHostBackUnderANewNameIsHeldByTheWatchAndAcceptedOnlyOnEvidence() throws Exception {
         playGarbageCollector("gpu-a11");
@@ -106,16 +120,37 @@ class AcceptScenarioTest extends SeededClusterTest {
         }
         assertThat(held()).isTrue();
 
-        // FAIL: the host has no node-password Secret under its new name yet. --yes changes nothing.
-        CliRun fail = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        // FAIL: the host has no node-password Secret under its new name yet. --yes changes nothing; the attempt is
+        // recorded with its checks
+        CliRun[] ran = new CliRun[1];
+        JsonNode failed = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        CliRun fail = ran[0];
         assertThat(fail.exitCode()).as(fail.all()).isEqualTo(5);
         assertThat(fail.out()).contains("accept new-01: FAIL (compared with baseline target gpu-a11)",
                 "held: its systemUUID is tombstoned: host gpu-a11");
         assertThat(fail.err()).contains("the taint stays");
         assertNothingChanged(null);
         assertThat(files("tombstone-gpu-a11.json")).isEmpty();
+        assertThat(failed.get("verdict").asString()).isEqualTo("FAIL");
+        assertThat(failed.get("accepted").asBoolean()).isFalse();
+        assertThat(failed.get("checks").findValuesAsString("outcome")).contains("FAIL");
+        assertThat(failed.get("error").isNull()).isTrue();
 
         api.create(SeedCluster.secret(NEWCOMER));
+
+        // a failed read: no verdict, nothing changed, and the attempt is recorded with why it stopped
+        api.failOn("GET", "/api/v1/nodes", 500);
+        JsonNode unread = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        assertThat(ran[0].exitCode()).as(ran[0].all()).isEqualTo(3);
+        assertThat(ran[0].err()).containsIgnoringWhitespaces("accept new-01 failed; the attempt is recorded in");
+        api.clearFailures();
+        assertThat(unread.get("node").asString()).isEqualTo(NEWCOMER);
+        assertThat(unread.get("verdict").isNull()).isTrue();
+        assertThat(unread.get("uid").isNull()).isTrue();
+        assertThat(unread.get("accepted").asBoolean()).isFalse();
+        assertThat(unread.get("acceptedBy").asString()).isNotBlank();
+        assertThat(unread.get("error").asString()).contains("500");
+        assertNothingChanged(null);
 
         // PASS without --yes: the checks, nothing changed
         String rv = newcomer().getMetadata().getResourceVersion();
@@ -125,16 +160,28 @@ class AcceptScenarioTest extends SeededClusterTest {
                 "nothing changed: add --yes to accept");
         assertNothingChanged(rv);
 
-        // a fault on the Node's write: nothing changed, the tombstone included
+        // a fault on the Node's write: nothing changed, the tombstone included; the attempt is recorded: a PASS that
+        // was not acted on, and the failed PATCH
         api.failOn("PATCH", "/api/v1/nodes/" + NEWCOMER, 500);
-        CliRun fault = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        JsonNode unwritten = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        CliRun fault = ran[0];
         assertThat(fault.exitCode()).as(fault.all()).isEqualTo(3);
         assertNothingChanged(rv);
         api.clearFailures();
+        assertThat(unwritten.get("verdict").asString()).isEqualTo("PASS");
+        assertThat(unwritten.get("uid").asString()).isEqualTo(newcomer().getMetadata().getUid());
+        assertThat(unwritten.get("accepted").asBoolean()).isFalse();
+        assertThat(unwritten.get("released")).isEmpty();
+        assertThat(unwritten.get("error").asString()).contains("removing the taint nodegate.io/unaccepted from Node "
+                + "new-01 failed with HTTP 500");
 
         // the Node changed between the checks and the write (a kubelet's update): refused, nothing changed
         api.beforeServing("PATCH", "/api/v1/nodes/" + NEWCOMER, "{\"metadata\":{\"labels\":{\"example.com/rack\":\"r7\"}}}");
-        CliRun raced = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        JsonNode refused = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        CliRun raced = ran[0];
+        assertThat(refused.get("accepted").asBoolean()).isFalse();
+        assertThat(refused.get("error").asString()).contains("removing the taint nodegate.io/unaccepted from Node "
+                + "new-01");
         assertThat(raced.exitCode()).as(raced.all()).isNotZero();
         // (the stand-in drops the connection on a failed JSON Patch test where kube-apiserver answers an error
         // status, so the words differ; what matters is the same: the patch did not apply)
@@ -171,6 +218,7 @@ class AcceptScenarioTest extends SeededClusterTest {
         assertThat(r.get("comparedWith").asString()).isEqualTo("gpu-a11");
         assertThat(r.get("released").get(0).get("name").asString()).isEqualTo("gpu-a11");
         assertThat(r.get("heldFor").get(0).asString()).contains("tombstoned");
+        assertThat(r.get("error").isNull()).isTrue();
 
         // a watch that starts now, or runs on, never holds it again: it is accepted
         try (KubeConnection connection = KubeConnection.open(kc, null, Duration.ofSeconds(10))) {
