@@ -272,4 +272,78 @@ class AcceptScenarioTest extends SeededClusterTest {
         assertThat(api.client().nodes().withName("gpu-a10").get().getSpec().getTaints()).extracting(x -> x.getKey())
                 .containsExactly("nvidia.com/gpu");
     }
+
+    /**
+     * readmit of a removed host that is back already: it registered under a new name while its tombstone stood (no
+     * quarantine policy) and was held at birth. Lifting the tombstone lets it register again, but the held Node
+     * stays held: readmit says so, names that Node and says that accept releases it; a Node that matches nothing,
+     * and one that matches but is not held, are not named.
+     */
+    @Test
+    void readmitOfARemovedHostNamesTheHeldNodeThatMatchesItsTombstone() throws Exception {
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        assertThat(removed.exitCode()).as(removed.all()).isZero();
+        Tombstone t = TombstoneBook.parse(tombstones().getData()).get("gpu-a11").orElseThrow();
+        QuarantineScenarioTest.waitUntilTheServerClockPasses(t.removedAt());
+        clock.set(Instant.now());
+
+        Node back = SeedCluster.node(NEWCOMER, "198.51.100.21", "True", false, Map.of(), "boot-n1", "uuid-a11", 8,
+                Instant.now(), null);
+        back.getStatus().getNodeInfo().setMachineID("machine-gpu-a11");
+        back.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
+                .withEffect("NoSchedule").build())));
+        // held for another reason (not in an inventory, say): its identity is its own, so readmit does not name it
+        Node other = SeedCluster.node("new-02", "198.51.100.22", "True", false, Map.of(), "boot-n2", "uuid-other", 0,
+                Instant.now(), null);
+        other.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
+                .withEffect("NoSchedule").build())));
+        api.create(back, other);
+
+        // the plan: the note says the Node is held, nothing changed
+        CliRun plan = cli("readmit", "gpu-a11", "--baseline", baseline.toString());
+        assertThat(plan.exitCode()).as(plan.all()).isZero();
+        assertThat(plan.err()).containsIgnoringWhitespaces("Node new-01 matches gpu-a11's tombstone (systemUUID) and is"
+                + " held (taint nodegate.io/unaccepted): readmit does not lift the hold. 'nodegate accept new-01"
+                + " --baseline FILE --yes' releases it");
+        assertThat(plan.err()).doesNotContain("new-02");
+        assertThat(tombstones().getData()).containsKey("node.gpu-a11");
+
+        // --yes: the tombstone goes, the hold stays, and readmit says that accept releases it; -o json stays one
+        // document on stdout and carries the held Node
+        CliRun yes = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes", "-o", "json");
+        assertThat(yes.exitCode()).as(yes.all()).isZero();
+        assertThat(yes.err()).containsIgnoringWhitespaces("Node new-01 matches gpu-a11's tombstone (systemUUID) and is"
+                + " still held (taint nodegate.io/unaccepted): releasing the tombstone does not lift the hold."
+                + " 'nodegate accept new-01 --baseline FILE --yes' releases it");
+        assertThat(yes.err()).doesNotContain("new-02");
+        JsonNode out = JSON.readTree(yes.out());
+        assertThat(out.get("released").asBoolean()).isTrue();
+        assertThat(out.get("held")).hasSize(1);
+        assertThat(out.get("held").get(0).get("name").asString()).isEqualTo(NEWCOMER);
+        assertThat(out.get("held").get(0).get("match").asString()).isEqualTo("systemUUID");
+        assertThat(tombstones().getData()).doesNotContainKey("node.gpu-a11");
+        assertThat(held()).isTrue();
+        assertThat(newcomer().getMetadata().getAnnotations()).doesNotContainKey(NewcomerHold.ACCEPTED_BY);
+    }
+
+    /** A removed host whose identity no held Node carries: readmit says nothing about holds. */
+    @Test
+    void readmitOfARemovedHostWithNoHeldNodeSaysNothingOfHolds() throws Exception {
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        assertThat(removed.exitCode()).as(removed.all()).isZero();
+        Tombstone t = TombstoneBook.parse(tombstones().getData()).get("gpu-a11").orElseThrow();
+        QuarantineScenarioTest.waitUntilTheServerClockPasses(t.removedAt());
+        clock.set(Instant.now());
+        // back under a new name, but not held (the watch was off): nothing to accept, so nothing is said
+        Node back = SeedCluster.node(NEWCOMER, "198.51.100.21", "True", false, Map.of(), "boot-n1", "uuid-a11", 8,
+                Instant.now(), null);
+        api.create(back);
+
+        CliRun yes = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes");
+        assertThat(yes.exitCode()).as(yes.all()).isZero();
+        assertThat(yes.err()).doesNotContain(NewcomerHold.TAINT_KEY);
+        assertThat(tombstones().getData()).doesNotContainKey("node.gpu-a11");
+    }
 }
