@@ -121,10 +121,45 @@ public final class AcceptCommand implements Callable<Integer> {
             description = "nodegate's namespace: the tombstones ledger and the inventory (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    /** What accept decided and did; kept in the evidence directory. */
+    /**
+     * What accept decided and did; kept in the evidence directory, for an attempt that failed too.
+     *
+     * @param error why the attempt stopped (a failed read, a refused or failed PATCH, a failed release), or null; the
+     *              fields before it hold what was known by then (no uid when the Node was never read, no verdict
+     *              when the checks did not finish)
+     */
     public record Record(String node, String uid, Instant at, String acceptedBy, Verdict verdict,
                          List<String> heldFor, String comparedWith, List<Check> checks, List<Tombstone> released,
-                         boolean accepted) {
+                         boolean accepted, String error) {
+    }
+
+    /** What one run of accept knows so far: a failure at any step is recorded with it. */
+    private static final class Attempt {
+        Instant at;
+        final String who;
+        NodeInfo node;
+        Verdict verdict;
+        List<String> heldFor = List.of();
+        String comparedWith;
+        List<Check> checks = List.of();
+        final List<Tombstone> released = new ArrayList<>();
+        boolean accepted;
+        /** The record is written: what fails after it (a FAIL's exit) is not an attempt's failure to record. */
+        boolean recorded;
+
+        Attempt(Instant at, String who) {
+            this.at = at;
+            this.who = who;
+        }
+
+        String dir(String name) {
+            return "accept-" + name + "-" + EvidenceStore.stamp(at);
+        }
+
+        Record record(String name, String error) {
+            return new Record(name, node == null ? null : node.uid(), at, who, verdict, heldFor, comparedWith,
+                    checks, List.copyOf(released), accepted, error);
+        }
     }
 
     @Override
@@ -132,15 +167,44 @@ public final class AcceptCommand implements Callable<Integer> {
         Baseline baseline = prelude.baseline();
         HostReportJson.Loaded report = hostReport == null ? null : HostReportJson.load(hostReport);
         BaselineFileOptions.Session session = prelude.connect(env);
+        Attempt attempt = new Attempt(env.clock().instant(), TombstoneLedger.who(session.api()));
+        try {
+            return accept(baseline, report, session, attempt);
+        } catch (RuntimeException e) {
+            if (attempt.recorded) {
+                throw e;
+            }
+            // the attempt is kept as a success is: what was read, checked and done up to the failure, and why it
+            // stopped. Nothing changed in the cluster on this path unless the record says accepted or released.
+            EvidenceStore store = session.store();
+            try {
+                store.ensureWritable();
+                java.nio.file.Path written = store.writeJson(attempt.dir(node) + "/accept.json",
+                        attempt.record(node, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("nodegate: accept " + node + " failed; the attempt is recorded in " + written);
+                err.flush();
+            } catch (RuntimeException unwritten) {
+                e.addSuppressed(unwritten);
+            }
+            throw e;
+        }
+    }
+
+    private Integer accept(Baseline baseline, HostReportJson.Loaded report, BaselineFileOptions.Session session,
+                           Attempt attempt) {
         ClusterState state = new LiveSource(session.api().connection()).load(false);
         NodeInfo n = state.node(node).orElseThrow(() -> new InputException("Node " + node + " not found (NotFound)"));
+        attempt.node = n;
         PrintWriter out = spec.commandLine().getOut();
         if (!NewcomerHold.held(n)) {
+            attempt.recorded = true; // nothing to accept is no attempt
             output.print(out, new Output(node + " carries no " + NewcomerHold.TAINT_KEY + " taint: nothing to accept\n",
                     null, node));
             return ExitCode.OK;
         }
         List<String> heldFor = NewcomerHold.reasons(n, state);
+        attempt.heldFor = heldFor;
         SharedMachineIds images = new SharedMachineIds().addAll(state.nodes(), null);
         List<Tombstone> matching = state.tombstones().items().stream()
                 .filter(t -> t.matchOf(n, true, images) != null && !t.existedAtRemoval(n)).toList();
@@ -149,8 +213,10 @@ public final class AcceptCommand implements Callable<Integer> {
         if (as != null && baseline.target(as) == null) {
             throw new InputException("--as " + as + " is not a target in the baseline");
         }
+        attempt.comparedWith = targetName;
         List<Check> checks = new ArrayList<>();
         checks.add(identityCheck(n, state));
+        attempt.checks = checks;
         if (targetName != null) {
             Readmitter.Verification v = new Readmitter(session.api(), session.store(), env.clock())
                     .verify(baseline, baseline.target(targetName), node, false, report, clusterAddresses);
@@ -170,12 +236,13 @@ public final class AcceptCommand implements Callable<Integer> {
         for (Check c : checks) {
             verdict = Verdict.worst(verdict, c.outcome());
         }
+        attempt.verdict = verdict;
         Instant at = env.clock().instant();
-        String who = TombstoneLedger.who(session.api());
-        List<Tombstone> released = new ArrayList<>();
-        boolean accepted = false;
+        attempt.at = at;
+        String who = attempt.who;
+        List<Tombstone> released = attempt.released;
         EvidenceStore store = session.store();
-        String dir = "accept-" + node + "-" + EvidenceStore.stamp(at);
+        String dir = attempt.dir(node);
         if (yes && verdict == Verdict.PASS) {
             store.ensureWritable();
             // every tombstone is saved before anything changes in the cluster
@@ -185,14 +252,12 @@ public final class AcceptCommand implements Callable<Integer> {
             // The Node first: its one patch tests the uid and resourceVersion the checks were made on, so a Node that
             // changed since (a kubelet's status update, another person) is refused and nothing at all has changed.
             new NodeHolds(session.api().client()).accept(n, who, at);
-            accepted = true;
+            attempt.accepted = true;
             TombstoneLedger ledger = new TombstoneLedger(session.api(), namespace);
             for (Tombstone t : matching) {
                 try {
                     ledger.release(t.name()).ifPresent(released::add);
                 } catch (RuntimeException e) {
-                    store.writeJson(dir + "/accept.json", new Record(node, n.uid(), at, who, verdict, heldFor,
-                            targetName, checks, released, true));
                     throw new io.nodegate.CollectionException("accept " + node + ": the Node is accepted (taint "
                             + "removed, " + NewcomerHold.ACCEPTED_BY + " written), but releasing tombstone " + t.name()
                             + " failed: " + e.getMessage() + ". Its copy is in " + store.dir().resolve(dir) + "; release"
@@ -201,9 +266,11 @@ public final class AcceptCommand implements Callable<Integer> {
                 }
             }
         }
-        Record record = new Record(node, n.uid(), at, who, verdict, heldFor, targetName, checks, released, accepted);
+        Record record = attempt.record(node, null);
         store.ensureWritable();
         store.writeJson(dir + "/accept.json", record);
+        attempt.recorded = true;
+        boolean accepted = attempt.accepted;
         List<String> w = new ArrayList<>();
         w.add("accept " + node + ": " + verdict + (targetName == null ? "" : " (compared with baseline target "
                 + targetName + ")"));

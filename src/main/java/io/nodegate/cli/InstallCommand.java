@@ -121,6 +121,11 @@ public final class InstallCommand implements Callable<Integer> {
                     + "trust store).")
     String bmcCaConfigMap;
 
+    @Option(names = "--hold-effect", paramLabel = "EFFECT", defaultValue = "NoSchedule",
+            description = "The effect of the taint the watch holds newcomers with (`watch --hold-effect`): NoSchedule "
+                    + "(default) or NoExecute, for hosts that must not run anything (docs/inventory.md).")
+    String holdEffect;
+
     /** yaml by default, for `kubectl apply -f -`. */
     @picocli.CommandLine.Mixin
     OutputOptions output = OutputOptions.of(ManifestOutput.class, "yaml");
@@ -141,11 +146,12 @@ public final class InstallCommand implements Callable<Integer> {
             if (image != null || withoutCrds || withPolicy || withAlerts || withServiceMonitor || noRancher
                     || withDashboard || withPolicyReports || dashboardNamespace != null || !monitoringLabels.isEmpty()
                     || bmcInventoryConfigMap != null || bmcCredentialsSecret != null || bmcCaConfigMap != null
+                    || spec.commandLine().getParseResult().hasMatchedOption("--hold-effect")
                     || replicas != InstallSettings.DEFAULT_REPLICAS
                     || !InstallSettings.DEFAULT_NAMESPACE.equals(namespace)) {
                 throw new InputException("--crds-only prints the CRDs alone: drop the watch's options "
                         + "(--image, --namespace, --replicas, --with-*, --without-crds, --no-rancher, "
-                        + "--monitoring-label, --dashboard-namespace, --bmc-*)");
+                        + "--monitoring-label, --dashboard-namespace, --bmc-*, --hold-effect)");
             }
             output.print(spec.commandLine().getOut(), ManifestOutput.of(InstallBundle.crds()));
             return ExitCode.OK;
@@ -153,7 +159,7 @@ public final class InstallCommand implements Callable<Integer> {
         InstallSettings settings = new InstallSettings(namespace, image, replicas, withPolicy, withAlerts,
                 withServiceMonitor, !noRancher, monitoringLabels, withDashboard, withPolicyReports,
                 VersionProvider.version(), dashboardNamespace,
-                BmcMounts.of(bmcInventoryConfigMap, bmcCredentialsSecret, bmcCaConfigMap));
+                BmcMounts.of(bmcInventoryConfigMap, bmcCredentialsSecret, bmcCaConfigMap), holdEffect);
         var objects = InstallBundle.objects(settings, !withoutCrds);
         output.print(spec.commandLine().getOut(), ManifestOutput.of(objects));
         List<String> rancherOnly = objects.stream()

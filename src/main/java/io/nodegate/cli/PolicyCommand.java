@@ -40,7 +40,8 @@ import java.util.concurrent.Callable;
                 "  * with --hold: a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1beta1,",
                 "    Kubernetes 1.34 with its feature gate and API on) adds the taint",
                 "    nodegate.io/unaccepted:NoSchedule at CREATE to a Node that is tombstoned or",
-                "    that the declared inventory does not place, until 'nodegate accept'.",
+                "    that the declared inventory does not place, until 'nodegate accept'",
+                "    (--hold-effect NoExecute for hosts that must not run anything).",
                 "With --machines, the policy for Rancher's management cluster instead: DELETE of",
                 "a Rancher custom node's Machine is denied unless it carries a PASS bound to",
                 "that Machine and the Node it points at (gate --machine-context --annotate).",
@@ -95,6 +96,12 @@ public final class PolicyCommand implements Callable<Integer> {
                     + "Needs kube-apiserver 1.34 with --feature-gates MutatingAdmissionPolicy=true and --runtime-config "
                     + "admissionregistration.k8s.io/v1beta1=true; see docs/inventory.md.")
     boolean hold;
+
+    @Option(names = "--hold-effect", paramLabel = "EFFECT", defaultValue = "NoSchedule",
+            description = "With --hold: the taint's effect, NoSchedule (default: nothing new is scheduled there) or "
+                    + "NoExecute (also keeps off, and evicts, every pod without a toleration for it, DaemonSet pods "
+                    + "included). Give the watch the same --hold-effect.")
+    String holdEffect;
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", defaultValue = "nodegate-system",
             description = "Namespace of the nodegate-tombstones ConfigMap: created here with the Role that lets "
@@ -165,13 +172,16 @@ public final class PolicyCommand implements Callable<Integer> {
                 throw new InputException(machineOnly + " belongs to the Machine policy: add --machines");
             }
         }
+        if (!hold && spec.commandLine().getParseResult().hasMatchedOption("--hold-effect")) {
+            throw new InputException("--hold-effect goes with --hold: it is the effect of the newcomer hold's taint");
+        }
         return PolicyBundle.of(new PolicySettings(operatorsGroup, breakGlassGroup, !noRancher, nodePasswordSecrets,
-                quarantine, namespace, hold));
+                quarantine, namespace, hold, holdEffect));
     }
 
     private PolicyBundle machineBundle() {
         for (String downstreamOnly : List.of("--no-rancher", "--node-password-secret", "--quarantine", "--hold",
-                "--namespace")) {
+                "--hold-effect", "--namespace")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(downstreamOnly)) {
                 throw new InputException(downstreamOnly + " belongs to the downstream cluster's Node policy,"
                         + " not to --machines (Rancher's management cluster)");

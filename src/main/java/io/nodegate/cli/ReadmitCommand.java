@@ -15,6 +15,7 @@ import io.nodegate.render.LifecycleRenderer;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.lifecycle.readmit.Readmitter;
 import io.nodegate.model.NewcomerHold;
+import io.nodegate.render.output.TerminalText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -111,6 +112,7 @@ public final class ReadmitCommand implements Callable<Integer> {
         }
         Readmitter.Release release = readmitter.releaseTombstone(baseline, node, yes,
                 new TombstoneLedger(session.api(), namespace));
+        sayWhoIsStillHeld(release);
         if (release != null && !release.nodeExists()) {
             // a removed host: no Node to keep, only its quarantine to lift before it is reinstalled
             output.print(w, new LifecycleRenderer.ReadmitRelease(release));
@@ -119,6 +121,28 @@ public final class ReadmitCommand implements Callable<Integer> {
         Readmitter.Plan p = readmitter.prepare(baseline, node, yes);
         output.print(w, new LifecycleRenderer.ReadmitPlan(p, release));
         return ExitCode.OK;
+    }
+
+    /**
+     * The host may be back already, held at birth under this name or a new one: lifting its tombstone lets it register
+     * again, but a Node it registered meanwhile stays held until `accept`, which readmit does not do (the same one door
+     * as below). Said on stderr before the plan, so -o json stays one document and the note is not lost should the
+     * plan fail afterwards.
+     */
+    private void sayWhoIsStillHeld(Readmitter.Release release) {
+        if (release == null || release.held().isEmpty()) {
+            return;
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        for (Readmitter.HeldNode h : release.held()) {
+            String name = TerminalText.escape(h.name());
+            err.println("nodegate: Node " + name + " matches " + node + "'s tombstone (" + h.match() + ") and is "
+                    + (release.released() ? "still " : "") + "held (taint " + NewcomerHold.TAINT_KEY + "): "
+                    + (release.released() ? "releasing the tombstone" : "readmit") + " does not lift the hold. "
+                    + "'nodegate accept " + name + " --baseline FILE --yes' releases it, on the same evidence plus the "
+                    + "host's identity, and records who accepted it.");
+        }
+        err.flush();
     }
 
     /**

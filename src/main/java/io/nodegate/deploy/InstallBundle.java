@@ -252,6 +252,11 @@ public final class InstallBundle {
         if (settings.withPolicyReports()) {
             args.add("--policy-reports");
         }
+        if (!io.nodegate.model.NewcomerHold.NO_SCHEDULE.equals(settings.holdEffect())) {
+            // the watch's default is NoSchedule: only another effect is written, so the default manifests stay as
+            // they were
+            args.addAll(List.of("--hold-effect", settings.holdEffect()));
+        }
         BmcMounts bmc = settings.bmc();
         if (bmc != null) {
             args.addAll(bmc.watchArgs());

@@ -1,6 +1,7 @@
 package io.nodegate.deploy;
 
 import io.nodegate.InputException;
+import io.nodegate.model.NewcomerHold;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,11 +28,21 @@ import java.util.regex.Pattern;
  * @param dashboardNamespace where the dashboard ConfigMap goes (null: {@code namespace}); Rancher Monitoring's
  *                           Grafana reads dashboards from cattle-dashboards only
  * @param bmc                what the watch mounts to read the hosts' BMCs (`--bmc-*`), or null: no BMC reads
+ * @param holdEffect         the effect of the taint the watch holds newcomers with (`watch --hold-effect`):
+ *                           NoSchedule, the watch's default, or NoExecute
  */
 public record InstallSettings(String namespace, String image, int replicas, boolean withPolicy, boolean withAlerts,
                               boolean withServiceMonitor, boolean rancher, Map<String, String> monitoringLabels,
                               boolean withDashboard, boolean withPolicyReports, String version,
-                              String dashboardNamespace, BmcMounts bmc) {
+                              String dashboardNamespace, BmcMounts bmc, String holdEffect) {
+
+    public InstallSettings(String namespace, String image, int replicas, boolean withPolicy, boolean withAlerts,
+                           boolean withServiceMonitor, boolean rancher, Map<String, String> monitoringLabels,
+                           boolean withDashboard, boolean withPolicyReports, String version,
+                           String dashboardNamespace, BmcMounts bmc) {
+        this(namespace, image, replicas, withPolicy, withAlerts, withServiceMonitor, rancher, monitoringLabels,
+                withDashboard, withPolicyReports, version, dashboardNamespace, bmc, NewcomerHold.NO_SCHEDULE);
+    }
 
     public static final String DEFAULT_NAMESPACE = "nodegate-system";
     public static final int DEFAULT_REPLICAS = 2;
@@ -78,6 +89,9 @@ public record InstallSettings(String namespace, String image, int replicas, bool
         if (replicas < 1 || replicas > 10) {
             throw new InputException("--replicas " + replicas + " is out of range (1-10; 2 gives a leader and a "
                     + "stand-by)");
+        }
+        if (NewcomerHold.effect(holdEffect) == null) {
+            throw new InputException("--hold-effect must be NoSchedule or NoExecute, got '" + holdEffect + "'");
         }
         monitoringLabels = Map.copyOf(new TreeMap<>(monitoringLabels == null ? Map.of() : monitoringLabels));
         if (dashboardNamespace != null && (dashboardNamespace.length() > 63

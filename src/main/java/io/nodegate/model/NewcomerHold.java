@@ -21,6 +21,14 @@ public final class NewcomerHold {
     private NewcomerHold() {
     }
 
+    /**
+     * The hold's effect as a flag gives it ({@code --hold-effect} of `policy --hold` and of the watch): NoSchedule or
+     * NoExecute, spelled as Kubernetes spells them; null for anything else.
+     */
+    public static String effect(String flag) {
+        return NO_SCHEDULE.equals(flag) || NO_EXECUTE.equals(flag) ? flag : null;
+    }
+
     /** Whether the Node carries the hold. */
     public static boolean held(NodeInfo node) {
         return node.taints().stream().anyMatch(t -> TAINT_KEY.equals(t.key()));

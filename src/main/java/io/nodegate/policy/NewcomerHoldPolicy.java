@@ -18,7 +18,7 @@ import java.util.List;
  * Holds a newcomer at birth (`nodegate policy --hold`): a MutatingAdmissionPolicy
  * ({@code admissionregistration.k8s.io/v1beta1}, beta in Kubernetes 1.34 and off by default: the feature gate
  * {@code MutatingAdmissionPolicy} plus {@code --runtime-config admissionregistration.k8s.io/v1beta1=true}) that adds
- * the taint {@value NewcomerHold#TAINT_KEY}:NoSchedule to a Node in its CREATE when
+ * the taint {@value NewcomerHold#TAINT_KEY}:NoSchedule (or NoExecute, `--hold-effect`) to a Node in its CREATE when
  * <ul>
  *   <li>its name, systemUUID or machineID is tombstoned (the same index keys and exemptions as
  *       {@link QuarantinePolicy}; a machineID only while the Node reports no systemUUID or the tombstone none, as
@@ -55,7 +55,20 @@ public final class NewcomerHoldPolicy {
     private NewcomerHoldPolicy() {
     }
 
+    /** The hold with the effect NoSchedule: nothing new is scheduled there, what runs keeps running. */
     public static MutatingAdmissionPolicy policy() {
+        return policy(NewcomerHold.NO_SCHEDULE);
+    }
+
+    /**
+     * @param effect NoSchedule, or NoExecute for hosts that must not run anything: at CREATE no pod is bound yet, so
+     *               the difference is what the kubelet and the scheduler do afterwards (NoExecute also keeps off, and
+     *               evicts, DaemonSet pods without a toleration for it)
+     */
+    public static MutatingAdmissionPolicy policy(String effect) {
+        if (NewcomerHold.effect(effect) == null) {
+            throw new IllegalArgumentException("the hold's effect is NoSchedule or NoExecute, not " + effect);
+        }
         String node = CelLiteral.quote(TombstoneBook.NODE_PREFIX);
         String uuidKey = CelLiteral.quote(TombstoneBook.SYSTEM_UUID_PREFIX);
         String midKey = CelLiteral.quote(TombstoneBook.MACHINE_ID_PREFIX);
@@ -65,7 +78,7 @@ public final class NewcomerHoldPolicy {
         String invMid = CelLiteral.quote(NodeInventory.MACHINE_ID_PREFIX);
         String name = "object.metadata.name";
         String taint = "{'key': " + CelLiteral.quote(NewcomerHold.TAINT_KEY) + ", 'effect': "
-                + CelLiteral.quote(NewcomerHold.NO_SCHEDULE) + "}";
+                + CelLiteral.quote(effect) + "}";
         return new MutatingAdmissionPolicyBuilder()
                 .withApiVersion(API_VERSION)
                 .withNewMetadata().withName(NAME).withLabels(GatePolicy.LABELS).endMetadata()

@@ -29,7 +29,7 @@ public final class PolicyBundle {
             objects.add(QuarantinePolicy.binding(settings.tombstonesNamespace()));
         }
         if (settings.hold()) {
-            objects.add(NewcomerHoldPolicy.policy());
+            objects.add(NewcomerHoldPolicy.policy(settings.holdEffect()));
             objects.addAll(NewcomerHoldPolicy.bindings(settings.tombstonesNamespace()));
         }
         objects.addAll(OperatorRbac.objects(settings));

@@ -1,6 +1,7 @@
 package io.nodegate.policy;
 
 import io.nodegate.InputException;
+import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.TombstoneBook;
 
 import java.util.List;
@@ -17,10 +18,18 @@ import java.util.List;
  * @param tombstonesNamespace   where `remove` keeps the nodegate-tombstones ConfigMap (--namespace)
  * @param hold                  also emit the MutatingAdmissionPolicy that holds newcomers at CREATE (--hold); only
  *                              for API servers that serve admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy
+ * @param holdEffect            the hold's taint effect, NoSchedule or NoExecute (--hold-effect)
  */
 public record PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
                              List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace,
-                             boolean hold) {
+                             boolean hold, String holdEffect) {
+
+    public PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
+                          List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace,
+                          boolean hold) {
+        this(operatorsGroup, breakGlassGroup, includeRancher, nodePasswordSecrets, quarantine, tombstonesNamespace,
+                hold, NewcomerHold.NO_SCHEDULE);
+    }
 
     public PolicySettings(String operatorsGroup, String breakGlassGroup, boolean includeRancher,
                           List<String> nodePasswordSecrets, boolean quarantine, String tombstonesNamespace) {
@@ -49,6 +58,10 @@ public record PolicySettings(String operatorsGroup, String breakGlassGroup, bool
                 || tombstonesNamespace.length() > 63) {
             throw new InputException("--namespace '" + tombstonesNamespace + "' is not a valid namespace name"
                     + " (lower-case DNS label, e.g. nodegate-system)");
+        }
+        if (NewcomerHold.effect(holdEffect) == null) {
+            throw new InputException("--hold-effect must be NoSchedule or NoExecute, got '"
+                    + holdEffect + "'");
         }
         nodePasswordSecrets = List.copyOf(nodePasswordSecrets == null ? List.of() : nodePasswordSecrets);
         for (String name : nodePasswordSecrets) {

@@ -369,6 +369,28 @@ class InstallCommandTest {
         assertThat(grantedVerbs).isEqualTo(requestedVerbs);
     }
 
+    /** The watch holds newcomers with NoSchedule by default; --hold-effect NoExecute is passed on to it, as given. */
+    @Test
+    void holdEffectNoExecuteIsPassedToTheWatchAndTheDefaultAddsNothing() {
+        assertThat(only(install(), Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .doesNotContain("--hold-effect");
+        assertThat(only(install("--hold-effect", "NoSchedule"), Deployment.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getArgs()).doesNotContain("--hold-effect");
+        List<String> args = only(install("--hold-effect", "NoExecute"), Deployment.class).getSpec().getTemplate()
+                .getSpec().getContainers().get(0).getArgs();
+        assertThat(args).containsSubsequence("--hold-effect", "NoExecute");
+        // the watch parses these arguments and takes the effect
+        io.nodegate.cli.WatchCommand command = new io.nodegate.cli.WatchCommand();
+        var parsed = new picocli.CommandLine(command).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
+        assertThat(parsed.matchedOptionValue("--hold-effect", "")).isEqualTo("NoExecute");
+
+        CliRun bad = run("install", "--image", IMAGE, "--hold-effect", "Evict");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--hold-effect must be NoSchedule or NoExecute, got 'Evict'");
+        assertThat(bad.out()).isEmpty();
+        assertThat(run("install", "--crds-only", "--hold-effect", "NoExecute").exitCode()).isEqualTo(2);
+    }
+
     @Test
     void bmcFlagsMountTheInventoryCredentialsAndCaAndTheWatchTakesTheArgumentsItIsGiven(@TempDir Path tmp)
             throws Exception {

@@ -75,6 +75,20 @@ class AcceptScenarioTest extends SeededClusterTest {
         }
     }
 
+    /**
+     * Runs accept with no earlier record left, and returns the one record it wrote (runs within one second share a
+     * directory, so an earlier run's record could stand in for a run that wrote none).
+     */
+    private JsonNode recorded(CliRun[] ran, String... args) throws Exception {
+        for (Path p : files("accept.json")) {
+            Files.delete(p);
+        }
+        ran[0] = cli(args);
+        List<Path> written = files("accept.json");
+        assertThat(written).as(ran[0].all()).hasSize(1);
+        return JSON.readTree(Files.readString(written.get(0)));
+    }
+
     @Test
     void aRemovedHostBackUnderANewNameIsHeldByTheWatchAndAcceptedOnlyOnEvidence() throws Exception {
         playGarbageCollector("gpu-a11");
@@ -106,16 +120,37 @@ class AcceptScenarioTest extends SeededClusterTest {
         }
         assertThat(held()).isTrue();
 
-        // FAIL: the host has no node-password Secret under its new name yet. --yes changes nothing.
-        CliRun fail = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        // FAIL: the host has no node-password Secret under its new name yet. --yes changes nothing; the attempt is
+        // recorded with its checks
+        CliRun[] ran = new CliRun[1];
+        JsonNode failed = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        CliRun fail = ran[0];
         assertThat(fail.exitCode()).as(fail.all()).isEqualTo(5);
         assertThat(fail.out()).contains("accept new-01: FAIL (compared with baseline target gpu-a11)",
                 "held: its systemUUID is tombstoned: host gpu-a11");
         assertThat(fail.err()).contains("the taint stays");
         assertNothingChanged(null);
         assertThat(files("tombstone-gpu-a11.json")).isEmpty();
+        assertThat(failed.get("verdict").asString()).isEqualTo("FAIL");
+        assertThat(failed.get("accepted").asBoolean()).isFalse();
+        assertThat(failed.get("checks").findValuesAsString("outcome")).contains("FAIL");
+        assertThat(failed.get("error").isNull()).isTrue();
 
         api.create(SeedCluster.secret(NEWCOMER));
+
+        // a failed read: no verdict, nothing changed, and the attempt is recorded with why it stopped
+        api.failOn("GET", "/api/v1/nodes", 500);
+        JsonNode unread = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        assertThat(ran[0].exitCode()).as(ran[0].all()).isEqualTo(3);
+        assertThat(ran[0].err()).containsIgnoringWhitespaces("accept new-01 failed; the attempt is recorded in");
+        api.clearFailures();
+        assertThat(unread.get("node").asString()).isEqualTo(NEWCOMER);
+        assertThat(unread.get("verdict").isNull()).isTrue();
+        assertThat(unread.get("uid").isNull()).isTrue();
+        assertThat(unread.get("accepted").asBoolean()).isFalse();
+        assertThat(unread.get("acceptedBy").asString()).isNotBlank();
+        assertThat(unread.get("error").asString()).contains("500");
+        assertNothingChanged(null);
 
         // PASS without --yes: the checks, nothing changed
         String rv = newcomer().getMetadata().getResourceVersion();
@@ -125,16 +160,28 @@ class AcceptScenarioTest extends SeededClusterTest {
                 "nothing changed: add --yes to accept");
         assertNothingChanged(rv);
 
-        // a fault on the Node's write: nothing changed, the tombstone included
+        // a fault on the Node's write: nothing changed, the tombstone included; the attempt is recorded: a PASS that
+        // was not acted on, and the failed PATCH
         api.failOn("PATCH", "/api/v1/nodes/" + NEWCOMER, 500);
-        CliRun fault = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        JsonNode unwritten = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        CliRun fault = ran[0];
         assertThat(fault.exitCode()).as(fault.all()).isEqualTo(3);
         assertNothingChanged(rv);
         api.clearFailures();
+        assertThat(unwritten.get("verdict").asString()).isEqualTo("PASS");
+        assertThat(unwritten.get("uid").asString()).isEqualTo(newcomer().getMetadata().getUid());
+        assertThat(unwritten.get("accepted").asBoolean()).isFalse();
+        assertThat(unwritten.get("released")).isEmpty();
+        assertThat(unwritten.get("error").asString()).contains("removing the taint nodegate.io/unaccepted from Node "
+                + "new-01 failed with HTTP 500");
 
         // the Node changed between the checks and the write (a kubelet's update): refused, nothing changed
         api.beforeServing("PATCH", "/api/v1/nodes/" + NEWCOMER, "{\"metadata\":{\"labels\":{\"example.com/rack\":\"r7\"}}}");
-        CliRun raced = cli("accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        JsonNode refused = recorded(ran, "accept", NEWCOMER, "--baseline", baseline.toString(), "--yes");
+        CliRun raced = ran[0];
+        assertThat(refused.get("accepted").asBoolean()).isFalse();
+        assertThat(refused.get("error").asString()).contains("removing the taint nodegate.io/unaccepted from Node "
+                + "new-01");
         assertThat(raced.exitCode()).as(raced.all()).isNotZero();
         // (the stand-in drops the connection on a failed JSON Patch test where kube-apiserver answers an error
         // status, so the words differ; what matters is the same: the patch did not apply)
@@ -171,6 +218,7 @@ class AcceptScenarioTest extends SeededClusterTest {
         assertThat(r.get("comparedWith").asString()).isEqualTo("gpu-a11");
         assertThat(r.get("released").get(0).get("name").asString()).isEqualTo("gpu-a11");
         assertThat(r.get("heldFor").get(0).asString()).contains("tombstoned");
+        assertThat(r.get("error").isNull()).isTrue();
 
         // a watch that starts now, or runs on, never holds it again: it is accepted
         try (KubeConnection connection = KubeConnection.open(kc, null, Duration.ofSeconds(10))) {
@@ -206,7 +254,7 @@ class AcceptScenarioTest extends SeededClusterTest {
         fresh.getStatus().getNodeInfo().setMachineID("machine-gpu-a10");
         fresh.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey("nvidia.com/gpu")
                 .withEffect("NoSchedule").build(), new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
-                .withEffect("NoSchedule").build())));
+                .withEffect("NoExecute").build()))); // held NoExecute (policy --hold-effect NoExecute): any effect
         api.create(fresh, SeedCluster.secret("gpu-a10"));
 
         CliRun v = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes", "-o", "json");
@@ -223,5 +271,79 @@ class AcceptScenarioTest extends SeededClusterTest {
         assertThat(yes.exitCode()).as(yes.all()).isZero();
         assertThat(api.client().nodes().withName("gpu-a10").get().getSpec().getTaints()).extracting(x -> x.getKey())
                 .containsExactly("nvidia.com/gpu");
+    }
+
+    /**
+     * readmit of a removed host that is back already: it registered under a new name while its tombstone stood (no
+     * quarantine policy) and was held at birth. Lifting the tombstone lets it register again, but the held Node
+     * stays held: readmit says so, names that Node and says that accept releases it; a Node that matches nothing,
+     * and one that matches but is not held, are not named.
+     */
+    @Test
+    void readmitOfARemovedHostNamesTheHeldNodeThatMatchesItsTombstone() throws Exception {
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        assertThat(removed.exitCode()).as(removed.all()).isZero();
+        Tombstone t = TombstoneBook.parse(tombstones().getData()).get("gpu-a11").orElseThrow();
+        QuarantineScenarioTest.waitUntilTheServerClockPasses(t.removedAt());
+        clock.set(Instant.now());
+
+        Node back = SeedCluster.node(NEWCOMER, "198.51.100.21", "True", false, Map.of(), "boot-n1", "uuid-a11", 8,
+                Instant.now(), null);
+        back.getStatus().getNodeInfo().setMachineID("machine-gpu-a11");
+        back.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
+                .withEffect("NoSchedule").build())));
+        // held for another reason (not in an inventory, say): its identity is its own, so readmit does not name it
+        Node other = SeedCluster.node("new-02", "198.51.100.22", "True", false, Map.of(), "boot-n2", "uuid-other", 0,
+                Instant.now(), null);
+        other.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
+                .withEffect("NoSchedule").build())));
+        api.create(back, other);
+
+        // the plan: the note says the Node is held, nothing changed
+        CliRun plan = cli("readmit", "gpu-a11", "--baseline", baseline.toString());
+        assertThat(plan.exitCode()).as(plan.all()).isZero();
+        assertThat(plan.err()).containsIgnoringWhitespaces("Node new-01 matches gpu-a11's tombstone (systemUUID) and is"
+                + " held (taint nodegate.io/unaccepted): readmit does not lift the hold. 'nodegate accept new-01"
+                + " --baseline FILE --yes' releases it");
+        assertThat(plan.err()).doesNotContain("new-02");
+        assertThat(tombstones().getData()).containsKey("node.gpu-a11");
+
+        // --yes: the tombstone goes, the hold stays, and readmit says that accept releases it; -o json stays one
+        // document on stdout and carries the held Node
+        CliRun yes = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes", "-o", "json");
+        assertThat(yes.exitCode()).as(yes.all()).isZero();
+        assertThat(yes.err()).containsIgnoringWhitespaces("Node new-01 matches gpu-a11's tombstone (systemUUID) and is"
+                + " still held (taint nodegate.io/unaccepted): releasing the tombstone does not lift the hold."
+                + " 'nodegate accept new-01 --baseline FILE --yes' releases it");
+        assertThat(yes.err()).doesNotContain("new-02");
+        JsonNode out = JSON.readTree(yes.out());
+        assertThat(out.get("released").asBoolean()).isTrue();
+        assertThat(out.get("held")).hasSize(1);
+        assertThat(out.get("held").get(0).get("name").asString()).isEqualTo(NEWCOMER);
+        assertThat(out.get("held").get(0).get("match").asString()).isEqualTo("systemUUID");
+        assertThat(tombstones().getData()).doesNotContainKey("node.gpu-a11");
+        assertThat(held()).isTrue();
+        assertThat(newcomer().getMetadata().getAnnotations()).doesNotContainKey(NewcomerHold.ACCEPTED_BY);
+    }
+
+    /** A removed host whose identity no held Node carries: readmit says nothing about holds. */
+    @Test
+    void readmitOfARemovedHostWithNoHeldNodeSaysNothingOfHolds() throws Exception {
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        assertThat(removed.exitCode()).as(removed.all()).isZero();
+        Tombstone t = TombstoneBook.parse(tombstones().getData()).get("gpu-a11").orElseThrow();
+        QuarantineScenarioTest.waitUntilTheServerClockPasses(t.removedAt());
+        clock.set(Instant.now());
+        // back under a new name, but not held (the watch was off): nothing to accept, so nothing is said
+        Node back = SeedCluster.node(NEWCOMER, "198.51.100.21", "True", false, Map.of(), "boot-n1", "uuid-a11", 8,
+                Instant.now(), null);
+        api.create(back);
+
+        CliRun yes = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes");
+        assertThat(yes.exitCode()).as(yes.all()).isZero();
+        assertThat(yes.err()).doesNotContain(NewcomerHold.TAINT_KEY);
+        assertThat(tombstones().getData()).doesNotContainKey("node.gpu-a11");
     }
 }

@@ -127,6 +127,61 @@ class NewcomerHoldPolicyCelTest {
                 "/spec/taints");
     }
 
+    /**
+     * `--hold-effect NoExecute`: the same rule, the taint with the effect NoExecute (for hosts that must not run
+     * anything), and a Node registered with the hold already, whatever its effect, is left as it came.
+     */
+    @Test
+    void withHoldEffectNoExecuteTheTaintIsNoExecute() {
+        CliRun run = CliRun.run("policy", "--hold", "--hold-effect", "NoExecute", "--no-rancher");
+        assertThat(run.exitCode()).as(run.all()).isZero();
+        @SuppressWarnings("unchecked")
+        List<HasMetadata> objects = (List<HasMetadata>) new KubernetesSerialization().unmarshal(run.out());
+        MutatingAdmissionPolicy policy = objects.stream().filter(MutatingAdmissionPolicy.class::isInstance)
+                .map(MutatingAdmissionPolicy.class::cast).findFirst().orElseThrow();
+        List<MutatingAdmissionPolicyBinding> noExecuteBindings = objects.stream()
+                .filter(MutatingAdmissionPolicyBinding.class::isInstance)
+                .map(MutatingAdmissionPolicyBinding.class::cast).toList();
+        assertThat(noExecuteBindings).isEqualTo(bindings);
+        MutatingSimulator noExecute = new MutatingSimulator(policy);
+
+        MutatingSimulator.Result r = noExecute.create(registering("new-01", A02_UUID, A02_MID), noExecuteBindings,
+                List.of(ledger(a02Removed())));
+        assertThat(r.error()).isNull();
+        assertThat(taints(r.object())).containsExactly(Map.of("key", "nodegate.io/unaccepted", "effect", "NoExecute"));
+        // not in the inventory: held, NoExecute too
+        MutatingSimulator.Result undeclared = noExecute.create(registering("gpu-c01", B01_UUID, B01_MID),
+                noExecuteBindings, List.of(inventory(new Host("gpu-b02", A02_UUID, A02_MID, List.of(), null))));
+        assertThat(taints(undeclared.object())).extracting(t -> t.get("effect")).containsExactly("NoExecute");
+        // nothing holds it: left as it came
+        Map<String, Object> unrelated = registering("gpu-b01", B01_UUID, B01_MID);
+        assertThat(noExecute.create(unrelated, noExecuteBindings, List.of(ledger(a02Removed()))).object())
+                .isEqualTo(unrelated);
+        // registered with the NoSchedule hold already: one hold taint is enough, none is added
+        Map<String, Object> node = registering("new-01", A02_UUID, A02_MID);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) node.get("spec");
+        spec.put("taints", new ArrayList<>(List.of(Map.of("key", NewcomerHold.TAINT_KEY, "effect", "NoSchedule"))));
+        assertThat(noExecute.create(node, noExecuteBindings, List.of(ledger(a02Removed()))).applied()).isEmpty();
+    }
+
+    @Test
+    void aHoldEffectOtherThanNoScheduleOrNoExecuteOrWithoutHoldIsAUsageError() {
+        CliRun bad = CliRun.run("policy", "--hold", "--hold-effect", "PreferNoSchedule", "--no-rancher");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--hold-effect must be NoSchedule or NoExecute, got 'PreferNoSchedule'");
+        assertThat(bad.out()).isEmpty();
+        // Kubernetes spells effects exactly so; a lower-case one would be refused by the API server at apply
+        assertThat(CliRun.run("policy", "--hold", "--hold-effect", "noexecute").exitCode()).isEqualTo(2);
+        CliRun alone = CliRun.run("policy", "--hold-effect", "NoExecute", "--no-rancher");
+        assertThat(alone.exitCode()).isEqualTo(2);
+        assertThat(alone.err()).contains("--hold-effect goes with --hold");
+        assertThat(alone.out()).isEmpty();
+        CliRun machines = CliRun.run("policy", "--machines", "--hold-effect", "NoExecute");
+        assertThat(machines.exitCode()).isEqualTo(2);
+        assertThat(machines.err()).contains("--hold-effect belongs to the downstream cluster's Node policy");
+    }
+
     @Test
     void theOldNameAndAMachineIdAloneAreHeldTooUnlessTheFirmwareUuidsDisagree() {
         assertThat(held(create(registering("gpu-a02", B01_UUID, B01_MID), List.of(ledger(a02Removed()))))).isTrue();

@@ -100,4 +100,57 @@ class NewcomerHolderTest {
             }
         }
     }
+
+    /**
+     * `watch --hold-effect NoExecute`: the newcomer is held with NoExecute, which also evicts pods that bound before
+     * the taint; accepting it removes the hold whatever its effect and leaves the Node's other NoExecute taint.
+     */
+    @Test
+    void withNoExecuteTheNewcomerIsHeldNoExecuteAndAcceptRemovesThatHoldOnly() throws Exception {
+        try (ApiTestServer api = ApiTestServer.start()) {
+            TombstoneBook book = TombstoneBook.empty().with(new Tombstone("gpu-a02", "uid-old", A02_UUID, A02_MID,
+                    Instant.parse("2026-10-21T06:31:10Z"), "c0ffee", "kim"));
+            api.create(new NamespaceBuilder().withNewMetadata().withName("nodegate-system").endMetadata().build(),
+                    new ConfigMapBuilder().withNewMetadata().withName(TombstoneBook.CONFIGMAP)
+                            .withNamespace("nodegate-system").endMetadata().withData(book.data()).build());
+            Path kc = api.writeKubeconfig(tmp.resolve("kc"));
+            List<String> log = new ArrayList<>();
+            try (KubeConnection connection = KubeConnection.open(kc, null, Duration.ofSeconds(10))) {
+                LiveSource live = new LiveSource(connection);
+                NewcomerHolder holder = new NewcomerHolder(new NodeHolds(connection.client()), () -> true,
+                        NewcomerHold.NO_EXECUTE, Clock.systemUTC(), log::add);
+                assertThat(holder.afterPass(live.load(false))).isEmpty();
+
+                // the host comes back with a NoExecute taint of its own (its config's --register-with-taints)
+                Node back = node("new-01", A02_UUID, A02_MID);
+                back.setSpec(new io.fabric8.kubernetes.api.model.NodeSpecBuilder().addNewTaint()
+                        .withKey("example.com/dedicated").withValue("batch").withEffect("NoExecute").endTaint().build());
+                api.create(back);
+                assertThat(holder.afterPass(live.load(false))).containsExactly("new-01");
+                Node held = api.client().nodes().withName("new-01").get();
+                assertThat(held.getSpec().getTaints()).extracting(t -> t.getKey() + ":" + t.getEffect())
+                        .containsExactly("example.com/dedicated:NoExecute", "nodegate.io/unaccepted:NoExecute");
+                assertThat(log).anySatisfy(l -> assertThat(l).contains("held newcomer Node new-01",
+                        "(taint nodegate.io/unaccepted:NoExecute)"));
+
+                var now = live.load(false).node("new-01").orElseThrow();
+                assertThat(NewcomerHold.held(now)).isTrue();
+                new NodeHolds(connection.client()).accept(now, "kim via kubeconfig user ops",
+                        Instant.parse("2026-10-26T08:00:00Z"));
+                Node accepted = api.client().nodes().withName("new-01").get();
+                assertThat(accepted.getSpec().getTaints()).extracting(t -> t.getKey() + ":" + t.getEffect() + "="
+                        + t.getValue()).containsExactly("example.com/dedicated:NoExecute=batch");
+                assertThat(accepted.getMetadata().getAnnotations())
+                        .containsEntry(NewcomerHold.ACCEPTED_BY, "kim via kubeconfig user ops");
+            }
+        }
+    }
+
+    @Test
+    void theWatchRefusesAnotherHoldEffectBeforeConnecting() {
+        io.nodegate.testing.CliRun bad = io.nodegate.testing.CliRun.run("watch", "--hold-effect", "NoEvict",
+                "--kubeconfig", tmp.resolve("absent.yaml").toString());
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--hold-effect must be NoSchedule or NoExecute, got 'NoEvict'");
+    }
 }

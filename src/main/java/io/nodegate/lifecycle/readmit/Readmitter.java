@@ -18,6 +18,7 @@ import io.nodegate.model.JobInfo;
 import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.SecretMeta;
+import io.nodegate.model.SharedMachineIds;
 import io.nodegate.CollectionException;
 import io.nodegate.InputException;
 import io.nodegate.lifecycle.evidence.Json;
@@ -69,9 +70,16 @@ public final class Readmitter {
      * @param nodeExists whether the Node object is still there (a removed host's is not: it joins as a new Node)
      * @param released   true when this run removed the tombstone (--yes)
      * @param backup     where the released tombstone was saved
+     * @param held       Nodes held at birth (taint {@value NewcomerHold#TAINT_KEY}) that this tombstone matches: the
+     *                   host already came back, under this name or another, and waits for `accept`; releasing the
+     *                   tombstone does not lift their hold
      */
     public record Release(String node, Tombstone tombstone, String where, boolean released, String backup,
-                          boolean nodeExists, String clusterVersion, List<String> hostSteps) {
+                          boolean nodeExists, String clusterVersion, List<String> hostSteps, List<HeldNode> held) {
+    }
+
+    /** A held Node that matches a tombstone, and by what (name, systemUUID or machineID). */
+    public record HeldNode(String name, String match) {
     }
 
     /** Null when the host has no tombstone. With {@code yes}, saves it to the evidence directory, then releases it. */
@@ -83,7 +91,17 @@ public final class Readmitter {
         requireTarget(baseline, node);
         Instant at = clock.instant();
         boolean exists = api.node(node).isPresent();
-        String version = BaselineCollector.clusterKubeletVersion(api.nodes());
+        List<NodeInfo> nodes = api.nodes();
+        String version = BaselineCollector.clusterKubeletVersion(nodes);
+        // read before anything changes: a read that fails here leaves the tombstone in place
+        SharedMachineIds images = new SharedMachineIds().addAll(nodes, null);
+        List<HeldNode> held = new ArrayList<>();
+        for (NodeInfo n : nodes) {
+            String match = tombstone.matchOf(n, true, images);
+            if (match != null && !tombstone.existedAtRemoval(n) && NewcomerHold.held(n)) {
+                held.add(new HeldNode(n.name(), match));
+            }
+        }
         String dist = baseline.distribution() != null ? baseline.distribution() : "rke2";
         String backup = null;
         boolean released = false;
@@ -94,7 +112,7 @@ public final class Readmitter {
             released = ledger.release(node).isPresent();
         }
         return new Release(node, tombstone, ledger.where(), released, backup, exists, version,
-                hostSteps(node, dist, version, exists));
+                hostSteps(node, dist, version, exists), List.copyOf(held));
     }
 
     public Plan prepare(Baseline baseline, String node, boolean yes) {
