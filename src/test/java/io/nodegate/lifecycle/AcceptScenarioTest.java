@@ -327,6 +327,36 @@ class AcceptScenarioTest extends SeededClusterTest {
         assertThat(newcomer().getMetadata().getAnnotations()).doesNotContainKey(NewcomerHold.ACCEPTED_BY);
     }
 
+    /**
+     * A removed host back under its old name, held at birth: the Node readmit would keep is not the baseline's (a new
+     * uid), so readmit refuses, and it refuses before the tombstone is lifted: nothing changes on a path that ends in
+     * an error. The refusal names accept, which admits such a Node.
+     */
+    @Test
+    void readmitOfARemovedHostBackUnderItsOldNameRefusesBeforeReleasingTheTombstone() throws Exception {
+        playGarbageCollector("gpu-a11");
+        CliRun removed = cli("remove", "gpu-a11", "--baseline", baseline.toString(), "--override", "kim: test");
+        assertThat(removed.exitCode()).as(removed.all()).isZero();
+        Tombstone t = TombstoneBook.parse(tombstones().getData()).get("gpu-a11").orElseThrow();
+        QuarantineScenarioTest.waitUntilTheServerClockPasses(t.removedAt());
+        clock.set(Instant.now());
+        Node back = SeedCluster.node("gpu-a11", "198.51.100.21", "True", false, Map.of(), "boot-a11-new", "uuid-a11",
+                8, Instant.now(), null);
+        back.getStatus().getNodeInfo().setMachineID("machine-gpu-a11");
+        back.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
+                .withEffect("NoSchedule").build())));
+        api.create(back);
+
+        CliRun yes = cli("readmit", "gpu-a11", "--baseline", baseline.toString(), "--yes");
+        assertThat(yes.exitCode()).as(yes.all()).isEqualTo(2);
+        assertThat(yes.err()).containsIgnoringWhitespaces("it registered again since it was removed and is held")
+                .containsIgnoringWhitespaces("'nodegate accept gpu-a11 --baseline FILE --yes'")
+                .containsIgnoringWhitespaces("Nothing was released: the tombstone stays");
+        assertThat(tombstones().getData()).containsKey("node.gpu-a11");
+        assertThat(api.client().nodes().withName("gpu-a11").get().getSpec().getTaints()).extracting(x -> x.getKey())
+                .contains(NewcomerHold.TAINT_KEY);
+    }
+
     /** A removed host whose identity no held Node carries: readmit says nothing about holds. */
     @Test
     void readmitOfARemovedHostWithNoHeldNodeSaysNothingOfHolds() throws Exception {

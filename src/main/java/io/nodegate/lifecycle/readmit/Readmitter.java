@@ -88,9 +88,10 @@ public final class Readmitter {
         if (tombstone == null) {
             return null;
         }
-        requireTarget(baseline, node);
+        Baseline.Target target = requireTarget(baseline, node);
         Instant at = clock.instant();
-        boolean exists = api.node(node).isPresent();
+        NodeInfo present = api.node(node).orElse(null);
+        boolean exists = present != null;
         List<NodeInfo> nodes = api.nodes();
         String version = BaselineCollector.clusterKubeletVersion(nodes);
         // read before anything changes: a read that fails here leaves the tombstone in place
@@ -101,6 +102,15 @@ public final class Readmitter {
             if (match != null && !tombstone.existedAtRemoval(n) && NewcomerHold.held(n)) {
                 held.add(new HeldNode(n.name(), match));
             }
+        }
+        if (present != null && !present.uid().equals(target.uid())) {
+            // the host registered again under its old name since it was removed: keeping "the" Node is not what is
+            // left to do, and lifting the tombstone first would change the cluster on a path that then refuses
+            throw new InputException("Node " + node + " has uid " + present.uid() + ", the baseline's is "
+                    + target.uid() + ": it registered again since it was removed" + (NewcomerHold.held(present)
+                    ? " and is held (taint " + NewcomerHold.TAINT_KEY + "); 'nodegate accept " + node
+                    + " --baseline FILE --yes' admits it on the same evidence" : "; compare with a baseline of this"
+                    + " object") + ". Nothing was released: the tombstone stays");
         }
         String dist = baseline.distribution() != null ? baseline.distribution() : "rke2";
         String backup = null;
