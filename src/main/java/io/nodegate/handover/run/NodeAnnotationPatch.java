@@ -1,5 +1,9 @@
 package io.nodegate.handover.run;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.nodegate.CollectionException;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.source.kube.ApiReader;
@@ -12,8 +16,8 @@ import java.util.Optional;
 /**
  * Adds one annotation to a Node with one JSON patch that first tests the Node's uid and resourceVersion as a read
  * saw them, so a Node replaced or changed since that read is left alone: the annotation then says something about
- * a Node nobody checked. The request goes over the lifecycle's write path ({@link ApiReader#send}: the client's
- * request timeout is the deadline of the whole answer).
+ * a Node nobody checked. The request goes through the shared call layer ({@code ApiCalls#call}: the client's
+ * request timeout is the deadline of the whole answer, and a call past it is abandoned and cancelled).
  *
  * <p>Before the patch the Node is read once more, only to learn whether it has any annotations at all: the read
  * the checks made keeps only the annotations nodegate uses, so an empty map there does not mean an empty map on the
@@ -60,30 +64,26 @@ public final class NodeAnnotationPatch implements CordonReasons.Writer {
         }
         String unclear;
         try {
-            var request = api.client().getHttpClient().newHttpRequestBuilder().uri(api.server() + path)
-                    .setHeader("Accept", "application/json")
-                    .patch("application/json-patch+json", JSON.writeValueAsString(patch));
-            var response = api.send(request);
-            int code = response.code();
-            if (code == 200) {
-                if (carries(parse(response.body()), asRead.uid(), key, value)) {
-                    return new CordonReasons.Line(name, CordonReasons.Outcome.WRITTEN, key + " written");
-                }
-                unclear = "the PATCH answered HTTP 200 without the annotated Node";
-            } else if (code == 409 || code == 422) {
+            Node answered = api.api().call("PATCH " + what, () -> api.client().nodes().withName(name)
+                    .patch(PatchContext.of(PatchType.JSON), JSON.writeValueAsString(patch)));
+            if (answered != null && answered.getMetadata() != null
+                    && asRead.uid().equals(answered.getMetadata().getUid())
+                    && answered.getMetadata().getAnnotations() != null
+                    && value.equals(answered.getMetadata().getAnnotations().get(key))) {
+                return new CordonReasons.Line(name, CordonReasons.Outcome.WRITTEN, key + " written");
+            }
+            unclear = "the PATCH answered without the annotated Node";
+        } catch (CollectionException e) {
+            int code = e.getCause() instanceof KubernetesClientException k ? k.getCode() : 0;
+            if (code == 409 || code == 422) {
                 // kube-apiserver answers a failed JSON patch test with 422 (the object is not as read)
                 return changed(name, "changed between the step's read and the write (HTTP " + code + ": resourceVersion "
                         + asRead.resourceVersion() + " is gone)");
-            } else if (code >= 400 && code < 500 && code != 408 && code != 429) {
-                return failed(name, "the PATCH was refused with HTTP " + code + reason(code) + ": not written");
-            } else {
-                unclear = "the PATCH answered HTTP " + code;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            unclear = "the PATCH was interrupted";
-        } catch (Exception e) {
-            unclear = "the PATCH failed (" + api.describe(e) + ")";
+            if (code >= 400 && code < 500 && code != 408 && code != 429) {
+                return failed(name, "the PATCH was refused with HTTP " + code + reason(code) + ": not written");
+            }
+            unclear = "the PATCH failed (" + e.getMessage() + ")";
         }
         // an answer that is no clean confirmation: what the Node carries now says what the write did
         JsonNode after;
