@@ -1,6 +1,7 @@
 package io.nodegate.handover.run;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -64,7 +65,10 @@ public final class NodeAnnotationPatch implements CordonReasons.Writer {
         }
         String unclear;
         try {
-            Node answered = api.api().call("PATCH " + what, () -> api.client().nodes().withName(name)
+            // through resource(): withName(name).patch(...) would GET the Node first, one more read whose fault
+            // could not change what this write does
+            Node target = new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+            Node answered = api.api().call("PATCH " + what, () -> api.client().nodes().resource(target)
                     .patch(PatchContext.of(PatchType.JSON), JSON.writeValueAsString(patch)));
             if (answered != null && answered.getMetadata() != null
                     && asRead.uid().equals(answered.getMetadata().getUid())
