@@ -11,9 +11,14 @@ import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.HandoverType;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.Step;
+import io.nodegate.handover.StepCheck;
 import io.nodegate.handover.StepRecord;
+import io.nodegate.model.CordonOwner;
+import io.nodegate.model.verdict.Verdict;
 import io.nodegate.source.kube.ApiReader;
+import io.nodegate.handover.run.CordonReasons;
 import io.nodegate.handover.run.HandoverApi;
+import io.nodegate.handover.run.NodeAnnotationPatch;
 import io.nodegate.handover.run.HandoverLooker;
 import io.nodegate.handover.run.HandoverService;
 import io.nodegate.handover.run.HostReportJudge;
@@ -434,16 +439,55 @@ public final class HandoverCommand implements Callable<Integer> {
             try {
                 var result = service.record(name, claim, reports, step == 1 ? sources.canonicalAlertmanagers()
                         : List.of(), looker, "handover step (" + who() + ")");
-                print(w, output, result.handover(), result.notes());
+                List<String> notes = new ArrayList<>(result.notes());
+                CordonReasons.Report reasons = step == Step.EMPTY.number()
+                        ? cordonReasons(result, new NodeAnnotationPatch(api), notes) : null;
+                print(w, output, result.handover(), notes);
                 if (output.isTable() && !output.noHeaders()) {
                     w.printf("recorded step %d (%s) of %s%n", step, Step.of(step).title(), name);
                     w.flush();
+                }
+                if (reasons != null && reasons.failed()) {
+                    throw new CollectionException("step " + step + " of " + name + " IS recorded, but "
+                            + CordonOwner.REASON_ANNOTATION + " was not written on " + String.join("; ",
+                            reasons.lines().stream().filter(l -> l.outcome() == CordonReasons.Outcome.CHANGED
+                                    || l.outcome() == CordonReasons.Outcome.FAILED)
+                                    .map(l -> l.node() + " (" + l.text() + ")").toList())
+                            + ". Do not record the step again; write the reason by hand where the Node is still "
+                            + "cordoned for this hand-over: kubectl annotate node NODE " + CordonOwner.REASON_ANNOTATION
+                            + "='" + reasons.reason() + "'");
                 }
                 return ExitCode.OK;
             } catch (HandoverService.StepRefused refused) {
                 print(w, output, refused.result().handover(), List.of());
                 throw refused;
             }
+        }
+
+        /**
+         * Step 1 says each target is cordoned; once it is recorded on checks that passed, each target's cordon is
+         * explained on the Node itself ({@link CordonReasons}), from the very read those checks made. A step recorded
+         * over its checks (--override) writes nothing: what they held or failed on may be the cordon itself.
+         */
+        private static CordonReasons.Report cordonReasons(HandoverService.Result result, CordonReasons.Writer writer,
+                                                          List<String> notes) {
+            NodeHandover h = result.handover();
+            StepRecord recorded = h.step(Step.EMPTY.number()).orElse(null);
+            Verdict verdict = StepCheck.worst(result.checks());
+            if (recorded == null || result.reading() == null || result.reading().giving() == null
+                    || result.reading().giving().error() != null) {
+                notes.add(CordonOwner.REASON_ANNOTATION + " not written: the step's read of the Nodes is not at hand");
+                return null;
+            }
+            if (verdict != Verdict.PASS) {
+                notes.add(CordonOwner.REASON_ANNOTATION + " not written: the step was recorded over checks that said "
+                        + verdict + " (write it by hand where the cordon is this hand-over's)");
+                return null;
+            }
+            CordonReasons.Report report = CordonReasons.write(h.name(), recorded, h.spec().nodes(),
+                    result.reading().giving(), writer);
+            notes.addAll(report.notes());
+            return report;
         }
 
         private void checkFlagsBelong() {
