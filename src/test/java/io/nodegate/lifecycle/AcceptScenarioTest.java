@@ -255,6 +255,10 @@ class AcceptScenarioTest extends SeededClusterTest {
         fresh.getSpec().setTaints(new ArrayList<>(List.of(new TaintBuilder().withKey("nvidia.com/gpu")
                 .withEffect("NoSchedule").build(), new TaintBuilder().withKey(NewcomerHold.TAINT_KEY)
                 .withEffect("NoExecute").build()))); // held NoExecute (policy --hold-effect NoExecute): any effect
+        // an annotation nodegate does not read (the kubelet writes this one on every Node it registers): the model
+        // does not keep it, and accept's write must not erase it
+        fresh.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of(
+                "volumes.kubernetes.io/controller-managed-attach-detach", "true")));
         api.create(fresh, SeedCluster.secret("gpu-a10"));
 
         CliRun v = cli("readmit", "gpu-a10", "--baseline", baseline.toString(), "--verify", "--yes", "-o", "json");
@@ -269,8 +273,11 @@ class AcceptScenarioTest extends SeededClusterTest {
         // accept, with the same evidence, lifts it
         CliRun yes = cli("accept", "gpu-a10", "--baseline", baseline.toString(), "--yes");
         assertThat(yes.exitCode()).as(yes.all()).isZero();
-        assertThat(api.client().nodes().withName("gpu-a10").get().getSpec().getTaints()).extracting(x -> x.getKey())
-                .containsExactly("nvidia.com/gpu");
+        Node accepted = api.client().nodes().withName("gpu-a10").get();
+        assertThat(accepted.getSpec().getTaints()).extracting(x -> x.getKey()).containsExactly("nvidia.com/gpu");
+        assertThat(accepted.getMetadata().getAnnotations())
+                .containsEntry("volumes.kubernetes.io/controller-managed-attach-detach", "true")
+                .containsKey(NewcomerHold.ACCEPTED_BY);
     }
 
     /**

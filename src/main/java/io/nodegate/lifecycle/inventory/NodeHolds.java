@@ -10,6 +10,7 @@ import io.nodegate.RefusedException;
 import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.model.Taint;
+import io.nodegate.source.kube.ApiCalls;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -28,9 +29,12 @@ public final class NodeHolds {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final KubernetesClient client;
+    /** Every read and write here has a deadline on the whole answer (the watch's holds run on its pass). */
+    private final ApiCalls api;
 
     public NodeHolds(KubernetesClient client) {
         this.client = client;
+        this.api = ApiCalls.of(client);
     }
 
     /** Adds the taint (effect NoSchedule or NoExecute) to the Node as it was read. */
@@ -65,6 +69,8 @@ public final class NodeHolds {
         }
         patch.addObject().put("op", "replace").put("path", "/spec/taints").set("value", kept);
         String stamp = at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String what = "removing the taint " + NewcomerHold.TAINT_KEY + " from Node " + node.name();
+        // the Node as accept reads it carries every annotation (not the model's trimmed set), so empty means none
         if (node.annotations().isEmpty()) {
             patch.addObject().put("op", "add").put("path", "/metadata/annotations").putObject("value")
                     .put(NewcomerHold.ACCEPTED_BY, who).put(NewcomerHold.ACCEPTED_AT, stamp);
@@ -74,7 +80,7 @@ public final class NodeHolds {
             patch.addObject().put("op", "add").put("path", "/metadata/annotations/" + pointer(NewcomerHold.ACCEPTED_AT))
                     .put("value", stamp);
         }
-        send(node, patch, "removing the taint " + NewcomerHold.TAINT_KEY + " from Node " + node.name());
+        send(node, patch, what);
     }
 
     private static ArrayNode test(NodeInfo node) {
@@ -91,14 +97,18 @@ public final class NodeHolds {
     private void send(NodeInfo node, ArrayNode patch, String what) {
         Node answered;
         try {
-            answered = client.nodes().withName(node.name())
-                    .patch(PatchContext.of(PatchType.JSON), JSON.writeValueAsString(patch));
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 409 || e.getCode() == 422) {
+            answered = api.call("PATCH Node " + node.name(), () -> client.nodes().withName(node.name())
+                    .patch(PatchContext.of(PatchType.JSON), JSON.writeValueAsString(patch)));
+        } catch (CollectionException failed) {
+            if (failed.getCause() instanceof KubernetesClientException e && (e.getCode() == 409 || e.getCode() == 422)) {
                 throw new RefusedException(what + ": the Node changed since it was read (resourceVersion "
                         + node.resourceVersion() + "; HTTP " + e.getCode() + "): nothing written; read it again");
             }
-            throw new CollectionException(what + " failed with HTTP " + e.getCode() + ": " + e.getMessage(), e);
+            if (failed.getCause() instanceof KubernetesClientException e && e.getCode() > 0) {
+                throw new CollectionException(what + " failed with HTTP " + e.getCode() + ": " + failed.getMessage(),
+                        failed);
+            }
+            throw new CollectionException(what + " failed: " + failed.getMessage(), failed);
         }
         if (answered == null || answered.getMetadata() == null || !node.uid().equals(answered.getMetadata().getUid())) {
             throw new CollectionException(what + ": the API server's answer is not that Node, so the write is not "
