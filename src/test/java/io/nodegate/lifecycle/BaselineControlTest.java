@@ -1,5 +1,8 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.TestClock;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;
 

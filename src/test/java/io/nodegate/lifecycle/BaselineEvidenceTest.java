@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;

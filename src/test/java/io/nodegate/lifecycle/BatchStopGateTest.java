@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.TestClock;
+import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.policy.PolicySettings;

@@ -1,5 +1,10 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.HostReports;
+import io.nodegate.testing.WalkPlayer;
+import io.nodegate.testing.DocWalk;
+import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.nodegate.deploy.CrdRules;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;

@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.HostReports;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;

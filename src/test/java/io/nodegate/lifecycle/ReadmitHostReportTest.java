@@ -1,5 +1,8 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.HostReports;
+import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.Node;
 import io.nodegate.model.host.HostReport;
 import io.nodegate.testing.CliRun;

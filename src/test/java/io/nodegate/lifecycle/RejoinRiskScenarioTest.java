@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.nodegate.policy.QuarantinePolicy;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.RedfishTestServer;
 import io.nodegate.testing.TestCerts;

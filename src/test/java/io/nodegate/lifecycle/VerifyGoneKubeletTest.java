@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.KubeletTlsServer;

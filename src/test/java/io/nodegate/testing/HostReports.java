@@ -1,8 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import io.nodegate.model.host.HostReport;
 import io.nodegate.source.host.HostReportJson;
-import io.nodegate.testing.CliRun;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,15 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * then the report is given the identity of the seed cluster's host it stands for (the trees carry their own
  * machine-ids) and sealed again, as `host inspect` on that host would have written it.
  */
-final class HostReports {
+public final class HostReports {
 
-    static final Path TREES = Path.of("src/test/resources/host-trees");
+    public static final Path TREES = Path.of("src/test/resources/host-trees");
 
     private HostReports() {
     }
 
     /** Runs `host inspect` on a tree through {@code cli}; returns the written report. */
-    static Path inspect(Function<String[], CliRun> cli, Path dir, String treeCase, String... extra) {
+    public static Path inspect(Function<String[], CliRun> cli, Path dir, String treeCase, String... extra) {
         Path raw = dir.resolve(treeCase + "-raw.json");
         List<String> args = new ArrayList<>(List.of("host", "inspect", "--root", TREES.resolve(treeCase + "/tree").toString(),
                 "--systemctl", TREES.resolve(treeCase + "/systemctl").toString(), "--out", raw.toString()));
@@ -38,13 +37,13 @@ final class HostReports {
     }
 
     /** The report re-sealed with {@code change} applied (e.g. another identity). */
-    static Path rewrite(Path report, Path out, UnaryOperator<HostReport> change) throws IOException {
+    public static Path rewrite(Path report, Path out, UnaryOperator<HostReport> change) throws IOException {
         HostReport changed = change.apply(HostReportJson.read(report)).withSha256(null);
         Files.writeString(out, HostReportJson.write(HostReportJson.seal(changed)));
         return out;
     }
 
-    static UnaryOperator<HostReport> identity(String hostname, String machineId, String productUuid) {
+    public static UnaryOperator<HostReport> identity(String hostname, String machineId, String productUuid) {
         return r -> new HostReport(r.kind(), r.schemaVersion(), r.inspectedAt(), r.root(), r.distribution(),
                 new HostReport.Identity(hostname == null ? r.identity().hostname() : hostname, machineId, productUuid,
                         r.identity().bootId()),
@@ -52,7 +51,7 @@ final class HostReports {
                 r.expectedServer(), r.removal(), r.verdict(), r.verdictReasons(), r.warnings(), null);
     }
 
-    static UnaryOperator<HostReport> services(UnaryOperator<HostReport.Service> change) {
+    public static UnaryOperator<HostReport> services(UnaryOperator<HostReport.Service> change) {
         return r -> new HostReport(r.kind(), r.schemaVersion(), r.inspectedAt(), r.root(), r.distribution(),
                 r.identity(), r.config(), r.loadBalancer(), r.nodePasswordFile(),
                 r.services().stream().map(change).toList(), r.leftovers(), r.network(),

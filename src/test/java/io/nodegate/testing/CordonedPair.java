@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -7,7 +7,6 @@ import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.source.kube.ApiReader;
-import io.nodegate.testing.ApiTestServer;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.nodegate.testing.ApiTestServer;
 
 import java.time.Instant;
 import java.time.ZonedDateTime;

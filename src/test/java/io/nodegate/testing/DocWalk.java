@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,16 +14,16 @@ import java.util.regex.Pattern;
  * {@code #   -> ... (exit N)}; a comment {@code # N ...} starts step N of a procedure (a test plays what happens in
  * the world between steps there); a trailing {@code \} continues a line; {@code # ...} after a command is a remark.
  */
-record DocWalk(Path page, List<Item> items) {
+public record DocWalk(Path page, List<Item> items) {
 
     /** One line of the walk: a step marker (step set, words empty) or a command (words, its expected exit). */
-    record Item(int line, String text, Integer step, List<List<String>> pipeline, String joiner, int expectedExit) {
+    public record Item(int line, String text, Integer step, List<List<String>> pipeline, String joiner, int expectedExit) {
 
-        boolean isCommand() {
+        public boolean isCommand() {
             return step == null;
         }
 
-        Item withExit(int exit) {
+        public Item withExit(int exit) {
             return new Item(line, text, step, pipeline, joiner, exit);
         }
     }
@@ -31,7 +31,7 @@ record DocWalk(Path page, List<Item> items) {
     private static final Pattern EXIT = Pattern.compile("^#\\s+->.*?\\(exit (\\d)\\)");
     private static final Pattern STEP = Pattern.compile("^# (\\d) ");
 
-    static DocWalk read(Path page, String heading) throws IOException {
+    public static DocWalk read(Path page, String heading) throws IOException {
         List<String> lines = Files.readAllLines(page);
         int h = lines.indexOf(heading);
         if (h < 0) {
@@ -89,7 +89,7 @@ record DocWalk(Path page, List<Item> items) {
     }
 
     /** Shell words ('...' and "..." quoting); an unquoted # after whitespace starts a remark. */
-    static List<String> words(String text) {
+    public static List<String> words(String text) {
         List<String> out = new ArrayList<>();
         StringBuilder w = new StringBuilder();
         boolean inWord = false;

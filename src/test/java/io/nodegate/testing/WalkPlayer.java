@@ -1,8 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.nodegate.testing.CliRun;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,35 +37,35 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </ul>
  * Any other line the player does not know fails the test: a walk that grows a command grows this list.
  */
-final class WalkPlayer {
+public final class WalkPlayer {
 
-    static final LocalDateTime STORY_BASELINE = LocalDateTime.parse("2026-10-26T14:00:00");
-    static final ZoneId KST = ZoneId.of("Asia/Seoul");
+    public static final LocalDateTime STORY_BASELINE = LocalDateTime.parse("2026-10-26T14:00:00");
+    public static final ZoneId KST = ZoneId.of("Asia/Seoul");
     private static final Pattern STORY_TIME = Pattern.compile("^(?:([a-z0-9.-]+)=)?(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d)$");
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final SeededClusterTest test;
     private final Path dir;
-    Path kubeconfig;
-    List<String> alertmanagers = List.of();
-    final Map<String, String> files = new LinkedHashMap<>();
+    public Path kubeconfig;
+    public List<String> alertmanagers = List.of();
+    public final Map<String, String> files = new LinkedHashMap<>();
     private final Map<String, String> alertmanagerUrls = new LinkedHashMap<>();
-    Runnable onApply = () -> {
+    public Runnable onApply = () -> {
         throw new AssertionError("the walk applies manifests, and this test plays no apply");
     };
-    IntConsumer onStep = step -> {
+    public IntConsumer onStep = step -> {
     };
     /** What the world does before a command line that starts with the key (the page says it in a comment there). */
-    final Map<String, Runnable> beforeCommand = new LinkedHashMap<>();
+    public final Map<String, Runnable> beforeCommand = new LinkedHashMap<>();
     /** Commands run so far, each with its line and exit code, for the failure message. */
     private final List<String> transcript = new ArrayList<>();
 
-    WalkPlayer(SeededClusterTest test, Path dir) {
+    public WalkPlayer(SeededClusterTest test, Path dir) {
         this.test = test;
         this.dir = dir;
     }
 
-    void run(DocWalk walk) {
+    public void run(DocWalk walk) {
         assertThat(walk.items()).as("commands in the walk").anyMatch(DocWalk.Item::isCommand);
         for (DocWalk.Item item : walk.items()) {
             if (!item.isCommand()) {
@@ -108,7 +107,7 @@ final class WalkPlayer {
                 String.join(" ", args), String.join("\n", transcript), run.all()).isEqualTo(expectedExit);
     }
 
-    List<String> map(List<String> words) {
+    public List<String> map(List<String> words) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
@@ -136,7 +135,7 @@ final class WalkPlayer {
     }
 
     /** A time of the story, moved onto the seeded cluster's clock, still local to --tz. */
-    String storyTime(String word) {
+    public String storyTime(String word) {
         Matcher m = STORY_TIME.matcher(word);
         if (!m.matches()) {
             throw new AssertionError("a --removed-at the walk test cannot place on the seed's clock: " + word);

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import io.nodegate.lifecycle.remove.NodeRemover;
 

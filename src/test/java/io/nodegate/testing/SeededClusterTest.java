@@ -1,9 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.testing;
 
 import io.nodegate.cli.Environment;
-import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,19 +12,19 @@ import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Seed 000 on a test API server, with the lifecycle commands pointed at it and its clock. */
-abstract class SeededClusterTest {
+public abstract class SeededClusterTest {
 
-    ApiTestServer api;
-    KubernetesClient client;
-    TestClock clock;
-    SeedCluster seed;
+    protected ApiTestServer api;
+    protected KubernetesClient client;
+    protected TestClock clock;
+    protected SeedCluster seed;
     @TempDir
-    Path tmp;
-    Path evidence;
-    Path baseline;
+    protected Path tmp;
+    protected Path evidence;
+    protected Path baseline;
 
     /** Starts the cluster at seed.t0 and saves the baseline (targets gpu-a10, gpu-a11; control keep-1). */
-    CliRun seedAndSaveBaseline() {
+    protected CliRun seedAndSaveBaseline() {
         api = ApiTestServer.start();
         seed = SeedCluster.populate(api);
         client = SeedCluster.client(api.url());
@@ -38,7 +36,7 @@ abstract class SeededClusterTest {
     }
 
     /** The seeded cluster with its baseline saved, the clock at the gate's time, remove polling every 5 s. */
-    void seedAtGateTime() {
+    protected void seedAtGateTime() {
         pollInterval = Duration.ofSeconds(5);
         CliRun saved = seedAndSaveBaseline();
         assertThat(saved.exitCode()).as(saved.all()).isZero();
@@ -46,15 +44,15 @@ abstract class SeededClusterTest {
     }
 
     /** How remove waits between cascade polls in this test's environment. */
-    Duration pollInterval = Duration.ofSeconds(2);
+    protected Duration pollInterval = Duration.ofSeconds(2);
 
     /** The commands, built against this test's API server and virtual clock. */
-    Environment env() {
+    protected Environment env() {
         return Environment.system().withClient(client).withClock(clock).withSleeper(clock).withPollInterval(pollInterval);
     }
 
     /** The garbage collector's part of the cascade for a seeded node, so that `remove` completes. */
-    void playGarbageCollector(String node) {
+    protected void playGarbageCollector(String node) {
         clock.schedule(Duration.ofSeconds(3), () -> {
             api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
             api.client().storage().v1().csiNodes().withName(node).delete();
@@ -77,12 +75,12 @@ abstract class SeededClusterTest {
         SeedCluster.rejoin(api, "gpu-a10", systemUuid);
     }
 
-    CliRun cli(String... args) {
+    protected CliRun cli(String... args) {
         return CliRun.run(env(), args);
     }
 
     @AfterEach
-    void tearDown() {
+    protected void tearDown() {
         if (client != null) {
             client.close();
             api.close();
