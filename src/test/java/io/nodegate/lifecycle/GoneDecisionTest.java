@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.lifecycle.gate.GateDecisionTest;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;

@@ -1,11 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.gate;
 
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.verdict.Check;
-import io.nodegate.lifecycle.gate.GateDecision;
-import io.nodegate.lifecycle.gate.GateEvidence;
-import io.nodegate.lifecycle.gate.GateRequest;
-import io.nodegate.lifecycle.gate.GateResult;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.Condition;
 import io.nodegate.model.DaemonSetInfo;
@@ -28,13 +24,13 @@ import java.util.function.UnaryOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The gate as a pure function: every check's firing case and its near miss. */
-class GateDecisionTest {
+public class GateDecisionTest {
 
     static final Instant LEASE = Instant.parse("2026-10-19T06:07:56Z");
     static final Instant REPLY = Instant.parse("2026-10-19T06:09:00Z");
     static final Instant NOW = Instant.parse("2026-10-19T06:55:00Z");
 
-    static NodeInfo node(String name, String uid, String ready, Map<String, String> labels, String boot, int gpus,
+    public static NodeInfo node(String name, String uid, String ready, Map<String, String> labels, String boot, int gpus,
                          String ip, Map<String, String> annotations, boolean cordoned) {
         Map<String, String> cap = new HashMap<>();
         if (gpus > 0) {
@@ -49,11 +45,11 @@ class GateDecisionTest {
                 new NodeSystemInfo(boot, "uuid-" + name, "mid-" + name, "6.8", null, "v1.34.3+rke2r3", null), cap);
     }
 
-    static final Map<String, String> BURNIN = Map.of("node-role.kubernetes.io/burnin", "true");
+    public static final Map<String, String> BURNIN = Map.of("node-role.kubernetes.io/burnin", "true");
     static final NodeInfo A11 = node("gpu-a11", "uid-a11", "Unknown", BURNIN, "boot-a11", 8, "192.0.2.11", Map.of(), true);
-    static final NodeInfo A10 = node("gpu-a10", "uid-a10", "Unknown", BURNIN, "boot-a10", 8, "192.0.2.10", Map.of(), true);
-    static final NodeInfo KEEP = node("keep-1", "uid-keep", "True", BURNIN, "boot-keep", 8, "192.0.2.50", Map.of(), false);
-    static final NodeInfo CTL = node("ctl-1", "uid-ctl", "True", Map.of("node-role.kubernetes.io/control-plane", "true"),
+    public static final NodeInfo A10 = node("gpu-a10", "uid-a10", "Unknown", BURNIN, "boot-a10", 8, "192.0.2.10", Map.of(), true);
+    public static final NodeInfo KEEP = node("keep-1", "uid-keep", "True", BURNIN, "boot-keep", 8, "192.0.2.50", Map.of(), false);
+    public static final NodeInfo CTL = node("ctl-1", "uid-ctl", "True", Map.of("node-role.kubernetes.io/control-plane", "true"),
             "boot-ctl", 0, "10.0.0.1", Map.of(), false);
     static final EtcdMember CTL_MEMBER = new EtcdMember(0xabcL, "ctl-1-7f3a", List.of("https://10.0.0.1:2380"), List.of(), false);
 
@@ -81,8 +77,8 @@ class GateDecisionTest {
                 List.of(new Baseline.SecretRef("keep-1.node-password.rke2", Instant.parse("2026-05-01T00:00:00Z"), null)));
     }
 
-    static final Baseline BASE = baseline(null, null);
-    static final SecretMeta KEEP_SECRET = new SecretMeta("kube-system", "keep-1.node-password.rke2", "s1",
+    public static final Baseline BASE = baseline(null, null);
+    public static final SecretMeta KEEP_SECRET = new SecretMeta("kube-system", "keep-1.node-password.rke2", "s1",
             Instant.parse("2026-05-01T00:00:00Z"), null, Map.of());
 
     static GateEvidence evidence(UnaryOperator<List<NodeInfo>> nodes) {

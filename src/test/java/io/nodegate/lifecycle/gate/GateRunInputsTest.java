@@ -1,8 +1,5 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.gate;
 
-import io.nodegate.lifecycle.gate.GateRequest;
-import io.nodegate.lifecycle.gate.GateRunInputs;
-import io.nodegate.lifecycle.gate.HostInputs;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -1,10 +1,6 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.gate;
 
 import io.nodegate.model.verdict.Check;
-import io.nodegate.lifecycle.gate.GateDecision;
-import io.nodegate.lifecycle.gate.GateEvidence;
-import io.nodegate.lifecycle.gate.GateRequest;
-import io.nodegate.lifecycle.gate.GateResult;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.bmc.BmcReading;
@@ -18,13 +14,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import static io.nodegate.lifecycle.GateDecisionTest.A11;
-import static io.nodegate.lifecycle.GateDecisionTest.BASE;
-import static io.nodegate.lifecycle.GateDecisionTest.GOOD;
-import static io.nodegate.lifecycle.GateDecisionTest.LEASE;
-import static io.nodegate.lifecycle.GateDecisionTest.NOW;
-import static io.nodegate.lifecycle.GateDecisionTest.REQ;
-import static io.nodegate.lifecycle.GateDecisionTest.check;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.A11;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.BASE;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.GOOD;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.LEASE;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.NOW;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.REQ;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

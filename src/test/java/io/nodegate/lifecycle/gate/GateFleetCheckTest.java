@@ -1,9 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.gate;
 
 import io.nodegate.detect.controlplane.NamedView;
 import io.nodegate.model.verdict.Check;
-import io.nodegate.lifecycle.gate.GateDecision;
-import io.nodegate.lifecycle.gate.GateResult;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.ClusterState;
 import io.nodegate.model.NodeInfo;
@@ -13,12 +11,12 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
-import static io.nodegate.lifecycle.GateDecisionTest.A11;
-import static io.nodegate.lifecycle.GateDecisionTest.BASE;
-import static io.nodegate.lifecycle.GateDecisionTest.GOOD;
-import static io.nodegate.lifecycle.GateDecisionTest.NOW;
-import static io.nodegate.lifecycle.GateDecisionTest.REQ;
-import static io.nodegate.lifecycle.GateDecisionTest.check;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.A11;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.BASE;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.GOOD;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.NOW;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.REQ;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The gate's fleet check: the target's host, followed by machineID/systemUUID into the other clusters given. */

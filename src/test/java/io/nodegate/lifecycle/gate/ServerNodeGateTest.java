@@ -1,12 +1,8 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.gate;
 
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.lifecycle.baseline.BaselineCollector;
 import io.nodegate.model.verdict.Check;
-import io.nodegate.lifecycle.gate.GateDecision;
-import io.nodegate.lifecycle.gate.GateEvidence;
-import io.nodegate.lifecycle.gate.GateRequest;
-import io.nodegate.lifecycle.gate.GateResult;
 import io.nodegate.model.verdict.Verdict;
 import io.nodegate.model.ApiEndpoints;
 import io.nodegate.model.Condition;
@@ -24,7 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import static io.nodegate.lifecycle.GateDecisionTest.check;
+import static io.nodegate.lifecycle.gate.GateDecisionTest.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
