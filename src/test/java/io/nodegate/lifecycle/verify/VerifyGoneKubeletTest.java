@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.verify;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

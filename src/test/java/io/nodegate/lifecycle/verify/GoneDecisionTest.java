@@ -1,10 +1,9 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.verify;
 
 import io.nodegate.lifecycle.gate.GateDecisionTest;
 import io.nodegate.lifecycle.baseline.Baseline;
 import io.nodegate.model.verdict.Check;
 import io.nodegate.model.verdict.Verdict;
-import io.nodegate.lifecycle.verify.GoneDecision;
 import io.nodegate.model.Condition;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
