@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.baseline;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.TestClock;

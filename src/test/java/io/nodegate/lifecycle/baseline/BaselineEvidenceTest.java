@@ -1,8 +1,6 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.baseline;
 
 import io.nodegate.testing.SeededClusterTest;
-import io.nodegate.lifecycle.baseline.Baseline;
-import io.nodegate.lifecycle.baseline.BaselineSeal;
 import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.lifecycle.evidence.Json;
 import io.nodegate.testing.CliRun;
