@@ -1,8 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.evidence;
 
 import io.nodegate.time.TimeFlags;
 import io.nodegate.testing.CliRun;
-import io.nodegate.lifecycle.evidence.EvidenceStore;
 import io.nodegate.InputException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
