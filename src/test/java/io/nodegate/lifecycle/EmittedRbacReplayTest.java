@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.lifecycle.readmit.ReadmitScenarioTest;
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.policy.PolicyBundle;
 import io.nodegate.policy.PolicySettings;

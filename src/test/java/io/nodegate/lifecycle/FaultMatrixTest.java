@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.lifecycle.readmit.ReadmitScenarioTest;
 import io.nodegate.testing.TestClock;
 import io.nodegate.testing.SeedCluster;
 import io.nodegate.cli.Environment;

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.readmit;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Seed 000's returned hosts (gpu-a07..a09 from cluster B), played by gpu-a10: keep the Node, swap the password. */
-class ReadmitScenarioTest extends SeededClusterTest {
+public class ReadmitScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
@@ -36,12 +36,12 @@ class ReadmitScenarioTest extends SeededClusterTest {
     }
 
     /** Rancher's namespace: Jobs are looked for only when it exists (a NotFound there means no Rancher). */
-    static io.fabric8.kubernetes.api.model.Namespace cattleSystem() {
+    public static io.fabric8.kubernetes.api.model.Namespace cattleSystem() {
         return new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("cattle-system")
                 .endMetadata().build();
     }
 
-    static Job failedUpgraderJob() {
+    public static Job failedUpgraderJob() {
         return new JobBuilder().withNewMetadata().withName("apply-system-agent-upgrader-on-gpu-a10-with-5d1c0ffee")
                 .withNamespace("cattle-system").endMetadata().withNewSpec().withNewTemplate().withNewSpec()
                 .endSpec().endTemplate().endSpec()
