@@ -1,5 +1,6 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.rejoin;
 
+import io.nodegate.lifecycle.RancherMachineScenarioTest;
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.HostReports;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.rejoin;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
