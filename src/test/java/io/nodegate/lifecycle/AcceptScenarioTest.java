@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.lifecycle.quarantine.QuarantineScenarioTest;
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;

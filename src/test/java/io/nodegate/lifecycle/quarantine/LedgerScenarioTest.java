@@ -1,11 +1,10 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.quarantine;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;

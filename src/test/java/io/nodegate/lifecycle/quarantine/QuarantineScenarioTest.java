@@ -1,10 +1,9 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.quarantine;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
-import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.policy.AdmissionSimulator;
@@ -35,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * `fleet` across two API servers), the emitted policy refuses its registration, `readmit --yes` releases exactly
  * that tombstone and the registration is allowed.
  */
-class QuarantineScenarioTest extends SeededClusterTest {
+public class QuarantineScenarioTest extends SeededClusterTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -178,7 +177,7 @@ class QuarantineScenarioTest extends SeededClusterTest {
     }
 
     /** The test server stamps creationTimestamp with its own clock, in whole seconds: let that second pass. */
-    static void waitUntilTheServerClockPasses(Instant t) throws InterruptedException {
+    public static void waitUntilTheServerClockPasses(Instant t) throws InterruptedException {
         while (!Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).isAfter(t)) {
             Thread.sleep(50);
         }
