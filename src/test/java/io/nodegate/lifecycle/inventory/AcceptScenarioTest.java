@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.lifecycle.inventory;
 
 import io.nodegate.lifecycle.quarantine.QuarantineScenarioTest;
 import io.nodegate.testing.SeededClusterTest;
@@ -6,7 +6,6 @@ import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
-import io.nodegate.lifecycle.inventory.NodeHolds;
 import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.Tombstone;
 import io.nodegate.model.TombstoneBook;
