@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.handover.run;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.handover.StepRecord;
-import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.handover.run;
 
 import io.nodegate.testing.SeedCluster;
 import io.nodegate.source.kube.ApiReader;
@@ -10,7 +10,6 @@ import io.nodegate.cli.Environment;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.handover.run;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.HostReports;
@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.testing.AlertmanagerReplicas;
 import io.nodegate.testing.ApiTestServer;
