@@ -1,9 +1,8 @@
-package io.nodegate.lifecycle;
+package io.nodegate.policy;
 
 import io.nodegate.testing.SeedCluster;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.policy.PolicySettings;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.policy;
 
 import io.nodegate.lifecycle.readmit.ReadmitScenarioTest;
 import io.nodegate.testing.SeededClusterTest;
-import io.nodegate.policy.PolicyBundle;
-import io.nodegate.policy.PolicySettings;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.RbacAuthorizer;
 import org.junit.jupiter.api.Test;
