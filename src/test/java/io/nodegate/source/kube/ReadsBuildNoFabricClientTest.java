@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.source.kube;
 
 import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.ApiTestServer;

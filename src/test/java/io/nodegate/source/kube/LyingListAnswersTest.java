@@ -1,4 +1,4 @@
-package io.nodegate.lifecycle;
+package io.nodegate.source.kube;
 
 import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.Node;
@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the API test server answers one LIST with a well-formed lie. `audit` of a 520-node cluster (two pages of 500)
  * whose first or second page lies exits 3 instead of reporting 0 or 500 Nodes; an honest cluster without Nodes is an
  * input error unless --allow-empty says so; `fleet` with a lying cluster exits 3. The gate's own lying LISTs are in
- * {@link FaultMatrixTest}, its batch check in {@link BatchStopGateTest}, its fleet check in
- * {@link GateFleetScenarioTest}.
+ * {@link io.nodegate.lifecycle.FaultMatrixTest}, its batch check in
+ * {@link io.nodegate.lifecycle.gate.BatchStopGateTest}, its fleet check in
+ * {@link io.nodegate.lifecycle.gate.GateFleetScenarioTest}.
  */
 class LyingListAnswersTest {
 
