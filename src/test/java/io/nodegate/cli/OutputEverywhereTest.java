@@ -1,8 +1,7 @@
-package io.nodegate.lifecycle;
+package io.nodegate.cli;
 
 import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
-import io.nodegate.cli.Nodegate;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.Test;
