@@ -1,7 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.CordonedPair;
+import io.nodegate.testing.CordonedPair;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;

@@ -1,5 +1,8 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.lifecycle.readmit.ReadmitScenarioTest;
+import io.nodegate.testing.TestClock;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.cli.Environment;
 import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.api.model.Node;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.ExitCode;
 import io.nodegate.InputException;
 import io.nodegate.NodegateException;

@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.CliRun;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -45,7 +47,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
     }
 
     /** The garbage collector and PodGC of a real cluster, with the seed's timings scaled to poll steps. */
-    void playGarbageCollector(String node) {
+    protected void playGarbageCollector(String node) {
         clock.schedule(Duration.ofSeconds(3), () -> {
             api.client().leases().inNamespace("kube-node-lease").withName(node).delete();
             api.client().storage().v1().csiNodes().withName(node).delete();

@@ -1,5 +1,9 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
+import io.nodegate.testing.WalkPlayer;
+import io.nodegate.testing.DocWalk;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.Await;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.EtcdCluster;

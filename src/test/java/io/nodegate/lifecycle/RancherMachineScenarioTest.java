@@ -1,5 +1,6 @@
 package io.nodegate.lifecycle;
 
+import io.nodegate.testing.SeededClusterTest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
@@ -42,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Rancher custom node of cluster prod-gpu: its Machine is fleet-default/custom-4b2f0c1d9e8a, and the Node carries the
  * labels Rancher's planner gives it (rke.cattle.io/machine = the Machine's uid, plan.cattle.io/*).
  */
-class RancherMachineScenarioTest extends SeededClusterTest {
+public class RancherMachineScenarioTest extends SeededClusterTest {
 
     static final String MACHINE = "custom-4b2f0c1d9e8a";
     static final String MACHINE_PATH = "/apis/cluster.x-k8s.io/v1beta1/namespaces/fleet-default/machines/" + MACHINE;
@@ -69,7 +70,7 @@ class RancherMachineScenarioTest extends SeededClusterTest {
     static final ResourceDefinitionContext MACHINES = new ResourceDefinitionContext.Builder()
             .withGroup("cluster.x-k8s.io").withVersion("v1beta1").withKind("Machine").withPlural("machines")
             .withNamespaced(true).build();
-    static final ResourceDefinitionContext PROVISIONING_CLUSTERS = new ResourceDefinitionContext.Builder()
+    public static final ResourceDefinitionContext PROVISIONING_CLUSTERS = new ResourceDefinitionContext.Builder()
             .withGroup("provisioning.cattle.io").withVersion("v1").withKind("Cluster").withPlural("clusters")
             .withNamespaced(true).build();
 

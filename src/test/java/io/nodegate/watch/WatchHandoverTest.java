@@ -10,7 +10,7 @@ import io.nodegate.detect.registry.Detectors;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.source.kube.ApiReader;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.handover.run.SilenceKeeper;
 import io.nodegate.model.ClusterState;

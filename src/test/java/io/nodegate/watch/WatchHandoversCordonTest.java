@@ -1,7 +1,7 @@
 package io.nodegate.watch;
 
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.lifecycle.CordonedPair;
+import io.nodegate.testing.CordonedPair;
 import io.nodegate.model.OpenHandovers;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;

@@ -3,7 +3,7 @@ package io.nodegate.watch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.registry.Detectors;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.ApiTestServer;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package io.nodegate.watch;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.source.tls.PemTls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.DelayProxy;

@@ -3,7 +3,7 @@ package io.nodegate.handover.run;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.cli.Environment;
 import io.nodegate.deploy.CrdRules;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import io.nodegate.testing.SlowServer;

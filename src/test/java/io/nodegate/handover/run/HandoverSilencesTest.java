@@ -6,7 +6,7 @@ import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.HandoverStatus;
 import io.nodegate.handover.NodeHandover;
 import io.nodegate.source.kube.ApiReader;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.AlertmanagerReplicas;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;

@@ -2,7 +2,7 @@ package io.nodegate.source.kube;
 
 import io.fabric8.kubernetes.client.Config;
 import io.nodegate.InputException;
-import io.nodegate.lifecycle.TestClock;
+import io.nodegate.testing.TestClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -8,6 +8,8 @@ import io.nodegate.source.Fixtures;
 import io.nodegate.InputException;
 import io.nodegate.source.SourceNotes;
 import io.nodegate.testing.ApiTestServer;
+import io.nodegate.testing.SeedCluster;
+import io.nodegate.testing.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,9 +95,9 @@ class LiveSourceTest {
     @Test
     void aLeaseRenewedDuringTheReadsHasNoNegativeAgeAndTheSnapshotTimeStaysTheStart() {
         Instant start = Instant.parse("2026-03-01T10:00:00Z");
-        io.nodegate.lifecycle.TestClock clock = new io.nodegate.lifecycle.TestClock(start);
-        api.create(io.nodegate.lifecycle.SeedCluster.lease("renewed-during-the-read", start.plusMillis(500)),
-                io.nodegate.lifecycle.SeedCluster.node("renewed-during-the-read", "10.0.0.9", "True", false,
+        TestClock clock = new TestClock(start);
+        api.create(SeedCluster.lease("renewed-during-the-read", start.plusMillis(500)),
+                SeedCluster.node("renewed-during-the-read", "10.0.0.9", "True", false,
                         java.util.Map.of(), "boot-1", "uuid-1", 0, start.minusSeconds(30), start.minusSeconds(3600)));
         api.onRequest((request, body) -> clock.advance(java.time.Duration.ofSeconds(1)));
         ClusterState state;

@@ -1,7 +1,7 @@
 package io.nodegate.watch.informer;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.source.kube.Kinds;
 import io.nodegate.source.kube.StateAssembler;
 import io.nodegate.source.kube.ApiCalls;

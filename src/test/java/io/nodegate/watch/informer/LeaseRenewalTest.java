@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.model.LeaseInfo;
 import io.nodegate.model.NodeInfo;
 import io.nodegate.source.kube.Kinds;

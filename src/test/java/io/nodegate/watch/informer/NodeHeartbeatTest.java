@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.source.kube.FabricJson;
 import io.nodegate.source.json.KubeJson;
 import io.nodegate.source.json.Plain;

@@ -3,7 +3,7 @@ package io.nodegate.watch.publishing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.lifecycle.SeedCluster;
+import io.nodegate.testing.SeedCluster;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.FaultProxy;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -9,7 +9,7 @@ import io.nodegate.deploy.InstallBundle;
 import io.nodegate.deploy.InstallSettings;
 import io.nodegate.detect.Finding;
 import io.nodegate.detect.Severity;
-import io.nodegate.lifecycle.TestClock;
+import io.nodegate.testing.TestClock;
 import io.nodegate.source.kube.ApiCalls;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.RbacAuthorizer;
