@@ -1,12 +1,12 @@
-package io.nodegate.lifecycle;
+package io.nodegate.handover.run;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.nodegate.deploy.CrdRules;
 import io.nodegate.handover.NodeHandover;
-import io.nodegate.handover.run.HandoverApi;
 import io.nodegate.model.CordonOwner;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.testing.CliRun;
+import io.nodegate.testing.SeededClusterTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
