@@ -307,7 +307,8 @@ final class RedfishHttp {
             byte[] bytes;
             InputStream in = status >= 400 ? conn.getErrorStream() : conn.getInputStream();
             try {
-                bytes = in == null ? new byte[0] : readCapped(in, method + " " + path, !"DELETE".equals(method));
+                bytes = in == null ? new byte[0] : readCapped(in, method + " " + path, !"DELETE".equals(method),
+                        deadline);
             } catch (IOException | RuntimeException unread) {
                 // Never close an answer that was not read to its end: the JDK's keep-alive stream would drain the
                 // rest to reuse the connection (under a lock that the next request's close waits for, and in its
@@ -367,11 +368,20 @@ final class RedfishHttp {
      * time ends at the next byte after abort(), even if closing the connection from the other thread did not reach
      * a socket that was still being set up when abort() ran.
      */
-    private byte[] readCapped(InputStream in, String what, boolean stopOnAbort) throws IOException {
+    /**
+     * Reads the answer to its end, stopping between reads once the request's deadline has passed: the watchdog's
+     * disconnect should end a blocked read, but closing a TLS socket from another thread can wait (seen on a loaded
+     * machine: a 3 s request timeout ended after 39 s), and a BMC that trickles a byte a second makes every single
+     * read return in time. So the reader looks at the deadline itself after every read, as it does for the overall one.
+     */
+    private byte[] readCapped(InputStream in, String what, boolean stopOnAbort, Deadline deadline) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         byte[] buffer = new byte[8192];
         int n;
         while ((n = in.read(buffer)) != -1) {
+            if (deadline.expired) {
+                throw new SocketTimeoutException("deadline");
+            }
             if (stopOnAbort && aborted) {
                 throw new BmcException(what + ": stopped (the overall deadline passed)");
             }
