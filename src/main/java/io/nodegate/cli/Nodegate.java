@@ -1,6 +1,7 @@
 package io.nodegate.cli;
 
 import io.nodegate.NodegateException;
+import io.nodegate.render.output.TerminalText;
 import io.nodegate.ExitCode;
 import io.nodegate.source.kube.LastServerAsked;
 import io.nodegate.time.Durations;
@@ -122,11 +123,12 @@ public final class Nodegate implements Callable<Integer> {
     static int failed(Throwable t, CommandLine command) {
         java.io.PrintWriter err = command.getErr();
         if (t instanceof NodegateException ne) {
-            err.println("nodegate: " + ne.userMessage());
+            // messages name what was read (Node names, kubeconfig contexts, a server's answer): data, escaped
+            err.println("nodegate: " + TerminalText.escape(ne.userMessage()));
         } else {
             String what = t instanceof OutOfMemoryError
                     ? "ran out of memory (give the JVM more, e.g. JAVA_TOOL_OPTIONS=-Xmx4g)"
-                    : "failed unexpectedly: " + describe(t);
+                    : "failed unexpectedly: " + TerminalText.escape(describe(t));
             err.println(command.getCommandSpec().qualifiedName() + ": " + what
                     + "; nothing this run saw can be trusted, and nothing was changed after the failure");
         }

@@ -1,10 +1,12 @@
 package io.nodegate.lab;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.detect.AuditSettings;
 import io.nodegate.detect.registry.Detectors;
 import io.nodegate.detect.Finding;
+import io.nodegate.model.SecretMeta;
 import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.testing.Await;
 import io.nodegate.testing.EtcdCluster;
@@ -32,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -197,6 +200,44 @@ class WatchOnRealControlPlaneTest {
 
     @Test
     @Order(2)
+    void secretEventsAfterAStreamsFirstAreReadWithTheColumnsItsFirstEventAnnounced() {
+        // The Secret watch asks for Tables (types and names only, never a value). kube-apiserver sends a watch's
+        // column definitions with its first event only; every later event's Table says "columnDefinitions": null.
+        // Each change below is an event after the stream's first: each must reach the copy, typed, and none may
+        // fail the stream.
+        String kind = "node-password-secrets";
+        Map<String, Long> restartsBefore = watch.cache().restarts().get(kind);
+        List<String> names = List.of("t-wire-a.node-password.rke2", "t-wire-b.node-password.rke2");
+        for (String name : names) {
+            admin.secrets().inNamespace("kube-system").resource(new SecretBuilder().withNewMetadata().withName(name)
+                    .withNamespace("kube-system").endMetadata().withType("rke2.cattle.io/node-password")
+                    .addToStringData("hash", "$1:not-a-real-hash").build()).create();
+        }
+        Await.until("both Secrets in the watch's copy, typed", Duration.ofSeconds(60), () -> names.stream()
+                .allMatch(n -> held(n).filter(s -> "rke2.cattle.io/node-password".equals(s.type())).isPresent()));
+        admin.secrets().inNamespace("kube-system").withName(names.get(0)).edit(s -> new SecretBuilder(s)
+                .editMetadata().addToLabels("t-wire", "changed").endMetadata().build());
+        Await.until("the label change in the watch's copy", Duration.ofSeconds(60),
+                () -> held(names.get(0)).filter(s -> "changed".equals(s.labels().get("t-wire"))).isPresent());
+        names.forEach(n -> admin.secrets().inNamespace("kube-system").withName(n).delete());
+        Await.until("both Secrets gone from the watch's copy", Duration.ofSeconds(60),
+                () -> names.stream().noneMatch(n -> held(n).isPresent()));
+
+        assertThat(LOG).as("the Secret stream never failed on a later event")
+                .noneMatch(l -> l.contains("informer " + kind + ":") && l.contains("unparsable"));
+        assertThat(watch.cache().restarts().get(kind)).as("no watch of " + kind + " started again after an error "
+                + "or a broken answer").containsEntry("error", restartsBefore.get("error"));
+        assertThat(watch.cache().health()).containsEntry(kind, true);
+    }
+
+    /** The Secret {@code name} in kube-system as the watch's copy holds it now. */
+    private static Optional<SecretMeta> held(String name) {
+        return watch.cache().state(Instant.now(), "lab", "admin", "lab").nodePasswordSecrets().stream()
+                .filter(s -> name.equals(s.name())).findFirst();
+    }
+
+    @Test
+    @Order(3)
     void theRealApiserversBookmarksMoveEveryStreamOnAndKeepItFresh() {
         // kube-apiserver's watch cache sends each watcher a bookmark about every minute (defaultBookmarkFrequency)
         Duration took = Await.until("a BOOKMARK on every watched kind", Duration.ofSeconds(180), () -> {
@@ -220,7 +261,7 @@ class WatchOnRealControlPlaneTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void batchStopIsRaisedOnceSurvivesA410RelistAndIsResolvedOnce() throws Exception {
         String[] stopped = {agent(1), agent(2), agent(3), agent(4)};
         assertThat(events(IDENTITY)).as("no NG101/NG103 before the stop")

@@ -134,7 +134,7 @@ final class ApiMediaTypes {
      * gets, so with {@code as=Table} each ADDED, MODIFIED, DELETED and BOOKMARK object becomes a one-row Table (the
      * row's object per {@code includeObject}), and with {@code as=PartialObjectMetadata} its metadata; an ERROR
      * event's Status is sent unchanged. Only the stream's first Table carries {@code columnDefinitions}: the encoder
-     * sets {@code NoHeaders} after the first event. Returns a fresh, stateful transformer for one stream, or null
+     * sets {@code NoHeaders} after the first event, and every later Table says {@code "columnDefinitions": null}. Returns a fresh, stateful transformer for one stream, or null
      * when the events go whole (plain JSON asked for, or first).
      *
      * <p>Not modelled: an Accept header with no range this server can serve (kube-apiserver answers the watch 406;
@@ -161,7 +161,8 @@ final class ApiMediaTypes {
                 return eachObject(object -> {
                     ObjectNode table = table(object, false, resource, include, gv);
                     if (headersSent[0]) {
-                        table.remove("columnDefinitions");
+                        // metav1.Table's columnDefinitions has no omitempty: the nil slice is sent as null
+                        table.putNull("columnDefinitions");
                     }
                     headersSent[0] = true;
                     return table;

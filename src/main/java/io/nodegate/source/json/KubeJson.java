@@ -458,8 +458,9 @@ public final class KubeJson {
      * The root object of a metadata-only answer (parser inside it).
      *
      * @param announcedColumns the columns an earlier Table of the same watch stream defined, or null: kube-apiserver
-     *                         sends a watch's column definitions with its first event only, so a later event's
-     *                         rows are read with them (a Table's own columnDefinitions always win)
+     *                         sends a watch's column definitions with its first event only (later ones say
+     *                         {@code "columnDefinitions": null}), so a later event's rows are read with them (a
+     *                         Table's own columnDefinitions, when it has any, always win)
      */
     private MetadataAnswer readMetadataAnswer(JsonParser p, String where, MetadataOnly spec,
                                               List<String> announcedColumns, Consumer<Map<String, Object>> onItem) {
@@ -472,8 +473,15 @@ public final class KubeJson {
             JsonToken t = p.nextToken();
             switch (field) {
                 case "columnDefinitions" -> {
+                    Object defined = readScalarOrContainer(p, t);
+                    if (defined == null) {
+                        // kube-apiserver's Table has no omitempty on columnDefinitions: a watch event sent without
+                        // headers (every event after the first) carries "columnDefinitions": null, which defines
+                        // nothing; its rows are read with the columns the stream announced
+                        break;
+                    }
                     columns = new ArrayList<>();
-                    if (readScalarOrContainer(p, t) instanceof List<?> defs) {
+                    if (defined instanceof List<?> defs) {
                         for (Object def : defs) {
                             columns.add(def instanceof Map<?, ?> d && d.get("name") instanceof String n ? n : null);
                         }
