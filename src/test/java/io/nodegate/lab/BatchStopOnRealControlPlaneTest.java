@@ -1,8 +1,6 @@
 package io.nodegate.lab;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.nodegate.testing.Await;
 import io.nodegate.testing.CliRun;
@@ -18,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static io.nodegate.testing.RealControlPlane.agent;
+import static io.nodegate.lab.LabNodes.ready;
+import static io.nodegate.lab.LabNodes.unreachable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,17 +34,6 @@ class BatchStopOnRealControlPlaneTest {
     @BeforeAll
     static void lab(RealControlPlane controlPlane) {
         lab = controlPlane;
-    }
-
-    private static String ready(Node n) {
-        return n.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
-                .map(NodeCondition::getStatus).findFirst().orElse("");
-    }
-
-    private static boolean unreachable(Node n, String effect) {
-        List<Taint> taints = n.getSpec().getTaints();
-        return taints != null && taints.stream()
-                .anyMatch(t -> "node.kubernetes.io/unreachable".equals(t.getKey()) && effect.equals(t.getEffect()));
     }
 
     @Test

@@ -25,6 +25,8 @@ import java.util.UUID;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import static io.nodegate.lab.LabNodes.ready;
+import static io.nodegate.lab.LabNodes.unreachable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -111,16 +113,6 @@ class RemovalLifecycleOnRealControlPlaneTest {
         });
     }
 
-    private static boolean unreachable(Node n, String effect) {
-        return n.getSpec().getTaints() != null && n.getSpec().getTaints().stream()
-                .anyMatch(t -> "node.kubernetes.io/unreachable".equals(t.getKey()) && effect.equals(t.getEffect()));
-    }
-
-    private static String ready(Node n) {
-        return n.getStatus() == null || n.getStatus().getConditions() == null ? null : n.getStatus().getConditions()
-                .stream().filter(c -> "Ready".equals(c.getType())).map(c -> c.getStatus()).findFirst().orElse(null);
-    }
-
     /**
      * True once the real node lifecycle controller has written everything it writes for a silent host: Ready
      * Unknown, the unreachable NoSchedule taint and the unreachable NoExecute taint. The gate must come after the
@@ -142,10 +134,9 @@ class RemovalLifecycleOnRealControlPlaneTest {
         return partiallyDisrupted || unreachable(n, "NoExecute");
     }
 
-    private String ready(KubernetesClient admin, String node) {
-        var n = admin.nodes().withName(node).get();
-        return n == null ? null : n.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
-                .map(c -> c.getStatus()).findFirst().orElse(null);
+    private static String readyNow(KubernetesClient admin, String node) {
+        Node n = admin.nodes().withName(node).get();
+        return n == null ? null : ready(n);
     }
 
     @Test
@@ -165,7 +156,7 @@ class RemovalLifecycleOnRealControlPlaneTest {
                   containers: [{name: c, image: registry.example/pause:3.10}]
                 """.formatted(CONTROL), "apply", "-f", "-").requireOk("control pod");
         try (KubernetesClient admin = lab.client("admin")) {
-            Await.until(HOST + " Ready", Duration.ofSeconds(60), () -> "True".equals(ready(admin, HOST)));
+            Await.until(HOST + " Ready", Duration.ofSeconds(60), () -> "True".equals(readyNow(admin, HOST)));
             String uid = admin.nodes().withName(HOST).get().getMetadata().getUid();
 
             CliRun saved = cli("baseline", "save", "--targets", HOST, "--control", CONTROL,
@@ -237,7 +228,7 @@ class RemovalLifecycleOnRealControlPlaneTest {
             CliRun readmit = cli("readmit", HOST, "--baseline", baseline.toString(), "-n", NS, "--yes");
             assertThat(readmit.exitCode()).as(readmit.all()).isZero();
             lab.lab("kubelet", "start", HOST).requireOk("start " + HOST);
-            Await.until(HOST + " Ready again", Duration.ofSeconds(60), () -> "True".equals(ready(admin, HOST)));
+            Await.until(HOST + " Ready again", Duration.ofSeconds(60), () -> "True".equals(readyNow(admin, HOST)));
             CliRun verify = cli("readmit", HOST, "--baseline", baseline.toString(), "-n", NS, "--verify", "--yes");
             assertThat(verify.exitCode()).as(verify.all()).isZero();
             assertThat(verify.out()).contains("PASS");
