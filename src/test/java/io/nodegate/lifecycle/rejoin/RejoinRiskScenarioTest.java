@@ -14,7 +14,12 @@ import tools.jackson.databind.json.JsonMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -23,14 +28,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Seed 000's case 1 replayed over HTTP: gpu-a11 removed by `nodegate remove` with its RKE2 config still on the host
  * "can come back: yes (server token never expires; node-password Secret deleted)"; a bootstrap token k3s wrote is a
- * further open path, named with what closes it, and its secret half appears nowhere; with the quarantine applied it is
- * "no"; a quarantine that cannot be read makes it "unknown", never "no"; verify-gone gives the same answer.
+ * further open path, named with what closes it, and its secret half appears nowhere; with the quarantine applied and
+ * a new token it is "no"; a quarantine that cannot be read makes it "unknown", never "no"; verify-gone gives the same
+ * answer.
  */
 class RejoinRiskScenarioTest extends SeededClusterTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The secret half of the planted bootstrap token ([a-z0-9]{16}, the format bootstrap tokens have). */
     private static final String TOKEN_SECRET = "zq8plantedtok3n9";
+    /** The secret half of the token created after the quarantine. */
+    private static final String NEW_TOKEN_SECRET = "r7kd2mnewtok3n42";
 
     @BeforeEach
     void setUp() {
@@ -42,17 +50,27 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
      * format of the Kubernetes docs' "Bootstrap Token Secret format"): no expiration key, so it never expires.
      */
     private static Secret k3sBootstrapToken() {
+        return k3sBootstrapToken("zq8pla", TOKEN_SECRET, null);
+    }
+
+    /**
+     * A bootstrap token as k3s stores it; {@code expiration} is what `--ttl` adds to the creation time (RFC 3339),
+     * null for `--ttl 0`.
+     */
+    private static Secret k3sBootstrapToken(String id, String secret, Instant expiration) {
         Base64.Encoder b64 = Base64.getEncoder();
-        return new SecretBuilder().withNewMetadata().withName("bootstrap-token-zq8pla").withNamespace("kube-system")
-                .endMetadata().withType("bootstrap.kubernetes.io/token")
-                .withData(Map.of(
-                        "token-id", b64.encodeToString("zq8pla".getBytes(StandardCharsets.UTF_8)),
-                        "token-secret", b64.encodeToString(TOKEN_SECRET.getBytes(StandardCharsets.UTF_8)),
-                        "usage-bootstrap-authentication", b64.encodeToString("true".getBytes(StandardCharsets.UTF_8)),
-                        "usage-bootstrap-signing", b64.encodeToString("true".getBytes(StandardCharsets.UTF_8)),
-                        "auth-extra-groups", b64.encodeToString("system:bootstrappers:k3s:default-node-token"
-                                .getBytes(StandardCharsets.UTF_8))))
-                .build();
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put("token-id", b64.encodeToString(id.getBytes(StandardCharsets.UTF_8)));
+        data.put("token-secret", b64.encodeToString(secret.getBytes(StandardCharsets.UTF_8)));
+        data.put("usage-bootstrap-authentication", b64.encodeToString("true".getBytes(StandardCharsets.UTF_8)));
+        data.put("usage-bootstrap-signing", b64.encodeToString("true".getBytes(StandardCharsets.UTF_8)));
+        data.put("auth-extra-groups", b64.encodeToString("system:bootstrappers:k3s:default-node-token"
+                .getBytes(StandardCharsets.UTF_8)));
+        if (expiration != null) {
+            data.put("expiration", b64.encodeToString(expiration.toString().getBytes(StandardCharsets.UTF_8)));
+        }
+        return new SecretBuilder().withNewMetadata().withName("bootstrap-token-" + id).withNamespace("kube-system")
+                .endMetadata().withType("bootstrap.kubernetes.io/token").withData(data).build();
     }
 
     private CliRun removeA11() {
@@ -63,8 +81,72 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
     }
 
     private static void noSecretIn(CliRun run) {
-        assertThat(run.all()).doesNotContain(TOKEN_SECRET, SeedCluster.SECRET_VALUE,
-                Base64.getEncoder().encodeToString(TOKEN_SECRET.getBytes(StandardCharsets.UTF_8)));
+        for (String secret : List.of(TOKEN_SECRET, NEW_TOKEN_SECRET)) {
+            assertThat(run.all()).doesNotContain(secret, SeedCluster.SECRET_VALUE,
+                    Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    private static List<String> pathIds(JsonNode host) {
+        List<String> ids = new ArrayList<>();
+        host.get("paths").forEach(p -> ids.add(p.get("id").asString()));
+        return ids;
+    }
+
+    private static JsonNode path(JsonNode host, String id) {
+        for (JsonNode p : host.get("paths")) {
+            if (p.get("id").asString().equals(id)) {
+                return p;
+            }
+        }
+        throw new AssertionError("no path " + id + " in " + host);
+    }
+
+    /**
+     * The seed's next step after the quarantine: the token that never expires is replaced by one that does
+     * (`k3s token delete zq8pla`, then `k3s token create --ttl 24h`). The answer stays "no", because the quarantine,
+     * not the token, closes the door; the old token is no longer a way in, the new one is listed as open until its
+     * expiry, and once the clock passes that expiry it is listed as refused. The server token itself is not visible
+     * through the API, so its rotation (`k3s token rotate`) cannot change the answer; only a host report can.
+     */
+    @Test
+    void afterTheQuarantineAndANewTokenTheAnswerIsNoAndTheNewTokenExpires() throws Exception {
+        removeA11();
+        api.create(k3sBootstrapToken());
+        CliRun open = cli("rejoin-risk", "gpu-a11", "-o", "json");
+        assertThat(open.exitCode()).as(open.all()).isEqualTo(5);
+        assertThat(pathIds(JSON.readTree(open.out()).get("hosts").get(0)))
+                .contains("bootstrap-token bootstrap-token-zq8pla");
+
+        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+        api.delete(k3sBootstrapToken());
+        Instant expires = clock.instant().plus(Duration.ofHours(24));
+        api.create(k3sBootstrapToken("r7kd2m", NEW_TOKEN_SECRET, expires));
+
+        CliRun closed = cli("rejoin-risk", "gpu-a11", "-o", "json");
+        assertThat(closed.exitCode()).as(closed.all()).isZero();
+        JsonNode host = JSON.readTree(closed.out()).get("hosts").get(0);
+        assertThat(host.get("canComeBack").asString()).isEqualTo("no");
+        assertThat(host.get("summary").asString()).isEqualTo("no (the quarantine refuses its name gpu-a11, "
+                + "systemUUID uuid-a11, machineID machine-gpu-a11)");
+        assertThat(pathIds(host)).doesNotContain("bootstrap-token bootstrap-token-zq8pla");
+        JsonNode token = path(host, "bootstrap-token bootstrap-token-r7kd2m");
+        assertThat(token.get("state").asString()).isEqualTo("open");
+        assertThat(token.get("detail").asString()).contains("until " + expires);
+        assertThat(token.get("closes").asString()).contains("k3s token delete r7kd2m");
+        noSecretIn(closed);
+
+        // a day later the new token is refused as expired: no bootstrap token is a way in any more
+        clock.set(expires.plusSeconds(1));
+        CliRun later = cli("rejoin-risk", "gpu-a11", "-o", "json");
+        assertThat(later.exitCode()).as(later.all()).isZero();
+        JsonNode after = JSON.readTree(later.out()).get("hosts").get(0);
+        assertThat(after.get("canComeBack").asString()).isEqualTo("no");
+        JsonNode tokens = path(after, "bootstrap-tokens");
+        assertThat(tokens.get("state").asString()).isEqualTo("closed");
+        assertThat(tokens.get("detail").asString()).contains("bootstrap-token-r7kd2m (expired " + expires + ")");
+        noSecretIn(later);
+        noSecretIn(cli("rejoin-risk", "gpu-a11"));
     }
 
     @Test
