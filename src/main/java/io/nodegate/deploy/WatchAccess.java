@@ -91,7 +91,8 @@ public final class WatchAccess {
                 // is explained); the leader keeps them current (watch --no-handovers leaves them alone)
                 new Request(HANDOVER_GROUP, HANDOVER_RESOURCE, null, List.of("get", "list"), List.of(), false,
                         "NodeHandovers: listed once per interval for NG171 (which Nodes an open hand-over names); "
-                                + "the leader looks at each open one every minute"),
+                                + "the leader looks at each open one every minute, and that LIST stands in for the next "
+                                + "NG171 read"),
                 new Request(HANDOVER_GROUP, HANDOVER_RESOURCE + "/status", null, List.of("update"), List.of(), false,
                         "writes what it saw to a NodeHandover's status (resourceVersion precondition)"),
                 // what the watch writes

@@ -12,6 +12,7 @@ import io.nodegate.handover.run.HandoverLooker;
 import io.nodegate.handover.run.HandoverService;
 import io.nodegate.handover.run.SilenceKeeper;
 import io.nodegate.model.ClusterState;
+import io.nodegate.model.OpenHandovers;
 import io.nodegate.handover.SilenceDecision;
 
 import java.time.Clock;
@@ -61,6 +62,7 @@ public final class HandoverReconciler {
     private final Clock clock;
     private final String identity;
     private final Duration every;
+    private final Consumer<OpenHandovers> listed;
     private final Consumer<String> log;
     private Instant lastLook;
     private String lastProblem;
@@ -72,10 +74,12 @@ public final class HandoverReconciler {
     private volatile Instant lastLookEnded;
 
     /**
-     * @param leads asked before the looks and again before every write: a replica that lost the Lease stops
+     * @param leads  asked before the looks and again before every write: a replica that lost the Lease stops
+     * @param listed told which Nodes are part of an open hand-over after each good LIST of the looks, so the passes
+     *               can judge that answer instead of reading the collection again ({@link OpenHandoverReads#offer})
      */
     public HandoverReconciler(ApiReader api, SilenceKeeper silences, BooleanSupplier leads, Events events, Clock clock,
-                              String identity, Duration every, Consumer<String> log) {
+                              String identity, Duration every, Consumer<OpenHandovers> listed, Consumer<String> log) {
         this.api = api;
         this.handovers = new HandoverApi(api);
         this.service = new HandoverService(handovers, clock);
@@ -85,6 +89,7 @@ public final class HandoverReconciler {
         this.clock = clock;
         this.identity = identity;
         this.every = every;
+        this.listed = listed;
         this.log = log;
     }
 
@@ -109,6 +114,7 @@ public final class HandoverReconciler {
             return;
         }
         lastProblem = null;
+        listed.accept(HandoverApi.open(all));
         Map<String, Boolean> up = new TreeMap<>();
         Set<String> open = new HashSet<>();
         for (NodeHandover h : all) {

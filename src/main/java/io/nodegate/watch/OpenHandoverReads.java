@@ -12,6 +12,10 @@ import java.util.function.Supplier;
  * LIST (through the API layer, whose deadline covers the whole answer) on the watch's periodic thread, never on the
  * passes' thread, and each pass takes the last answer.
  *
+ * <p>The leader's hand-over looks ({@link HandoverReconciler}) LIST the same collection; each of their good answers is
+ * {@link #offer offered} here, and the next periodic read is then skipped, so a leader does not read the collection
+ * twice in one interval. An answer a pass judges is thus at most about two intervals old.
+ *
  * <p>The last answer is all that counts: a read that failed, timed out or was refused makes the hand-overs unread
  * (NG171 then stays at info and says so), never "no hand-over", and an earlier good read is not kept in its place
  * (it would say a hand-over is still open, or still absent, on evidence the cluster no longer gave). Only the API's
@@ -26,6 +30,8 @@ public final class OpenHandoverReads {
     private final Supplier<OpenHandovers> read;
     private final Consumer<String> log;
     private volatile OpenHandovers last = NOT_YET;
+    /** An answer was offered since the last periodic read: the next one is not needed. */
+    private final java.util.concurrent.atomic.AtomicBoolean offered = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** @param read one whole read of the open hand-overs; a failure it reports as unread or throws counts alike */
     public OpenHandoverReads(Supplier<OpenHandovers> read, Consumer<String> log) {
@@ -49,6 +55,32 @@ public final class OpenHandoverReads {
         }
         last = now;
         return now;
+    }
+
+    /**
+     * The periodic read: reads now, unless an answer was {@link #offer offered} since the last periodic read.
+     *
+     * @return whether it read
+     */
+    public boolean readUnlessOffered() {
+        if (offered.getAndSet(false)) {
+            return false;
+        }
+        read();
+        return true;
+    }
+
+    /**
+     * A whole LIST of the NodeHandovers another reader made just now (the leader's hand-over look): from now on the
+     * passes judge it, and the next periodic read is skipped. Only a good answer is offered: after a failed look the
+     * periodic read finds out for itself.
+     */
+    public void offer(OpenHandovers answer) {
+        if (answer == null || !answer.read()) {
+            return;
+        }
+        last = answer;
+        offered.set(true);
     }
 
     /** The last answer ({@link #NOT_YET} before the first read ended). */

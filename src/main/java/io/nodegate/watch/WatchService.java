@@ -208,7 +208,7 @@ public final class WatchService implements AutoCloseable {
         handovers = new HandoverReconciler(new ApiReader(connection),
                 new SilenceKeeper(alertmanagerTimeout, clock), this::holdsTheLease,
                 events == null ? (h, reason, type, message) -> { } : HandoverReconciler.through(events), clock,
-                settings.identity(), HandoverReconciler.EVERY, log);
+                settings.identity(), HandoverReconciler.EVERY, openHandovers::offer, log);
         metrics.handovers(handovers::metrics);
     }
 
@@ -255,14 +255,15 @@ public final class WatchService implements AutoCloseable {
         long every = settings.interval().toMillis();
         scheduler.scheduleWithFixedDelay(this::intervalPass, every, every, TimeUnit.MILLISECONDS);
         every("progress check", settings.freshness().progressEvery(), cache::checkProgress);
-        // the open hand-overs: read at once (usually before the informers have synced), then once per interval,
-        // so a periodic pass judges an answer at most one interval old
+        // the open hand-overs: read at once (usually before the informers have synced), then once per interval
+        // unless the leader's hand-over look has just read them, so a periodic pass judges an answer at most about
+        // two intervals old
         background.execute(() -> {
             if (!closed) {
                 openHandovers.read();
             }
         });
-        every("NodeHandover read", settings.interval(), openHandovers::read);
+        every("NodeHandover read", settings.interval(), openHandovers::readUnlessOffered);
     }
 
     /**

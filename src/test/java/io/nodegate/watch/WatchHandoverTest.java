@@ -55,6 +55,8 @@ class WatchHandoverTest {
     private final boolean[] leading = {false};
     private final List<String> posted = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
+    /** What each look's LIST told the passes (which Nodes are part of an open hand-over). */
+    private final List<io.nodegate.model.OpenHandovers> listed = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -89,7 +91,7 @@ class WatchHandoverTest {
     private HandoverReconciler reconciler(HandoverReconciler.Events events) {
         return new HandoverReconciler(new ApiReader(client), new SilenceKeeper(Duration.ofSeconds(5),
                 Clock.systemUTC()), () -> leading[0], events, Clock.systemUTC(), "nodegate-watch-0", Duration.ZERO,
-                log::add);
+                listed::add, log::add);
     }
 
     private HandoverReconciler reconciler() {
@@ -128,6 +130,7 @@ class WatchHandoverTest {
         assertThat(read().resourceVersion()).isEqualTo(before.resourceVersion());
         assertThat(oursId()).as("the vanished silence is not re-created by a follower").isNull();
         assertThat(posted).isEmpty();
+        assertThat(listed).as("a follower lists nothing").isEmpty();
     }
 
     @Test
@@ -146,6 +149,11 @@ class WatchHandoverTest {
                 "silence-recreated");
         assertThat(posted).singleElement().satisfies(e -> assertThat(e).startsWith("HandoverSilenceRecreated Warning "
                 + "silence re-created on " + am.urls().get(0)));
+        // the look's one LIST also tells the passes which Nodes an open hand-over names (NG171 needs no second read)
+        assertThat(listed).singleElement().satisfies(o -> {
+            assertThat(o.read()).isTrue();
+            assertThat(o.of("gpu-a07")).containsExactly("a07");
+        });
     }
 
     @Test

@@ -105,6 +105,35 @@ class WatchHandoversCordonTest {
         assertThat(log).anySatisfy(l -> assertThat(l).contains("NG171 stays at info"));
     }
 
+    @Test
+    void anAnswerTheLeadersLookOffersSkipsTheNextPeriodicReadOnly() {
+        AtomicInteger reads = new AtomicInteger();
+        OpenHandoverReads reads2 = new OpenHandoverReads(() -> {
+            reads.incrementAndGet();
+            return OpenHandovers.of(Map.of("gpu-a07", List.of("case-2")));
+        }, line -> { });
+        var state = cluster().node(node("gpu-a07").cordonedBy("kubectl",
+                io.nodegate.testing.NodeFixtures.NOW.minus(Duration.ofDays(3)))).build();
+        assertThat(reads2.readUnlessOffered()).isTrue();
+        assertThat(reads.get()).isEqualTo(1);
+
+        // the leader's look listed the collection: the passes judge its answer, the next periodic read is skipped
+        reads2.offer(OpenHandovers.of(Map.of("gpu-a07", List.of("case-3"))));
+        assertThat(reads2.feed(state).handovers().of("gpu-a07")).containsExactly("case-3");
+        assertThat(reads2.readUnlessOffered()).isFalse();
+        assertThat(reads.get()).isEqualTo(1);
+        // only that one: the period after, it reads again
+        assertThat(reads2.readUnlessOffered()).isTrue();
+        assertThat(reads.get()).isEqualTo(2);
+        assertThat(reads2.feed(state).handovers().of("gpu-a07")).containsExactly("case-2");
+
+        // an unread answer is never offered: the periodic read finds a failure out for itself
+        reads2.offer(OpenHandovers.unread("NodeHandovers could not be read (503)"));
+        assertThat(reads2.feed(state).handovers().read()).isTrue();
+        assertThat(reads2.readUnlessOffered()).isTrue();
+        assertThat(reads.get()).isEqualTo(3);
+    }
+
     private JsonNode watchOnce(String... more) {
         List<String> args = new ArrayList<>(List.of("watch", "--once", "--kubeconfig", kubeconfig.toString(),
                 "-o", "json"));

@@ -90,6 +90,11 @@ public final class HandoverApi {
         } catch (RuntimeException e) {
             return OpenHandovers.unread("NodeHandovers could not be read (" + e.getMessage() + ")");
         }
+        return open(all);
+    }
+
+    /** Which Nodes are part of an open hand-over among {@code all}, one whole LIST's answer. */
+    public static OpenHandovers open(List<NodeHandover> all) {
         Map<String, List<String>> byNode = new java.util.TreeMap<>();
         for (NodeHandover h : all) {
             if (h.spec() == null || h.closed() || h.spec().nodes() == null || h.metadata() == null) {
