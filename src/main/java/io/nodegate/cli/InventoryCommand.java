@@ -9,6 +9,7 @@ import io.nodegate.model.TombstoneBook;
 import io.nodegate.source.kube.ApiReader;
 import io.nodegate.source.kube.KubeConnection;
 import io.nodegate.InputException;
+import io.nodegate.RefusedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +34,9 @@ public final class InventoryCommand extends CommandGroup {
                     + "declared host without a Node (NG113) or whose Node differs from its entry (NG114). Prints "
                     + "YAML unless --apply is given.",
             footer = {"", "Examples:",
-                    "  nodegate inventory init > inventory.yaml        # read it, edit it, kubectl apply -f",
+                    "  nodegate inventory init > inventory.yaml        # read it, edit it, then:",
+                    "  kubectl apply --server-side -f inventory.yaml   "
+                            + "# (a plain apply fails at several hundred hosts)",
                     "  nodegate inventory init --apply                 # create it (never overwrites)",
                     "  nodegate inventory init --apply --replace       # write it over the one there",
                     "  nodegate inventory init -f nodes.json -o yaml   # from a saved 'kubectl get nodes -o json'"})
@@ -71,6 +74,7 @@ public final class InventoryCommand extends CommandGroup {
             }
             ClusterState state = source.load(false);
             NodeInventory inventory = NodeInventory.of(state.nodes());
+            refuseWhatNoConfigMapHolds(inventory);
             PrintWriter out = spec.commandLine().getOut();
             var configMap = InventoryStore.configMap(inventory, namespace, null);
             if (!apply) {
@@ -84,6 +88,23 @@ public final class InventoryCommand extends CommandGroup {
             output.print(out, new ManifestOutput(List.of(configMap), List.of(done + " ConfigMap " + namespace + "/"
                     + NodeInventory.CONFIGMAP + " (" + inventory.hosts().size() + " host(s))")));
             return ExitCode.OK;
+        }
+
+        /**
+         * Refuses, before anything is printed or written, an inventory the API server would refuse: the ConfigMap
+         * is the one place the hold policy and the watch read, and half an inventory would hold every host left out.
+         */
+        private static void refuseWhatNoConfigMapHolds(NodeInventory inventory) {
+            long bytes = inventory.dataBytes();
+            if (bytes <= NodeInventory.CONFIGMAP_LIMIT_BYTES) {
+                return;
+            }
+            int hosts = inventory.hosts().size();
+            throw new RefusedException("the inventory of " + hosts + " hosts is " + bytes + " bytes, and a ConfigMap "
+                    + "holds at most " + NodeInventory.CONFIGMAP_LIMIT_BYTES + " (the API server refuses a longer "
+                    + "one): about " + NodeInventory.CONFIGMAP_LIMIT_BYTES * (long) hosts / bytes + " hosts of these "
+                    + "sizes fit. Nothing was printed or written. An inventory larger than one ConfigMap is not "
+                    + "supported (docs/inventory.md, \"How large it can be\").");
         }
     }
 }

@@ -46,6 +46,11 @@ public record NodeInventory(List<Host> hosts, List<String> problems) {
     /** The label the inventory ConfigMap carries, for an admission policy's paramRef selector. */
     public static final String LABEL = "nodegate.io/inventory";
     public static final String LABEL_VALUE = "hosts";
+    /**
+     * The most a ConfigMap's keys and values may hold together: the API server refuses a longer one
+     * (Kubernetes pkg/apis/core/validation ValidateConfigMap, against core.MaxSecretSize, 1 MiB).
+     */
+    public static final int CONFIGMAP_LIMIT_BYTES = 1024 * 1024;
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -175,6 +180,16 @@ public record NodeInventory(List<Host> hosts, List<String> problems) {
         }
         index.forEach((k, names) -> data.put(k, String.join(" ", names)));
         return data;
+    }
+
+    /** How long {@link #data} is as the API server counts a ConfigMap: every key's and value's length in bytes. */
+    public long dataBytes() {
+        long bytes = 0;
+        for (Map.Entry<String, String> e : data().entrySet()) {
+            bytes += e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+        return bytes;
     }
 
     public java.util.Optional<Host> host(String name) {

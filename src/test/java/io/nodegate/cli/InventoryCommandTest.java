@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
+import io.nodegate.testing.FleetNodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -72,6 +73,27 @@ class InventoryCommandTest {
             assertThat(f.get("nodes").get(0).asString()).isEqualTo("gpu-a02");
         });
         assertThat(findings).noneSatisfy(f -> assertThat(f.get("nodes").get(0).asString()).isEqualTo("gpu-a01"));
+    }
+
+    @Test
+    void anInventoryNoConfigMapHoldsIsRefusedBeforeAnythingIsPrinted() throws Exception {
+        Path fits = dir.resolve("fits");
+        Files.createDirectories(fits);
+        Files.writeString(fits.resolve("nodes.json"), FleetNodes.nodeList(3000));
+        CliRun ok = CliRun.run("inventory", "init", "-f", fits.toString(), "--now", NOW);
+        assertThat(ok.exitCode()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("host.gpu-node-02999: ");
+
+        // a thousand more: past the 1 MiB a ConfigMap may hold; the API server would refuse it, so nodegate does first
+        Path large = dir.resolve("large");
+        Files.createDirectories(large);
+        Files.writeString(large.resolve("nodes.json"), FleetNodes.nodeList(4000));
+        CliRun refused = CliRun.run("inventory", "init", "-f", large.toString(), "--now", NOW);
+        assertThat(refused.exitCode()).as(refused.all()).isEqualTo(5);
+        assertThat(refused.out()).isEmpty();
+        assertThat(refused.err()).contains("the inventory of 4000 hosts is ", " bytes, and a ConfigMap holds at most "
+                + "1048576", "Nothing was printed or written", "How large it can be");
+        assertThat(refused.err()).containsPattern("about 3[0-9]{3} hosts of these sizes fit");
     }
 
     @Test

@@ -162,6 +162,38 @@ class AdmissionPoliciesOnRealApiServerTest {
         assertThat(gone.output()).contains("NotFound");
     }
 
+    /**
+     * The reasons are words anyone may write (an on-call engineer cordoning by hand, a drain tool): the gate policy
+     * lets an admin who is not an operator write nodegate.io/cordon-reason and nodegate.io/uncordon-reason on a Node,
+     * and still refuses the same request when it also writes a verdict, leaving the Node as it was.
+     */
+    @Test
+    void anyoneMayWriteACordonReasonButNotAVerdict() {
+        String node = "t-reason-probe";
+        lab.kubectl(probeNode(node), "create", "-f", "-").requireOk("create Node " + node);
+        try {
+            lab.kubectl(null, "annotate", "node", node, "nodegate.io/cordon-reason=RMA 4411: bad DIMM")
+                    .requireOk("a cordon reason written by an admin who is not an operator");
+            lab.kubectl(null, "annotate", "--overwrite", "node", node, "nodegate.io/cordon-reason=RMA 4412",
+                    "nodegate.io/uncordon-reason=case-2: back from RMA").requireOk("both reasons changed");
+
+            RealControlPlane.Result withVerdict = lab.kubectl(null, "annotate", "--overwrite", "node", node,
+                    "nodegate.io/cordon-reason=changed", "nodegate.io/gate-verdict=PASS");
+            assertThat(withVerdict.code()).as(withVerdict.output()).isNotZero();
+            assertThat(withVerdict.output()).contains("ValidatingAdmissionPolicy 'nodegate-node-gate'",
+                    "nodegate: only members of nodegate:operators may add, change or remove");
+
+            JsonNode annotations = json(lab.kubectl(null, "get", "node", node, "-o", "json").requireOk("get " + node))
+                    .path("metadata").path("annotations");
+            assertThat(annotations.path("nodegate.io/cordon-reason").asString()).isEqualTo("RMA 4412");
+            assertThat(annotations.path("nodegate.io/uncordon-reason").asString()).isEqualTo("case-2: back from RMA");
+            assertThat(annotations.has("nodegate.io/gate-verdict")).isFalse();
+        } finally {
+            lab.kubectl(null, "delete", "--ignore-not-found", "node", node, "--as=lab-admin",
+                    "--as-group=system:masters", "--as-group=nodegate:break-glass");
+        }
+    }
+
     private static String[] concat(String[] a, String[] b) {
         String[] all = new String[a.length + b.length];
         System.arraycopy(a, 0, all, 0, a.length);
