@@ -95,8 +95,13 @@ public final class RealControlPlane implements ExtensionContext.Store.CloseableR
                 "--nodes", String.valueOf(nodes), "--servers", String.valueOf(servers), "--name", name);
         RealControlPlane lab = new RealControlPlane(repo, dir);
         if (up.code != 0) {
-            lab.close();
-            fail("bin/lab up failed:\n" + up.output);
+            // what up failed on is the news; a lab it never wrote has nothing to take down
+            Result down = lab.down();
+            if (down.code == 0) {
+                lab.deleteDirectory();
+            }
+            fail("bin/lab up failed:\n" + up.output + (down.code == 0 ? "" : "\n(and bin/lab down: " + down.output
+                    + ")"));
         }
         return lab;
     }
