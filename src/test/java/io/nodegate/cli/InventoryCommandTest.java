@@ -27,14 +27,7 @@ class InventoryCommandTest {
     Path dir;
 
     private static String node(String name, String uuid, String machineId, String ip) {
-        return """
-                {"apiVersion":"v1","kind":"Node","metadata":{"name":"%s","uid":"uid-%s",
-                 "creationTimestamp":"2026-10-26T07:02:11Z","labels":{"node-role.kubernetes.io/worker":"true"}},
-                 "status":{"addresses":[{"type":"InternalIP","address":"%s"}],
-                   "conditions":[{"type":"Ready","status":"True","reason":"KubeletReady",
-                   "lastHeartbeatTime":"2026-10-26T07:40:00Z","lastTransitionTime":"2026-10-26T07:02:40Z"}],
-                   "nodeInfo":{"systemUUID":"%s","machineID":"%s","bootID":"b-%s","kubeletVersion":"v1.34.3+rke2r3"}}}
-                """.formatted(name, name, ip, uuid, machineId, name);
+        return FleetNodes.node(name, uuid, machineId, ip);
     }
 
     private static String list(String... items) {

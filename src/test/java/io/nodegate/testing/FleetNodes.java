@@ -29,18 +29,23 @@ public final class FleetNodes {
         return String.format("10.%d.%d.%d", 100 + i / 65536, i / 256 % 256, i % 256);
     }
 
+    /** One Ready worker Node as `kubectl get node -o json` prints it, with these name, IDs and InternalIP. */
+    public static String node(String name, String systemUuid, String machineId, String internalIp) {
+        return """
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"%s","uid":"uid-%s",
+                 "creationTimestamp":"2026-10-26T07:02:11Z","labels":{"node-role.kubernetes.io/worker":"true"}},
+                 "status":{"addresses":[{"type":"InternalIP","address":"%s"}],
+                   "conditions":[{"type":"Ready","status":"True","reason":"KubeletReady",
+                   "lastHeartbeatTime":"2026-10-26T07:40:00Z","lastTransitionTime":"2026-10-26T07:02:40Z"}],
+                   "nodeInfo":{"systemUUID":"%s","machineID":"%s","bootID":"b-%s","kubeletVersion":"v1.34.3+rke2r3"}}}
+                """.formatted(name, name, internalIp, systemUuid, machineId, name);
+    }
+
     /** The first {@code count} hosts as `kubectl get nodes -o json` prints them. */
     public static String nodeList(int count) {
         StringJoiner items = new StringJoiner(",", "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[", "]}");
         for (int i = 0; i < count; i++) {
-            items.add("""
-                    {"apiVersion":"v1","kind":"Node","metadata":{"name":"%s","uid":"uid-%s",
-                     "creationTimestamp":"2026-10-26T07:02:11Z","labels":{"node-role.kubernetes.io/worker":"true"}},
-                     "status":{"addresses":[{"type":"InternalIP","address":"%s"}],
-                       "conditions":[{"type":"Ready","status":"True","reason":"KubeletReady",
-                       "lastHeartbeatTime":"2026-10-26T07:40:00Z","lastTransitionTime":"2026-10-26T07:02:40Z"}],
-                       "nodeInfo":{"systemUUID":"%s","machineID":"%s","bootID":"b-%d","kubeletVersion":"v1.34.3+rke2r3"}}}
-                    """.formatted(name(i), name(i), internalIp(i), systemUuid(i), machineId(i), i));
+            items.add(node(name(i), systemUuid(i), machineId(i), internalIp(i)));
         }
         return items.toString();
     }
