@@ -7,10 +7,13 @@ import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.Tombstone;
 import io.nodegate.policy.QuarantinePolicy;
 import io.nodegate.testing.Await;
+import io.nodegate.testing.CliRun;
 import io.nodegate.testing.RealControlPlane;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * request 141015). The quarantine then still refuses the hosts tombstoned before, and admits a host tombstoned
  * after, with no error anywhere, until the apiserver restarts. The hold policy's bindings take their ConfigMaps from
  * the same informer, which is how removing `policy --hold` blinded the quarantine in NewcomerHoldPolicyOnRealApiServerTest's
- * first runs. docs/policy.md says what an operator must do (restart the apiservers; pause a policy by its binding's
+ * first runs. `rejoin-risk` asks the apiserver itself with a dry run, so it answers "yes" for such a host where the
+ * objects alone would say "no". docs/policy.md says what an operator must do (restart the apiservers; pause a policy by its binding's
  * validationActions, never by deleting the binding), and this test runs both; it fails once a Kubernetes version the
  * lab builds no longer behaves so, and the caution can go.
  */
@@ -36,6 +40,7 @@ class PolicyParamsAfterUnbindingOnRealApiServerTest {
     private static final String AFTER = "t-unbind-after";
     private static final String PAUSED = "t-unbind-paused";
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static RealControlPlane lab;
 
     @BeforeAll
@@ -51,8 +56,11 @@ class PolicyParamsAfterUnbindingOnRealApiServerTest {
         }
     }
 
+    /** A removed host's tombstone, with a systemUUID and machineID of its own (so a new name is refused too). */
     private static Tombstone tombstone(String name) {
-        return new Tombstone(name, "uid-" + name, null, null, Instant.now(), null, "lab-test");
+        String hex = String.format("%012x", name.hashCode() & 0xffffffffL);
+        return new Tombstone(name, "uid-" + name, "4c4c4544-0000-3010-8031-" + hex, "00000000000000000000" + hex,
+                Instant.now(), null, "lab-test");
     }
 
     /** Whether a server-side dry run of a Node CREATE under this name is refused by the quarantine. */
@@ -97,12 +105,22 @@ class PolicyParamsAfterUnbindingOnRealApiServerTest {
                         + "again: the caution in docs/policy.md may no longer hold for this version").isFalse();
             }
 
+            // rejoin-risk asks the apiserver itself: the objects say "refused", its dry run says otherwise
+            JsonNode blind = rejoinRisk(AFTER);
+            assertThat(blind.path("canComeBack").asString()).as(blind.toString()).isEqualTo("yes");
+            assertThat(blind.path("summary").asString()).startsWith("yes (the apiserver admits its name");
+            JsonNode before = rejoinRisk(BEFORE);
+            assertThat(before.path("canComeBack").asString()).as(before.toString()).isEqualTo("no");
+            assertThat(before.toString()).contains("the apiserver refused a server-side dry run of a Node named "
+                    + BEFORE);
+
             // the remedy the docs give: restart the apiserver; its new informer reads the ledger as it is
             lab.lab("server", "stop", "1").requireOk("stop the apiserver");
             lab.lab("server", "start", "1").requireOk("start the apiserver");
             Await.until("the restarted apiserver refuses the host tombstoned after", Duration.ofSeconds(180),
                     () -> lab.kubectl(null, "get", "--raw", "/readyz").code() == 0 && refused(AFTER));
             assertThat(refused(BEFORE)).isTrue();
+            assertThat(rejoinRisk(AFTER).path("canComeBack").asString()).isEqualTo("no");
 
             // the pause docs/policy.md gives instead: the binding kept, its action Audit, then Deny again; the
             // informer lives on, so a host tombstoned during the pause is refused once it ends
@@ -112,6 +130,18 @@ class PolicyParamsAfterUnbindingOnRealApiServerTest {
             admin.resource(withActions(admin, "Deny")).update();
             Await.until("the host tombstoned during the pause refused after it", Duration.ofSeconds(30),
                     () -> refused(PAUSED));
+        }
+    }
+
+    /** `nodegate rejoin-risk NAME -o json` against the lab as its admin: the one host's answer. */
+    private static JsonNode rejoinRisk(String name) {
+        CliRun run = CliRun.run("rejoin-risk", name, "-o", "json", "--kubeconfig", lab.kubeconfig().toString(),
+                "--context", "admin");
+        assertThat(run.exitCode()).as(run.all()).isIn(0, 5);
+        try {
+            return JSON.readTree(run.out()).path("hosts").path(0);
+        } catch (RuntimeException e) {
+            throw new AssertionError("rejoin-risk printed no JSON: " + run.all(), e);
         }
     }
 

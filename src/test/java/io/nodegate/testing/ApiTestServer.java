@@ -117,8 +117,9 @@ import java.util.function.Predicate;
  *       object does not meet answer 409 Conflict "Precondition failed" (the mock alone ignores them);
  *       {@link #beforeServing} lets a test change the object just before such a DELETE arrives.</li>
  *   <li><b>Dry runs</b>: a POST or PUT with {@code dryRun=All} is checked as the real write would be (the
- *       validation below, AlreadyExists for a POST, NotFound and the resourceVersion precondition for a PUT) and
- *       answered with the object, but nothing is stored (the mock alone would store it).</li>
+ *       validation below, an {@link #admit} review, AlreadyExists for a POST, NotFound and the resourceVersion
+ *       precondition for a PUT) and answered with the object, but nothing is stored (the mock alone would store
+ *       it).</li>
  *   <li><b>ConfigMap size</b>: a ConfigMap whose {@code data} and {@code binaryData} values exceed 1 MiB is refused
  *       with 422 Invalid, as kube-apiserver's {@code ValidateConfigMap} does (kubernetes
  *       {@code pkg/apis/core/validation/validation.go}: the values' lengths summed against
@@ -1263,7 +1264,14 @@ public final class ApiTestServer implements AutoCloseable {
             MockResponse stored = crud.dispatch(new RecordedRequest(request.getHttpVersion(),
                     io.fabric8.mockwebserver.dsl.HttpMethod.GET, objectPath, request.getHeaders(),
                     new io.fabric8.mockwebserver.http.Buffer()));
+            // admission reviews a dry run as it would the write: a create before storage finds the name taken
+            Admission admission = admissions.get("POST".equals(method) ? path
+                    : objectPath.substring(0, objectPath.lastIndexOf('/')));
             if ("POST".equals(method)) {
+                String denied = admission == null ? null : admission.review(null, object);
+                if (denied != null) {
+                    return status(422, "Invalid", denied);
+                }
                 if (stored.code() == 200) {
                     return status(409, "AlreadyExists", "\"" + name + "\" already exists");
                 }
@@ -1272,12 +1280,16 @@ public final class ApiTestServer implements AutoCloseable {
             if (stored.code() == 404) {
                 return status(404, "NotFound", "\"" + name + "\" not found");
             }
-            String current = JSON.readTree(stored.getBody().readUtf8()).path("metadata").path("resourceVersion")
-                    .asString("");
+            JsonNode storedObject = JSON.readTree(stored.getBody().readUtf8());
+            String current = storedObject.path("metadata").path("resourceVersion").asString("");
             String sent = object.path("metadata").path("resourceVersion").asString("");
             if (!sent.isEmpty() && !sent.equals(current)) {
                 return status(409, "Conflict", "Operation cannot be fulfilled on \"" + name + "\": the object has"
                         + " been modified; please apply your changes to the latest version and try again");
+            }
+            String denied = admission == null ? null : admission.review(storedObject, object);
+            if (denied != null) {
+                return status(422, "Invalid", denied);
             }
             return json(200, object.toString());
         }

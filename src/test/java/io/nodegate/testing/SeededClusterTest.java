@@ -1,6 +1,7 @@
 package io.nodegate.testing;
 
 import io.nodegate.cli.Environment;
+import io.nodegate.policy.QuarantinePolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,21 @@ public abstract class SeededClusterTest {
             api.client().pods().inNamespace("kube-system").withName("rke2-canal-" + node).delete();
             api.client().pods().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter-" + node).delete();
         });
+    }
+
+    /**
+     * The quarantine as `nodegate policy --quarantine` emits it, and this API server refusing a Node CREATE under each
+     * of {@code removed} as kube-apiserver does once the policy holds their tombstones: the answer names the policy.
+     * The stand-in evaluates no CEL (QuarantinePolicyCelTest and the lab's tests run the policy itself); without the
+     * names it stands for an apiserver that admits what its objects say it refuses.
+     */
+    protected void applyQuarantine(String... removed) {
+        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+        java.util.Set<String> refused = java.util.Set.of(removed);
+        api.admit("/api/v1/nodes", (old, node) -> old == null && refused.contains(node.path("metadata").path("name")
+                .asString()) ? "ValidatingAdmissionPolicy '" + QuarantinePolicy.NAME + "' with binding '"
+                + QuarantinePolicy.NAME + "' denied request: nodegate: node " + node.path("metadata").path("name")
+                .asString() + " is a removed host" : null);
     }
 
     /** Runs one command line in {@link #env()}. */

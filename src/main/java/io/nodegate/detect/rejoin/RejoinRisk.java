@@ -184,8 +184,30 @@ public final class RejoinRisk implements FindingDetector {
         }
     }
 
+    /**
+     * What kube-apiserver answered a server-side dry run of a Node CREATE under a removed host's name. The policy,
+     * the binding and the tombstone being there is not proof that the apiserver refuses the host: one whose
+     * ConfigMap informer has stopped (a binding with ConfigMap parameters was deleted since it started) keeps all
+     * three and admits the name. Only its own answer shows which.
+     *
+     * @param refused whether the quarantine refused the Node
+     * @param answer  what the apiserver answered, in words
+     */
+    public record DryRun(boolean refused, String answer) {
+    }
+
     /** The answer for {@code s}, with its node-password Secret as read under both distributions' names. */
     public static HostAnswer answer(Subject s, Read<Optional<SecretMeta>> nodePassword, ClusterEvidence ev) {
+        return answer(s, nodePassword, null, ev);
+    }
+
+    /**
+     * As the other, with the apiserver's answer to a dry run of the removed host's Node ({@code dryRun}; null when
+     * none was sent): a refusal confirms the quarantine, an admission opens it, a failed dry run leaves it
+     * unconfirmed (as the objects say, with why).
+     */
+    public static HostAnswer answer(Subject s, Read<Optional<SecretMeta>> nodePassword, Read<DryRun> dryRun,
+                                    ClusterEvidence ev) {
         if (s.problem() != null) {
             return new HostAnswer(s.name(), "unknown host", Answer.UNKNOWN, "unknown (" + s.problem() + ")",
                     List.of(), List.of(s.problem()));
@@ -196,7 +218,7 @@ public final class RejoinRisk implements FindingDetector {
                 : s.untracked() ? "deleted without a tombstone" : "a Node not removed yet";
 
         // the door: the quarantine refuses the host at admission whatever credential it holds
-        JoinPath door = quarantine(s, ev, paths);
+        JoinPath door = quarantine(s, ev, dryRun, paths);
         if (door.state() == State.UNREAD) {
             unread.add(door.detail());
         }
@@ -243,7 +265,7 @@ public final class RejoinRisk implements FindingDetector {
         return new HostAnswer(s.name(), subject, answer, answer.label() + " (" + why + ")", paths, unread);
     }
 
-    private static JoinPath quarantine(Subject s, ClusterEvidence ev, List<JoinPath> paths) {
+    private static JoinPath quarantine(Subject s, ClusterEvidence ev, Read<DryRun> dryRun, List<JoinPath> paths) {
         String install = "nodegate policy --quarantine | kubectl apply -f -";
         if (!ev.quarantine().ok()) {
             JoinPath p = new JoinPath("quarantine", State.UNREAD, "quarantine unreadable",
@@ -284,9 +306,8 @@ public final class RejoinRisk implements FindingDetector {
                     "kubectl -n " + ev.ledgerNamespace() + " label configmap " + s.shard()
                             + " nodegate.io/ledger=tombstones");
         } else {
-            p = new JoinPath("quarantine", State.CLOSED, "the quarantine refuses its " + ids,
-                    "policy and binding nodegate-node-quarantine present; tombstone in ConfigMap "
-                            + ev.ledgerNamespace() + "/" + s.shard() + " refuses " + ids, null);
+            p = confirmed(s, ids, "policy and binding nodegate-node-quarantine present; tombstone in ConfigMap "
+                    + ev.ledgerNamespace() + "/" + s.shard() + " refuses " + ids, dryRun);
         }
         paths.add(p);
         if (p.state() == State.CLOSED && uuid == null && mid == null) {
@@ -296,6 +317,27 @@ public final class RejoinRisk implements FindingDetector {
                     "clean the host (rke2-uninstall.sh / k3s-agent-uninstall.sh)"));
         }
         return p;
+    }
+
+    /** The quarantine as its objects say it is, confirmed or contradicted by the apiserver's answer to a dry run. */
+    private static JoinPath confirmed(Subject s, String ids, String objects, Read<DryRun> dryRun) {
+        String brief = "the quarantine refuses its " + ids;
+        if (dryRun == null) {
+            return new JoinPath("quarantine", State.CLOSED, brief, objects, null);
+        }
+        if (!dryRun.ok()) {
+            return new JoinPath("quarantine", State.CLOSED, brief, objects + "; not confirmed by the apiserver: "
+                    + dryRun.error(), null);
+        }
+        if (dryRun.value().refused()) {
+            return new JoinPath("quarantine", State.CLOSED, brief, objects + "; the apiserver refused a server-side "
+                    + "dry run of a Node named " + s.name(), null);
+        }
+        return new JoinPath("quarantine", State.OPEN, "the apiserver admits its name", objects + ", yet the "
+                + "apiserver admitted a server-side dry run of a Node named " + s.name() + " (" + dryRun.value().answer()
+                + "): it enforces an old copy of the ledger, as it does after a binding with ConfigMap parameters was "
+                + "deleted while it ran", "restart every kube-apiserver, then run rejoin-risk again (docs/policy.md, "
+                + "\"Never delete a binding to switch a policy off\")");
     }
 
     private static JoinPath serverToken(Subject s) {

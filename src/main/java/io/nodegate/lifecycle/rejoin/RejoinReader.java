@@ -101,10 +101,14 @@ public final class RejoinReader {
             names.forEach(n -> subjects.add(subject(n, ledger, hostReports, known)));
         }
         List<RejoinRisk.HostAnswer> answers = new ArrayList<>();
+        boolean quarantineObjects = ev.quarantine().ok() && ev.quarantine().value().inForce();
         for (RejoinRisk.Subject s : subjects) {
             RejoinRisk.Read<Optional<SecretMeta>> password = s.problem() != null ? RejoinRisk.Read.ok(Optional.empty())
                     : read(() -> api.nodePasswordSecret(s.name()));
-            answers.add(RejoinRisk.answer(s, password, ev));
+            // the apiserver's own answer, where the objects say the quarantine refuses this host
+            RejoinRisk.Read<RejoinRisk.DryRun> dryRun = quarantineObjects && s.problem() == null && s.removed()
+                    && s.shardLabelled() ? dryRun(s.name()) : null;
+            answers.add(RejoinRisk.answer(s, password, dryRun, ev));
         }
         return new Report(ev.now(), ledgerNamespace, answers, unmatched(subjects, hostReports, ledger.ok()),
                 subjects.stream().map(RejoinReader::identities).toList());
@@ -145,6 +149,62 @@ public final class RejoinReader {
             ids.add("machineID " + mid);
         }
         return s.name() + (ids.isEmpty() ? "" : " (" + String.join(", ", ids) + ")");
+    }
+
+    /**
+     * A server-side dry run of the CREATE a returning kubelet would send under {@code name} ({@code dryRun=All}: the
+     * apiserver admits or refuses it and stores nothing), with the request timeout as the deadline on the whole
+     * answer. A refusal by the quarantine confirms it; an admission shows the apiserver lets the name in. Anything
+     * else confirms nothing and says why: no permission to create Nodes (operators need none, so this is common), a
+     * Node of that name already there, no answer.
+     */
+    private RejoinRisk.Read<RejoinRisk.DryRun> dryRun(String name) {
+        String what = "a server-side dry run of a Node named " + name;
+        String body = DRY_RUN_JSON.writeValueAsString(Map.of("apiVersion", "v1", "kind", "Node",
+                "metadata", Map.of("name", name)));
+        var request = api.client().getHttpClient().newHttpRequestBuilder()
+                .uri(api.connection().server() + "/api/v1/nodes?dryRun=All")
+                .setHeader("Accept", "application/json").post("application/json", body);
+        io.fabric8.kubernetes.client.http.HttpResponse<String> answer;
+        try {
+            answer = api.send(request);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return RejoinRisk.Read.failed(what + " was interrupted");
+        } catch (Exception e) {
+            return RejoinRisk.Read.failed(what + " got no answer (" + api.describe(e) + ")");
+        }
+        int code = answer.code();
+        if (code == 200 || code == 201) {
+            return RejoinRisk.Read.ok(new RejoinRisk.DryRun(false, "HTTP " + code + ", admitted"));
+        }
+        String message = statusMessage(answer.body());
+        if (message.contains("ValidatingAdmissionPolicy '" + TombstoneLedger.QUARANTINE_POLICY + "'")) {
+            return RejoinRisk.Read.ok(new RejoinRisk.DryRun(true, "HTTP " + code + ", refused by "
+                    + TombstoneLedger.QUARANTINE_POLICY));
+        }
+        if (code == 409) {
+            return RejoinRisk.Read.failed(what + " met a Node of that name (HTTP 409 AlreadyExists)");
+        }
+        if (code == 403) {
+            return RejoinRisk.Read.failed(what + " was not allowed to this identity (HTTP 403: creating Nodes, even "
+                    + "as a dry run, needs the create verb on nodes)");
+        }
+        return RejoinRisk.Read.failed(what + " answered HTTP " + code + (message.isEmpty() ? "" : ": " + message));
+    }
+
+    private static final tools.jackson.databind.json.JsonMapper DRY_RUN_JSON =
+            tools.jackson.databind.json.JsonMapper.builder().build();
+
+    /** The message of a Kubernetes Status answer, first line only; empty when the body is not one. */
+    private static String statusMessage(String body) {
+        try {
+            String message = DRY_RUN_JSON.readTree(body == null ? "" : body).path("message").asString("");
+            int nl = message.indexOf('\n');
+            return nl < 0 ? message : message.substring(0, nl);
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     /**

@@ -92,6 +92,35 @@ class RejoinRiskTest {
     }
 
     @Test
+    void theApiserversAnswerToADryRunConfirmsOrOpensTheQuarantine() {
+        Subject s = removed(A11, true, null);
+        ClusterEvidence ev = cluster(IN_FORCE, NO_TOKENS);
+
+        HostAnswer refused = RejoinRisk.answer(s, NO_PASSWORD, Read.ok(new RejoinRisk.DryRun(true, "HTTP 422")), ev);
+        assertThat(refused.canComeBack()).isEqualTo(Answer.NO);
+        assertThat(path(refused, "quarantine").detail())
+                .endsWith("; the apiserver refused a server-side dry run of a Node named gpu-a11");
+
+        // the objects all there and the apiserver admitting the name: it enforces an old copy of the ledger
+        HostAnswer admitted = RejoinRisk.answer(s, NO_PASSWORD,
+                Read.ok(new RejoinRisk.DryRun(false, "HTTP 201, admitted")), ev);
+        assertThat(admitted.canComeBack()).isEqualTo(Answer.YES);
+        assertThat(admitted.summary()).startsWith("yes (the apiserver admits its name; server token never expires");
+        JoinPath door = path(admitted, "quarantine");
+        assertThat(door.state()).isEqualTo(State.OPEN);
+        assertThat(door.detail()).contains("(HTTP 201, admitted)", "an old copy of the ledger");
+        assertThat(door.closes()).startsWith("restart every kube-apiserver");
+        assertThat(admitted.finding()).hasValueSatisfying(f -> assertThat(f.code()).isEqualTo("NG306"));
+
+        // a dry run that could not be sent confirms nothing: the objects' answer stands, and says so
+        HostAnswer unconfirmed = RejoinRisk.answer(s, NO_PASSWORD, Read.failed("HTTP 403 to this identity"), ev);
+        assertThat(unconfirmed.canComeBack()).isEqualTo(Answer.NO);
+        assertThat(path(unconfirmed, "quarantine").detail())
+                .endsWith("; not confirmed by the apiserver: HTTP 403 to this identity");
+        assertThat(unconfirmed.unread()).isEmpty();
+    }
+
+    @Test
     void aFailedReadOfTheQuarantineIsUnknownNeverNoAndNeverYes() {
         HostAnswer open = RejoinRisk.answer(removed(A11, true, null), NO_PASSWORD,
                 cluster(Read.failed("GET ValidatingAdmissionPolicy nodegate-node-quarantine answered HTTP 403"),

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.nodegate.policy.QuarantinePolicy;
 import io.nodegate.testing.ApiTestServer;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.AfterEach;
@@ -135,7 +134,7 @@ class RancherRejoinScenarioTest extends SeededClusterTest {
                 + "node-password Secret deleted)");
 
         // the quarantine closes the door whatever the token
-        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+        applyQuarantine("gpu-a11");
         CliRun closed = rejoinRisk("gpu-a11", "--machine-cluster", "prod-gpu");
         assertThat(closed.exitCode()).as(closed.all()).isZero();
         tokenNowhere(text, json, yaml, verified, closed);
@@ -207,7 +206,7 @@ class RancherRejoinScenarioTest extends SeededClusterTest {
         assertThat(host.get("unread").toString()).contains("clusterregistrationtokens", "403");
 
         // beside the quarantine the answer is proven "no", and the run still says a read failed
-        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+        applyQuarantine("gpu-a11");
         CliRun closed = rejoinRisk("gpu-a11", "--machine-cluster", "prod-gpu", "-o", "json");
         assertThat(closed.exitCode()).as(closed.all()).isEqualTo(3);
         assertThat(JSON.readTree(closed.out()).get("hosts").get(0).get("canComeBack").asString()).isEqualTo("no");

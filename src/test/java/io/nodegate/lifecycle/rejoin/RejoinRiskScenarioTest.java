@@ -118,7 +118,7 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
         assertThat(pathIds(JSON.readTree(open.out()).get("hosts").get(0)))
                 .contains("bootstrap-token bootstrap-token-zq8pla");
 
-        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+        applyQuarantine("gpu-a11");
         api.delete(k3sBootstrapToken());
         Instant expires = clock.instant().plus(Duration.ofHours(24));
         api.create(k3sBootstrapToken("r7kd2m", NEW_TOKEN_SECRET, expires));
@@ -129,6 +129,8 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
         assertThat(host.get("canComeBack").asString()).isEqualTo("no");
         assertThat(host.get("summary").asString()).isEqualTo("no (the quarantine refuses its name gpu-a11, "
                 + "systemUUID uuid-a11, machineID machine-gpu-a11)");
+        assertThat(path(host, "quarantine").get("detail").asString())
+                .endsWith("; the apiserver refused a server-side dry run of a Node named gpu-a11");
         assertThat(pathIds(host)).doesNotContain("bootstrap-token bootstrap-token-zq8pla");
         JsonNode token = path(host, "bootstrap-token bootstrap-token-r7kd2m");
         assertThat(token.get("state").asString()).isEqualTo("open");
@@ -175,7 +177,7 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
         noSecretIn(cli("rejoin-risk", "-o", "yaml"));
 
         // the quarantine, as `nodegate policy --quarantine` emits it: the door is closed whatever the token
-        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+        applyQuarantine("gpu-a11");
         CliRun closed = cli("rejoin-risk", "gpu-a11", "-o", "json");
         assertThat(closed.exitCode()).as(closed.all()).isZero();
         JsonNode answer = JSON.readTree(closed.out()).get("hosts").get(0);
@@ -195,6 +197,40 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
                 assertThat(Files.readString(f)).as(f.toString()).doesNotContain(TOKEN_SECRET);
             }
         }
+    }
+
+    /**
+     * The quarantine's policy, binding and tombstone all there, and the apiserver still admitting a Node under the
+     * removed host's name (as a kube-apiserver does once a binding with ConfigMap parameters was deleted while it
+     * ran): the objects are not the answer, the apiserver's is. A dry run that cannot be sent confirms nothing and
+     * leaves the objects' answer, saying so; nothing is stored by either.
+     */
+    @Test
+    void theApiserversOwnAnswerDecidesWhetherTheQuarantineHolds() throws Exception {
+        removeA11();
+        api.create(QuarantinePolicy.policy(), QuarantinePolicy.binding("nodegate-system"));
+
+        CliRun blind = cli("rejoin-risk", "gpu-a11", "-o", "json");
+        assertThat(blind.exitCode()).as(blind.all()).isEqualTo(5);
+        JsonNode host = JSON.readTree(blind.out()).get("hosts").get(0);
+        assertThat(host.get("canComeBack").asString()).isEqualTo("yes");
+        assertThat(host.get("summary").asString()).startsWith("yes (the apiserver admits its name; ");
+        JsonNode door = path(host, "quarantine");
+        assertThat(door.get("state").asString()).isEqualTo("open");
+        assertThat(door.get("detail").asString()).contains("tombstone in ConfigMap nodegate-system/",
+                "yet the apiserver admitted a server-side dry run of a Node named gpu-a11 (HTTP 201, admitted)");
+        assertThat(door.get("closes").asString()).startsWith("restart every kube-apiserver");
+        assertThat(host.get("finding").get("hint").asString()).contains("restart every kube-apiserver");
+        assertThat(api.client().nodes().withName("gpu-a11").get()).as("a dry run stores nothing").isNull();
+
+        // an identity that may not create Nodes (the operators' role grants none): not confirmed, and said
+        api.failOn("POST", "/api/v1/nodes", 403);
+        CliRun unconfirmed = cli("rejoin-risk", "gpu-a11", "-o", "json");
+        assertThat(unconfirmed.exitCode()).as(unconfirmed.all()).isZero();
+        JsonNode answer = JSON.readTree(unconfirmed.out()).get("hosts").get(0);
+        assertThat(answer.get("canComeBack").asString()).isEqualTo("no");
+        assertThat(path(answer, "quarantine").get("detail").asString()).contains("; not confirmed by the apiserver: "
+                + "a server-side dry run of a Node named gpu-a11 was not allowed to this identity (HTTP 403");
     }
 
     @Test
