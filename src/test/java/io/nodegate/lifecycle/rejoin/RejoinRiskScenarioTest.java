@@ -4,6 +4,8 @@ import io.nodegate.testing.SeededClusterTest;
 import io.nodegate.testing.SeedCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.nodegate.lifecycle.quarantine.TombstoneLedger;
+import io.nodegate.model.Tombstone;
 import io.nodegate.policy.QuarantinePolicy;
 import io.nodegate.testing.CliRun;
 import org.junit.jupiter.api.BeforeEach;
@@ -231,6 +233,43 @@ class RejoinRiskScenarioTest extends SeededClusterTest {
         assertThat(answer.get("canComeBack").asString()).isEqualTo("no");
         assertThat(path(answer, "quarantine").get("detail").asString()).contains("; not confirmed by the apiserver: "
                 + "a server-side dry run of a Node named gpu-a11 was not allowed to this identity (HTTP 403");
+    }
+
+    /**
+     * One dry run per removed host is one request each: a run sends at most 20, for the most recently removed hosts
+     * (those an apiserver reading an old copy of the ledger misses first); an older one is "not confirmed", and
+     * naming it checks it.
+     */
+    @Test
+    void oneRunConfirmsTheTwentyMostRecentlyRemovedHostsAndSaysSoOfTheRest() throws Exception {
+        TombstoneLedger ledger = new TombstoneLedger(client, "nodegate-system");
+        Instant first = clock.instant().minus(Duration.ofDays(30));
+        for (int i = 0; i < 21; i++) {
+            ledger.record(new Tombstone(String.format("gone-%02d", i), "uid-gone-" + i, "uuid-gone-" + i,
+                    "machine-gone-" + i, first.plus(Duration.ofHours(i)), null, "kim"));
+        }
+        applyQuarantine();
+        api.resetCounts();
+
+        CliRun run = cli("rejoin-risk", "-o", "json");
+        assertThat(run.exitCode()).as(run.all()).isEqualTo(5);
+        assertThat(api.requests("POST", "/api/v1/nodes")).isEqualTo(20);
+        JsonNode hosts = JSON.readTree(run.out()).get("hosts");
+        assertThat(hosts).hasSize(21);
+        JsonNode oldest = hosts.get(0);
+        assertThat(oldest.get("node").asString()).isEqualTo("gone-00");
+        assertThat(oldest.get("canComeBack").asString()).isEqualTo("no");
+        assertThat(path(oldest, "quarantine").get("detail").asString()).contains("not confirmed by the apiserver: "
+                + "not checked: one run sends at most 20 dry runs");
+        // this stand-in enforces no tombstone, as a blind apiserver: each host checked is a "yes"
+        for (int i = 1; i < 21; i++) {
+            assertThat(hosts.get(i).get("summary").asString()).as(hosts.get(i).get("node").asString())
+                    .startsWith("yes (the apiserver admits its name");
+        }
+
+        CliRun named = cli("rejoin-risk", "gone-00", "-o", "json");
+        assertThat(JSON.readTree(named.out()).get("hosts").get(0).get("summary").asString())
+                .startsWith("yes (the apiserver admits its name");
     }
 
     @Test
