@@ -24,10 +24,7 @@ class LifecycleScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        pollInterval = Duration.ofSeconds(5);
-        CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exitCode()).as(saved.all()).isZero();
-        clock.set(seed.gateTime);
+        seedAtGateTime();
     }
 
     CliRun gate(String node, String... extra) {

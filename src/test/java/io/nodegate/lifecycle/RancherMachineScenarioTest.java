@@ -57,10 +57,7 @@ public class RancherMachineScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        pollInterval = Duration.ofSeconds(5);
-        CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exitCode()).as(saved.all()).isZero();
-        clock.set(seed.gateTime);
+        seedAtGateTime();
         nodeUid = api.client().nodes().withName("gpu-a11").get().getMetadata().getUid();
         rancher = ApiTestServer.start();
         rancherKubeconfig = rancher.writeKubeconfig(tmp.resolve("rancher.yaml"), "rancher");

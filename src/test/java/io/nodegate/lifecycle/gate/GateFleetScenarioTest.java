@@ -24,10 +24,7 @@ class GateFleetScenarioTest extends SeededClusterTest {
 
     @BeforeEach
     void setUp() {
-        pollInterval = Duration.ofSeconds(5);
-        CliRun saved = seedAndSaveBaseline();
-        assertThat(saved.exitCode()).as(saved.all()).isZero();
-        clock.set(seed.gateTime);
+        seedAtGateTime();
         clusterB = ApiTestServer.start();
         kubeconfigB = clusterB.writeKubeconfig(tmp.resolve("b.yaml"), "cluster-b");
     }
