@@ -9,10 +9,11 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.Variable;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1beta1.VariableBuilder;
 import io.nodegate.model.NewcomerHold;
 import io.nodegate.model.NodeInventory;
-import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Holds a newcomer at birth (`nodegate policy --hold`): a MutatingAdmissionPolicy
@@ -20,9 +21,9 @@ import java.util.List;
  * {@code MutatingAdmissionPolicy} plus {@code --runtime-config admissionregistration.k8s.io/v1beta1=true}) that adds
  * the taint {@value NewcomerHold#TAINT_KEY}:NoSchedule (or NoExecute, `--hold-effect`) to a Node in its CREATE when
  * <ul>
- *   <li>its name, systemUUID or machineID is tombstoned (the same index keys and exemptions as
- *       {@link QuarantinePolicy}; a machineID only while the Node reports no systemUUID or the tombstone none, as
- *       {@code Tombstone.matchOf} rules), or</li>
+ *   <li>its name, systemUUID or machineID is tombstoned, read exactly as {@link QuarantinePolicy} reads it
+ *       ({@link TombstoneMatchCel}: the same exemptions, and a machineID only while the Node reports no systemUUID
+ *       or the tombstone none, as {@code Tombstone.matchOf} rules), or</li>
  *   <li>a declared inventory ({@link NodeInventory}) does not list a host under the Node's name whose declared
  *       identities all match the Node's (read from the inventory's index keys).</li>
  * </ul>
@@ -69,14 +70,6 @@ public final class NewcomerHoldPolicy {
         if (NewcomerHold.effect(effect) == null) {
             throw new IllegalArgumentException("the hold's effect is NoSchedule or NoExecute, not " + effect);
         }
-        String node = CelLiteral.quote(TombstoneBook.NODE_PREFIX);
-        String uuidKey = CelLiteral.quote(TombstoneBook.SYSTEM_UUID_PREFIX);
-        String midKey = CelLiteral.quote(TombstoneBook.MACHINE_ID_PREFIX);
-        String exempt = CelLiteral.quote(TombstoneBook.EXEMPT_PREFIX);
-        String host = CelLiteral.quote(NodeInventory.HOST_PREFIX);
-        String invUuid = CelLiteral.quote(NodeInventory.SYSTEM_UUID_PREFIX);
-        String invMid = CelLiteral.quote(NodeInventory.MACHINE_ID_PREFIX);
-        String name = "object.metadata.name";
         String taint = "{'key': " + CelLiteral.quote(NewcomerHold.TAINT_KEY) + ", 'effect': "
                 + CelLiteral.quote(effect) + "}";
         return new MutatingAdmissionPolicyBuilder()
@@ -95,47 +88,7 @@ public final class NewcomerHoldPolicy {
                 .withScope("Cluster")
                 .endResourceRule()
                 .endMatchConstraints()
-                .withVariables(
-                        variable("systemUUID", QuarantinePolicy.id("systemUUID")),
-                        variable("machineID", QuarantinePolicy.id("machineID")),
-                        variable("inventory", "params.metadata.name == " + CelLiteral.quote(NodeInventory.CONFIGMAP)),
-                        variable("data", "has(params.data)"),
-                        // ---- the tombstones ledger (a shard per evaluation) ----
-                        variable("byName", "!variables.inventory && variables.data && " + node + " + " + name
-                                + " in params.data"),
-                        variable("uuidExempt", QuarantinePolicy.exemption("systemUUID", uuidKey, exempt)),
-                        variable("machineIDExempt", QuarantinePolicy.exemption("machineID", midKey, exempt)),
-                        variable("byUUID", "!variables.inventory && variables.systemUUID != '' && variables.data && "
-                                + uuidKey + " + variables.systemUUID in params.data && !variables.uuidExempt"),
-                        // a machineID is a match only while the systemUUIDs do not contradict it: the Node reports
-                        // none, or a tombstone with that machineID recorded none (an image's machine-id is shared by
-                        // hosts with their own firmware UUIDs)
-                        variable("byMachineID", "!variables.inventory && variables.machineID != '' && variables.data"
-                                + " && " + midKey + " + variables.machineID in params.data"
-                                + " && !variables.machineIDExempt && (variables.systemUUID == ''"
-                                + " || params.data[" + midKey + " + variables.machineID].split(' ').exists(t,"
-                                + " !params.data.exists(k, k.startsWith(" + uuidKey + ")"
-                                + " && t in params.data[k].split(' '))))"),
-                        // ---- the declared inventory ----
-                        variable("declared", "variables.inventory && variables.data && " + host + " + " + name
-                                + " in params.data"),
-                        variable("uuidMatches", "variables.declared && variables.systemUUID != '' && " + invUuid
-                                + " + variables.systemUUID in params.data && " + name + " in params.data[" + invUuid
-                                + " + variables.systemUUID].split(' ')"),
-                        variable("machineIDMatches", "variables.declared && variables.machineID != '' && " + invMid
-                                + " + variables.machineID in params.data && " + name + " in params.data[" + invMid
-                                + " + variables.machineID].split(' ')"),
-                        // whether the host under this name declares an identity at all (then it must match)
-                        variable("uuidDeclared", "variables.declared && params.data.exists(k, k.startsWith(" + invUuid
-                                + ") && " + name + " in params.data[k].split(' '))"),
-                        variable("machineIDDeclared", "variables.declared && params.data.exists(k, k.startsWith("
-                                + invMid + ") && " + name + " in params.data[k].split(' '))"),
-                        variable("placed", "variables.declared"
-                                + " && (variables.uuidMatches || variables.machineIDMatches)"
-                                + " && (variables.uuidMatches || !variables.uuidDeclared)"
-                                + " && (variables.machineIDMatches || !variables.machineIDDeclared)"),
-                        variable("hold", "variables.byName || variables.byUUID || variables.byMachineID"
-                                + " || (variables.inventory && !variables.placed)"))
+                .withVariables(variables())
                 .withMutations(new MutationBuilder()
                         .withPatchType("JSONPatch")
                         .withNewJsonPatch()
@@ -149,6 +102,44 @@ public final class NewcomerHoldPolicy {
                         .build())
                 .endSpec()
                 .build();
+    }
+
+    /**
+     * Each evaluation has one param: a tombstones shard (read by {@link TombstoneMatchCel}, the quarantine's own
+     * reading) or the inventory; the variables of the other kind are false.
+     */
+    private static List<Variable> variables() {
+        String host = CelLiteral.quote(NodeInventory.HOST_PREFIX);
+        String invUuid = CelLiteral.quote(NodeInventory.SYSTEM_UUID_PREFIX);
+        String invMid = CelLiteral.quote(NodeInventory.MACHINE_ID_PREFIX);
+        String name = "object.metadata.name";
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("inventory", "params.metadata.name == " + CelLiteral.quote(NodeInventory.CONFIGMAP));
+        v.put("data", "has(params.data)");
+        // ---- the tombstones ledger ----
+        v.putAll(TombstoneMatchCel.variables("!variables.inventory && variables.data"));
+        // ---- the declared inventory ----
+        v.put("declared", "variables.inventory && variables.data && " + host + " + " + name + " in params.data");
+        v.put("uuidMatches", "variables.declared && variables.systemUUID != '' && " + invUuid
+                + " + variables.systemUUID in params.data && " + name + " in params.data[" + invUuid
+                + " + variables.systemUUID].split(' ')");
+        v.put("machineIDMatches", "variables.declared && variables.machineID != '' && " + invMid
+                + " + variables.machineID in params.data && " + name + " in params.data[" + invMid
+                + " + variables.machineID].split(' ')");
+        // whether the host under this name declares an identity at all (then it must match)
+        v.put("uuidDeclared", "variables.declared && params.data.exists(k, k.startsWith(" + invUuid
+                + ") && " + name + " in params.data[k].split(' '))");
+        v.put("machineIDDeclared", "variables.declared && params.data.exists(k, k.startsWith("
+                + invMid + ") && " + name + " in params.data[k].split(' '))");
+        v.put("placed", "variables.declared"
+                + " && (variables.uuidMatches || variables.machineIDMatches)"
+                + " && (variables.uuidMatches || !variables.uuidDeclared)"
+                + " && (variables.machineIDMatches || !variables.machineIDDeclared)");
+        v.put("hold", "variables.byName || variables.byUUID || variables.byMachineID"
+                + " || (variables.inventory && !variables.placed)");
+        return v.entrySet().stream()
+                .map(e -> new VariableBuilder().withName(e.getKey()).withExpression(e.getValue()).build())
+                .toList();
     }
 
     /** One JSON Patch "add" in the JSONPatch object type kube-apiserver's mutation CEL provides. */
@@ -183,9 +174,5 @@ public final class NewcomerHoldPolicy {
                         .endParamRef()
                         .endSpec()
                         .build());
-    }
-
-    private static Variable variable(String name, String expression) {
-        return new VariableBuilder().withName(name).withExpression(expression).build();
     }
 }

@@ -5,11 +5,16 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBindingBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.Variable;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.VariableBuilder;
 import io.nodegate.lifecycle.quarantine.TombstoneLedger;
 import io.nodegate.model.HostIdentity;
 import io.nodegate.model.TombstoneBook;
 import io.nodegate.model.TombstoneShards;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The quarantine (`nodegate policy --quarantine`): a ValidatingAdmissionPolicy whose parameter is the tombstones
@@ -29,9 +34,9 @@ import io.nodegate.model.TombstoneShards;
  * tombstones namespace by label ({@link TombstoneShards}), so the policy is evaluated once per shard and a CREATE
  * is denied when any shard denies it. {@code parameterNotFoundAction: Allow} (fail-open): before the first
  * removal there is no shard, and a fail-closed binding would refuse every new Node in the cluster. A shard's
- * {@code systemuuid.*} and {@code machineid.*} keys are the indexes CEL reads (it cannot parse the JSON entries).
- * Identities are normalised by {@link HostIdentity}'s rule, built into the CEL from the same patterns the Java
- * matchers use, so NG302 and the quarantine agree on every input.
+ * {@code systemuuid.*} and {@code machineid.*} keys are the indexes CEL reads (it cannot parse the JSON entries);
+ * {@link TombstoneMatchCel} reads them by the Java matcher's rule (identities normalised as {@link HostIdentity}
+ * does, a machineID contradicted by the systemUUIDs is no match), so NG302 and the quarantine agree on a Node.
  *
  * <p>Nodes that existed at removal are never refused. A kubelet POSTs its Node at every start and
  * patches only on AlreadyExists ({@code tryRegisterWithAPIServer} in kubernetes
@@ -51,10 +56,6 @@ public final class QuarantinePolicy {
     }
 
     public static ValidatingAdmissionPolicy policy() {
-        String node = CelLiteral.quote(TombstoneBook.NODE_PREFIX);
-        String uuidKey = CelLiteral.quote(TombstoneBook.SYSTEM_UUID_PREFIX);
-        String midKey = CelLiteral.quote(TombstoneBook.MACHINE_ID_PREFIX);
-        String exempt = CelLiteral.quote(TombstoneBook.EXEMPT_PREFIX);
         return new ValidatingAdmissionPolicyBuilder()
                 .withNewMetadata().withName(NAME).withLabels(GatePolicy.LABELS).endMetadata()
                 .withNewSpec()
@@ -71,24 +72,7 @@ public final class QuarantinePolicy {
                 .endMatchConstraints()
                 // Each variable is typed the same in both branches: on the API server object and params have their
                 // OpenAPI types (a NodeSystemInfo is not a map), so a '? typed : {}' ternary would not compile there.
-                .withVariables(
-                        variable("systemUUID", id("systemUUID")),
-                        variable("machineID", id("machineID")),
-                        variable("byName", "has(params.data) && " + node + " + object.metadata.name in params.data"),
-                        variable("uuidExempt", exemption("systemUUID", uuidKey, exempt)),
-                        variable("machineIDExempt", exemption("machineID", midKey, exempt)),
-                        variable("byUUID", "variables.systemUUID != '' && has(params.data) && " + uuidKey
-                                + " + variables.systemUUID in params.data && !variables.uuidExempt"),
-                        variable("byMachineID", "variables.machineID != '' && has(params.data) && " + midKey
-                                + " + variables.machineID in params.data && !variables.machineIDExempt"),
-                        // the tombstone's node name(s): the index value lists every tombstone with that ID
-                        variable("tombstone", "variables.byName ? object.metadata.name"
-                                + " : variables.byUUID ? params.data[" + uuidKey + " + variables.systemUUID]"
-                                + " : variables.byMachineID ? params.data[" + midKey + " + variables.machineID]"
-                                + " : ''"),
-                        variable("matchedBy", "variables.byName ? 'name ' + object.metadata.name"
-                                + " : variables.byUUID ? 'systemUUID ' + variables.systemUUID"
-                                + " : variables.byMachineID ? 'machineID ' + variables.machineID : ''"))
+                .withVariables(variables())
                 .withValidations(new ValidationBuilder()
                         .withExpression("!variables.byName && !variables.byUUID && !variables.byMachineID")
                         .withMessage("nodegate: this host was removed and is quarantined (tombstone in the ConfigMaps "
@@ -102,25 +86,6 @@ public final class QuarantinePolicy {
                         .build())
                 .endSpec()
                 .build();
-    }
-
-    /**
-     * status.nodeInfo.FIELD by {@link HostIdentity}'s rule (trimmed of ASCII whitespace, lower case), or '' when the
-     * Node has none or it identifies nothing. Built from the very patterns the Java matchers use.
-     */
-    static String id(String field) {
-        String path = "object.status.nodeInfo." + field;
-        return "has(object.status) && has(object.status.nodeInfo) && has(" + path + ")"
-                + " && " + path + ".matches(" + CelLiteral.quote(HostIdentity.SHAPE) + ")"
-                + " && !" + path + ".trim().matches(" + CelLiteral.quote(HostIdentity.NO_IDENTITY) + ")"
-                + " ? " + path + ".trim().lowerAscii() : ''";
-    }
-
-    /** Whether the Node's name is one that existed, sharing this identity, when every tombstone with it was written. */
-    static String exemption(String variable, String indexKey, String exemptPrefix) {
-        String key = exemptPrefix + " + " + indexKey + " + variables." + variable;
-        return "variables." + variable + " != '' && has(params.data) && " + key + " in params.data"
-                + " && object.metadata.name in params.data[" + key + "].split(' ')";
     }
 
     /** Binds the policy to every shard of the ledger in {@code namespace}, by label. */
@@ -139,8 +104,21 @@ public final class QuarantinePolicy {
                 .build();
     }
 
-    private static io.fabric8.kubernetes.api.model.admissionregistration.v1.Variable variable(String name,
-                                                                                              String expression) {
-        return new VariableBuilder().withName(name).withExpression(expression).build();
+    /** {@link TombstoneMatchCel}'s variables, then the tombstone's name(s) and what matched, for the message. */
+    private static List<Variable> variables() {
+        String uuidKey = CelLiteral.quote(TombstoneBook.SYSTEM_UUID_PREFIX);
+        String midKey = CelLiteral.quote(TombstoneBook.MACHINE_ID_PREFIX);
+        Map<String, String> v = new LinkedHashMap<>(TombstoneMatchCel.variables("has(params.data)"));
+        // the tombstone's node name(s): the index value lists every tombstone with that ID
+        v.put("tombstone", "variables.byName ? object.metadata.name"
+                + " : variables.byUUID ? params.data[" + uuidKey + " + variables.systemUUID]"
+                + " : variables.byMachineID ? params.data[" + midKey + " + variables.machineID]"
+                + " : ''");
+        v.put("matchedBy", "variables.byName ? 'name ' + object.metadata.name"
+                + " : variables.byUUID ? 'systemUUID ' + variables.systemUUID"
+                + " : variables.byMachineID ? 'machineID ' + variables.machineID : ''");
+        return v.entrySet().stream()
+                .map(e -> new VariableBuilder().withName(e.getKey()).withExpression(e.getValue()).build())
+                .toList();
     }
 }

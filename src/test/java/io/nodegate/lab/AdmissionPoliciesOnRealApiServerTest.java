@@ -59,7 +59,7 @@ class AdmissionPoliciesOnRealApiServerTest {
         lab.kubectl(printed, "apply", "-f", "-").requireOk("kubectl apply of nodegate policy --quarantine");
         // The apiserver enforces a new policy only once its informers have it (not at the apply's answer): wait
         // until a server-side dry run of a delete is refused, as it is from then on.
-        lab.kubectl(probeNode("t-policy-probe"), "create", "-f", "-").requireOk("create the probe Node");
+        lab.kubectl(LabNodes.probe("t-policy-probe"), "create", "-f", "-").requireOk("create the probe Node");
         Await.until("the gate policy enforced", Duration.ofSeconds(30), () -> lab.kubectl(null, "delete", "node",
                 "t-policy-probe", "--dry-run=server").output().contains("ValidatingAdmissionPolicy 'nodegate-node-gate'"));
     }
@@ -126,20 +126,10 @@ class AdmissionPoliciesOnRealApiServerTest {
         }
     }
 
-    static String probeNode(String name) {
-        return """
-                apiVersion: v1
-                kind: Node
-                metadata:
-                  name: %s
-                  labels: {kubernetes.io/hostname: %s}
-                """.formatted(name, name);
-    }
-
     @Test
     void gateRefusesAnAdminsDeleteWithoutAPassAndAdmitsItWithOne() {
         String node = "t-gate-probe";
-        lab.kubectl(probeNode(node), "create", "-f", "-").requireOk("create Node " + node);
+        lab.kubectl(LabNodes.probe(node), "create", "-f", "-").requireOk("create Node " + node);
 
         RealControlPlane.Result refused = lab.kubectl(null, "delete", "node", node, "--wait=false");
         assertThat(refused.code()).as(refused.output()).isNotZero();
@@ -170,7 +160,7 @@ class AdmissionPoliciesOnRealApiServerTest {
     @Test
     void anyoneMayWriteACordonReasonButNotAVerdict() {
         String node = "t-reason-probe";
-        lab.kubectl(probeNode(node), "create", "-f", "-").requireOk("create Node " + node);
+        lab.kubectl(LabNodes.probe(node), "create", "-f", "-").requireOk("create Node " + node);
         try {
             lab.kubectl(null, "annotate", "node", node, "nodegate.io/cordon-reason=RMA 4411: bad DIMM")
                     .requireOk("a cordon reason written by an admin who is not an operator");
@@ -223,8 +213,20 @@ class AdmissionPoliciesOnRealApiServerTest {
         }
 
         // The binding reads its ConfigMaps through an informer too: wait until the tombstone is in force.
-        Await.until("the tombstone in force", Duration.ofSeconds(30), () -> lab.kubectl(probeNode(host), "create",
+        Await.until("the tombstone in force", Duration.ofSeconds(30), () -> lab.kubectl(LabNodes.probe(host), "create",
                 "--dry-run=server", "-f", "-").output().contains("is a removed host"));
+        // A VM built from the host's image: its machine-id under another firmware UUID is not the host, and is
+        // admitted; the same machine-id with no firmware UUID to contradict it is refused.
+        String machineId = lab.kubectl(null, "get", "node", clone, "-o", "jsonpath={.status.nodeInfo.machineID}")
+                .requireOk("the clone's machineID").output().trim();
+        RealControlPlane.Result fromImage = lab.kubectl(LabNodes.registering(host + "-image",
+                "4c4c4544-0043-3010-8031-b4c04f433031", machineId), "create", "--dry-run=server", "-f", "-");
+        assertThat(fromImage.code()).as(fromImage.output()).isZero();
+        RealControlPlane.Result noUuid = lab.kubectl(LabNodes.registering(host + "-nouuid", "", machineId), "create",
+                "--dry-run=server", "-f", "-");
+        assertThat(noUuid.code()).as(noUuid.output()).isNotZero();
+        assertThat(noUuid.output()).contains("(machineID " + machineId.toLowerCase() + " is tombstoned as " + host);
+
         lab.lab("kubelet", "rejoin", host, "--as", renamed).requireOk("rejoin " + host);
         Await.until("the renamed host's registration refused", Duration.ofSeconds(30),
                 () -> lab.kubeletLog(host).contains("nodegate: node " + renamed + " is a removed host"));

@@ -46,7 +46,7 @@ class HandoverCordonPolicyOnRealApiServerTest {
                 .map(doc -> "---\n" + doc).collect(Collectors.joining());
         assertThat(ours).contains("kind: \"ValidatingAdmissionPolicy\"", "kind: \"ValidatingAdmissionPolicyBinding\"");
         lab.kubectl(ours, "apply", "-f", "-").requireOk("kubectl apply of the hand-over cordon policy");
-        lab.kubectl(AdmissionPoliciesOnRealApiServerTest.probeNode(NODE), "create", "-f", "-")
+        lab.kubectl(LabNodes.probe(NODE), "create", "-f", "-")
                 .requireOk("create Node " + NODE);
         lab.kubectl("""
                 apiVersion: nodegate.io/v1alpha1

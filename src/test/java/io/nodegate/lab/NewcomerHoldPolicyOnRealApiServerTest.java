@@ -32,6 +32,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static io.nodegate.lab.LabNodes.registering;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -106,21 +107,6 @@ class NewcomerHoldPolicyOnRealApiServerTest {
                 .map(doc -> "---\n" + doc).collect(Collectors.joining());
     }
 
-    /** A Node as a kubelet registers it, with the identity in its status (kept on create by the node strategy). */
-    private static String node(String name, String uuid, String mid) {
-        return """
-                apiVersion: v1
-                kind: Node
-                metadata:
-                  name: %s
-                  labels: {kubernetes.io/hostname: %s}
-                status:
-                  nodeInfo: {systemUUID: "%s", machineID: "%s", bootID: b, kernelVersion: k, osImage: o,
-                    containerRuntimeVersion: c, kubeletVersion: v1.34.4, kubeProxyVersion: "", operatingSystem: linux,
-                    architecture: amd64}
-                """.formatted(name, name, uuid, mid);
-    }
-
     private static List<Taint> taints(KubernetesClient admin, String name) {
         Node n = admin.nodes().withName(name).get();
         assertThat(n).as("Node " + name).isNotNull();
@@ -133,7 +119,7 @@ class NewcomerHoldPolicyOnRealApiServerTest {
 
     /** Whether a dry-run CREATE of this Node comes out of admission with the hold's taint. */
     private static boolean bornHeld(String name, String uuid, String mid) {
-        RealControlPlane.Result r = lab.kubectl(node(name, uuid, mid), "create", "--dry-run=server", "-o",
+        RealControlPlane.Result r = lab.kubectl(registering(name, uuid, mid), "create", "--dry-run=server", "-o",
                 "jsonpath={.spec.taints}", "-f", "-");
         r.requireOk("dry-run create of " + name);
         return r.output().contains(NewcomerHold.TAINT_KEY);
@@ -190,7 +176,7 @@ class NewcomerHoldPolicyOnRealApiServerTest {
 
         String stranger = "4c4c4544-ffff-3010-8031-b4c04f44aaaa";
         Await.until("the NoExecute effect in force", Duration.ofSeconds(30), () -> {
-            RealControlPlane.Result dryRun = lab.kubectl(node("t-hold-probe", stranger, "eeee"), "create",
+            RealControlPlane.Result dryRun = lab.kubectl(registering("t-hold-probe", stranger, "eeee"), "create",
                     "--dry-run=server", "-o", "json", "-f", "-").requireOk("dry-run create");
             for (JsonNode t : JSON.readTree(dryRun.output()).path("spec").path("taints")) {
                 if (NewcomerHold.TAINT_KEY.equals(t.path("key").asString())) {
@@ -199,7 +185,8 @@ class NewcomerHoldPolicyOnRealApiServerTest {
             }
             return false;
         });
-        lab.kubectl(node(NO_EXECUTE, stranger, "eeee"), "create", "-f", "-").requireOk("create " + NO_EXECUTE);
+        lab.kubectl(registering(NO_EXECUTE, stranger, "eeee"), "create", "-f", "-")
+                .requireOk("create " + NO_EXECUTE);
         try (KubernetesClient admin = lab.client("admin")) {
             assertThat(taints(admin, NO_EXECUTE)).filteredOn(t -> NewcomerHold.TAINT_KEY.equals(t.getKey()))
                     .singleElement().satisfies(t -> assertThat(t.getEffect()).isEqualTo("NoExecute"));
@@ -226,8 +213,8 @@ class NewcomerHoldPolicyOnRealApiServerTest {
                     Instant.now(), null, "lab-test"));
 
             // the binding reads its ConfigMaps through an informer: wait until a dry run comes out tainted
-            Await.until("the tombstone in force", Duration.ofSeconds(30), () -> lab.kubectl(node("t-hold-probe", uuid,
-                    ""), "create", "--dry-run=server", "-o", "jsonpath={.spec.taints}", "-f", "-").output()
+            Await.until("the tombstone in force", Duration.ofSeconds(30), () -> lab.kubectl(
+                    registering("t-hold-probe", uuid, ""), "create", "--dry-run=server", "-o", "jsonpath={.spec.taints}", "-f", "-").output()
                     .contains(NewcomerHold.TAINT_KEY));
 
             // the seed's case: the same host rebooted with its config in place, under another name
@@ -242,13 +229,13 @@ class NewcomerHoldPolicyOnRealApiServerTest {
             // a declared inventory: the host under its name with both IDs is born free, anything else held
             admin.resource(InventoryStore.configMap(new NodeInventory(List.of(new Host(DECLARED, DECLARED_UUID,
                     DECLARED_MID, List.of(), null)), List.of()), NS, null)).create();
-            Await.until("the inventory in force", Duration.ofSeconds(30), () -> lab.kubectl(node("t-hold-probe",
-                    "4c4c4544-0044-3010-8031-b4c04f449999", "ffff"), "create", "--dry-run=server", "-o",
+            Await.until("the inventory in force", Duration.ofSeconds(30), () -> lab.kubectl(
+                    registering("t-hold-probe", "4c4c4544-0044-3010-8031-b4c04f449999", "ffff"), "create", "--dry-run=server", "-o",
                     "jsonpath={.spec.taints}", "-f", "-").output().contains(NewcomerHold.TAINT_KEY));
-            lab.kubectl(node(DECLARED, DECLARED_UUID.toUpperCase(), DECLARED_MID), "create", "-f", "-")
+            lab.kubectl(registering(DECLARED, DECLARED_UUID.toUpperCase(), DECLARED_MID), "create", "-f", "-")
                     .requireOk("create the declared Node");
-            lab.kubectl(node(UNDECLARED, "4c4c4544-0044-3010-8031-b4c04f443032", "d02d02d02d02d02d02d02d02d02d02d0"),
-                    "create", "-f", "-").requireOk("create an undeclared Node");
+            lab.kubectl(registering(UNDECLARED, "4c4c4544-0044-3010-8031-b4c04f443032",
+                            "d02d02d02d02d02d02d02d02d02d02d0"), "create", "-f", "-").requireOk("create an undeclared Node");
             assertThat(held(admin, DECLARED)).as(taints(admin, DECLARED).toString()).isFalse();
             assertThat(held(admin, UNDECLARED)).isTrue();
         }

@@ -43,7 +43,7 @@ class PolicyApplyOnRealApiServerTest {
         assertThat(apply.err()).containsPattern("enforced: the apiserver refuses with nodegate-node-gate \\(a "
                 + "server-side dry run, after [0-9]+ ms\\)");
         // the next request: a Node with a nodegate.io annotation from the admin, who is no operator
-        RealControlPlane.Result next = lab.kubectl(AdmissionPoliciesOnRealApiServerTest.probeNode("t-apply-probe")
+        RealControlPlane.Result next = lab.kubectl(LabNodes.probe("t-apply-probe")
                 .replace("metadata:\n", "metadata:\n  annotations: {nodegate.io/gate-verdict: PASS}\n"),
                 "create", "--dry-run=server", "-f", "-");
         assertThat(next.code()).as(next.output()).isNotZero();

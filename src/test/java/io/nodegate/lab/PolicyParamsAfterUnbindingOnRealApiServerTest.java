@@ -69,7 +69,7 @@ class PolicyParamsAfterUnbindingOnRealApiServerTest {
      * a policy not synced yet), whose output {@link #refused} then shows.
      */
     private static Boolean quarantineAnswer(String name) {
-        RealControlPlane.Result r = lab.kubectl(AdmissionPoliciesOnRealApiServerTest.probeNode(name), "create",
+        RealControlPlane.Result r = lab.kubectl(LabNodes.probe(name), "create",
                 "--dry-run=server", "-f", "-");
         lastAnswer = r.output();
         if (r.code() == 0) {

@@ -262,7 +262,10 @@ class NewcomerHoldPolicyCelTest {
                 Instant.parse("2026-10-26T06:31:10Z"), null, "kim", null, List.of("vm-twin"), List.of()));
         TombstoneBook midOnly = TombstoneBook.empty().with(new Tombstone("gpu-m", "uid-m", null, B01_MID,
                 Instant.parse("2026-10-26T06:31:10Z"), null, "kim"));
-        List<TombstoneBook> books = List.of(TombstoneBook.empty(), a02Removed(), twin, midOnly);
+        // the twin was live when vm-1 was removed, sharing its firmware UUID but not its machine-id
+        TombstoneBook twinOtherMachineId = TombstoneBook.empty().with(new Tombstone("vm-1", "uid-vm-1", B01_UUID,
+                A02_MID, Instant.parse("2026-10-26T06:31:10Z"), null, "kim", null, List.of("vm-twin"), List.of()));
+        List<TombstoneBook> books = List.of(TombstoneBook.empty(), a02Removed(), twin, midOnly, twinOtherMachineId);
         List<NodeInventory> inventories = new ArrayList<>();
         inventories.add(null);
         inventories.add(new NodeInventory(List.of(), List.of()));

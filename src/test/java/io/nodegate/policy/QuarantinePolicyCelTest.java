@@ -113,6 +113,33 @@ class QuarantinePolicyCelTest {
                 .satisfies(d -> assertThat(d.message()).contains("(machineID " + GPU_A07_MID + " is tombstoned"));
     }
 
+    /**
+     * VMs built from the removed host's image, whose /etc/machine-id was not emptied, carry its machineID under their
+     * own firmware UUIDs: the machineID is then the image's, and the Java matcher (NG302) sees no return. The
+     * quarantine agrees. A tombstone that recorded no systemUUID cannot be contradicted, so its machineID still
+     * refuses any Node.
+     */
+    @Test
+    void aNodeBuiltFromTheRemovedHostsImageIsAllowedUnlessATombstoneOfItsMachineIdHasNoSystemUuid() {
+        Map<String, Object> fromImage = registering("vm-b12", "4C4C4544-0043-3010-8031-B4C04F433031", GPU_A07_MID);
+        Instant removedAt = Instant.parse("2026-10-26T06:31:10Z");
+        assertThat(review(fromImage, gpuA07Removed()).allowed()).isTrue();
+
+        TombstoneBook machineIdOnly = TombstoneBook.empty().with(new Tombstone("gpu-a07", "5d0c2f0e-uid", null,
+                GPU_A07_MID, removedAt, null, "kim"));
+        assertThat(review(fromImage, machineIdOnly).message())
+                .contains("(machineID " + GPU_A07_MID + " is tombstoned as gpu-a07 in ConfigMap");
+
+        // two removed hosts with the machineID, one of them recorded without a systemUUID: that one refuses
+        TombstoneBook both = gpuA07Removed().with(new Tombstone("vm-a08", "uid-a08", null, GPU_A07_MID, removedAt,
+                null, "kim"));
+        assertThat(review(fromImage, both).message())
+                .contains("(machineID " + GPU_A07_MID + " is tombstoned as gpu-a07 vm-a08 in ConfigMap");
+        // the host itself, back under a new name, is refused by its systemUUID as before
+        assertThat(review(registering("new-07", GPU_A07_UUID, GPU_A07_MID), gpuA07Removed()).message())
+                .contains("(systemUUID " + GPU_A07_UUID.toLowerCase() + " is tombstoned as gpu-a07");
+    }
+
     @Test
     void anUnrelatedNewHostIsAllowed() {
         assertThat(review(registering("gpu-c01", "4C4C4544-0043-3010-8031-B4C04F433031",
@@ -265,6 +292,47 @@ class QuarantinePolicyCelTest {
             }
         }
         assertThat(agreed).isEqualTo(uuids.size() * 2);
+    }
+
+    /**
+     * Both identities at once, through the Java matcher and the CEL: tombstones that recorded both, only the
+     * systemUUID or only the machineID (alone and together in one shard), against a new name reporting the same,
+     * another or no systemUUID with the same, another or no machineID. Where only the machineID matches, the
+     * systemUUIDs decide.
+     */
+    @Test
+    void theJavaMatcherAndTheCelAgreeOnEveryPairOfIdentities() {
+        Instant at = Instant.parse("2026-10-26T06:31:10Z");
+        String otherUuid = "4C4C4544-0043-3010-8031-B4C04F433031";
+        String otherMid = "aa00bb11cc22dd33ee44ff5566778899";
+        Tombstone full = new Tombstone("gpu-a07", "uid-a07", GPU_A07_UUID, GPU_A07_MID, at, null, "kim");
+        Tombstone uuidOnly = new Tombstone("gpu-a07", "uid-a07", GPU_A07_UUID, null, at, null, "kim");
+        Tombstone midOnly = new Tombstone("vm-a08", "uid-a08", null, GPU_A07_MID, at, null, "kim");
+        List<List<Tombstone>> ledgers = List.of(List.of(full), List.of(uuidOnly), List.of(midOnly),
+                List.of(full, midOnly), List.of(uuidOnly, midOnly));
+        int compared = 0;
+        int refused = 0;
+        for (List<Tombstone> tombstones : ledgers) {
+            TombstoneBook book = TombstoneBook.empty();
+            for (Tombstone t : tombstones) {
+                book = book.with(t);
+            }
+            for (String uuid : List.of(GPU_A07_UUID, otherUuid, "")) {
+                for (String mid : List.of(GPU_A07_MID, otherMid, "")) {
+                    Map<String, Object> json = registering("new-07", uuid, mid);
+                    NodeInfo node = StateAssembler.incremental().node(json);
+                    boolean java = tombstones.stream().anyMatch(t -> t.matchOf(node, false) != null);
+                    Decision cel = review(json, book);
+                    assertThat(!cel.allowed()).as("CEL vs Java for systemUUID '%s', machineID '%s', tombstones %s (%s)",
+                            uuid, mid, book.data().keySet(), cel.message()).isEqualTo(java);
+                    compared++;
+                    refused += java ? 1 : 0;
+                }
+            }
+        }
+        assertThat(compared).isEqualTo(ledgers.size() * 9);
+        // the image's case is among them: the machineID alone under another systemUUID, both ways
+        assertThat(refused).isBetween(10, compared - 10);
     }
 
     private static String printable(String s) {
